@@ -1,0 +1,1 @@
+"""jobdedup service: everything that talks (Solr client, ingest pipeline, HTTP app, CLI)."""

@@ -1,0 +1,61 @@
+"""The `jobdedup` command line: one Typer app, one module per command group."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from service.errors import UserError
+
+app = typer.Typer(
+    name="jobdedup",
+    help="Near-duplicate detection for job postings, built around Apache Solr.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Near-duplicate detection for job postings, built around Apache Solr."""
+
+
+def _register() -> None:
+    """Attach every command module; each exposes `register(app)`."""
+    from service import cli_sig
+
+    for module in (cli_sig,):
+        module.register(app)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: user errors become one line on stderr and exit code 2."""
+    _register()
+    try:
+        app(args=argv, standalone_mode=False)
+    except UserError as exc:
+        print(f"jobdedup: error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        print("jobdedup: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except SystemExit:
+        raise
+    except Exception as exc:  # click usage errors and friends
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if isinstance(exc, click.exceptions.Abort):
+            sys.exit(1)
+        raise
+
+
+if __name__ == "__main__":
+    main()

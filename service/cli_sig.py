@@ -1,0 +1,115 @@
+"""`jobdedup sig`: signatures of texts and postings, one lowercase hex per input."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import orjson
+import typer
+
+from service.errors import UserError
+from signatures import profile, textprofile
+
+
+def _parse_fields(fields: str | None) -> list[str] | None:
+    if fields is None:
+        return None
+    names = [f.strip() for f in fields.split(",") if f.strip()]
+    if not names:
+        raise UserError("--fields needs at least one field name, e.g. --fields title,company,description")
+    return names
+
+
+def _stdin_text() -> str:
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+
+
+def _jsonl_items() -> Iterator[tuple[int, object]]:
+    for lineno, raw in enumerate(sys.stdin.buffer, start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield lineno, orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise UserError(f"stdin line {lineno}: not valid JSON ({exc})") from None
+
+
+def _posting(obj: object, where: str) -> dict:
+    if not isinstance(obj, dict):
+        raise UserError(f"{where}: expected a JSON object (a posting) with --fields")
+    return obj
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("sig")
+    def sig(
+        text: str | None = typer.Argument(None, help="Text to sign; read from stdin when omitted."),
+        solr_compatible: bool = typer.Option(
+            False, "--solr-compatible", help="Exactly Solr's TextProfileSignature of TEXT as one field value."
+        ),
+        fields: str | None = typer.Option(
+            None,
+            "--fields",
+            help="Comma-separated field names: sign a JSON posting from stdin as "
+            "SignatureUpdateProcessorFactory does (implies Solr-compatible).",
+        ),
+        quant_rate: float = typer.Option(
+            textprofile.DEFAULT_QUANT_RATE, "--quant-rate", help="Solr's quantRate (Solr-compatible modes)."
+        ),
+        min_token_len: int = typer.Option(
+            textprofile.DEFAULT_MIN_TOKEN_LEN,
+            "--min-token-len",
+            help="Solr's minTokenLen: tokens must be longer than this (Solr-compatible modes).",
+        ),
+        jsonl: bool = typer.Option(
+            False, "--jsonl", help="Batch: every stdin line is a JSON string or posting; one hex per line."
+        ),
+    ) -> None:
+        """Print the signature of a text or posting as lowercase hex.
+
+        Default: the tokenizer-aware profile signature (jieba for Chinese, fugashi for Japanese,
+        Solr's rules for everything else). For a posting (JSON object) that is the stored profile_sig.
+        """
+        if min_token_len < 0:
+            raise UserError("--min-token-len must be >= 0")
+        if not (quant_rate >= 0.0):
+            raise UserError("--quant-rate must be >= 0")
+        names = _parse_fields(fields)
+
+        def sign(obj: object, where: str) -> str:
+            if names is not None:
+                return textprofile.solr_fields_signature(_posting(obj, where), names, quant_rate, min_token_len)
+            if isinstance(obj, str):
+                if solr_compatible:
+                    return textprofile.solr_text_signature(obj, quant_rate, min_token_len)
+                return profile.profile_signature(obj)
+            if isinstance(obj, dict):
+                if solr_compatible:
+                    raise UserError(f"{where}: --solr-compatible signs a text; use --fields for postings")
+                return profile.posting_profile_signature(obj)
+            raise UserError(f"{where}: expected a JSON string or object, got {type(obj).__name__}")
+
+        out = sys.stdout
+        if jsonl:
+            if text is not None:
+                raise UserError("--jsonl reads stdin; do not pass TEXT as well")
+            for lineno, obj in _jsonl_items():
+                out.write(sign(obj, f"stdin line {lineno}") + "\n")
+            return
+        if names is not None:
+            raw = text if text is not None else _stdin_text()
+            try:
+                obj = orjson.loads(raw)
+            except orjson.JSONDecodeError as exc:
+                raise UserError(f"--fields expects a JSON posting: {exc}") from None
+            out.write(sign(obj, "posting") + "\n")
+            return
+        value = text if text is not None else _stdin_text()
+        if text is None and value.endswith("\n"):
+            value = value[:-1]
+        out.write(sign(value, "text") + "\n")
