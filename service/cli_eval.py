@@ -1,0 +1,44 @@
+"""`jobdedup eval`: pairwise quality of the duplicate decision and of the baselines on labeled pairs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import orjson
+import typer
+
+from service.errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("eval")
+    def eval_cmd(
+        data: Annotated[
+            list[str], typer.Option("--data", help="Postings (JSON Lines, CSV/TSV); repeat for several files.")
+        ],
+        labels: Annotated[
+            list[str], typer.Option("--labels", help="Labeled pairs (JSON Lines: a, b, label); repeat for several files.")
+        ],
+        cv: int = typer.Option(
+            0, "--cv", help="Also report K-fold cross-validated verifier quality (folds by pair-graph component)."
+        ),
+        no_baselines: bool = typer.Option(False, "--no-baselines", help="Skip TextProfileSignature/MinHash/SimHash."),
+        as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables."),
+    ) -> None:
+        """Pairwise precision / recall / F1, PARTIAL pairs merged and per-label rates of the verifier,
+        next to stock TextProfileSignature, MinHash Jaccard (best threshold) and SimHash-64 on the same pairs.
+        Duplicate = FULL, SEMANTIC or TEMPORAL; PARTIAL and NON must stay apart."""
+        from service.eval import evaluate, format_reports
+
+        if cv == 1 or cv < 0:
+            raise UserError("--cv needs at least 2 folds (or 0 to skip)")
+        reports = evaluate(data, labels, cv=cv, baselines=not no_baselines)
+        if as_json:
+            doc = [
+                {"labels": r.name, "counts": r.counts, "results": [m.as_dict() for m in r.results],
+                 "skipped": r.skipped}
+                for r in reports
+            ]
+            typer.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        else:
+            typer.echo(format_reports(reports))

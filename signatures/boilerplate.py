@@ -1,0 +1,170 @@
+"""Boilerplate suppression learned from the corpus.
+
+A line (paragraph, list item) is boilerplate when it recurs across postings for *different jobs* of
+one company, site or platform: company blurbs, benefits, EEO statements, platform intros, application
+instructions. Reposts of one job repeat every line too, so a line counts as boilerplate only when the
+postings holding it carry at least `min_jobs` distinct job keys (normalized title / role set).
+The model is a table of (scope, line hash) -> job keys seen, per company, per site and global; it is
+serialized with the index (`to_bytes` / `from_bytes`). Pure computation, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import orjson
+import xxhash
+
+from signatures.extract import Extracted, extract, normalize_line
+
+__all__ = ["BoilerplateModel", "company_key", "job_key", "line_hash"]
+
+_FORMAT = 1
+_CAP = 8  # job keys remembered per (scope, line): enough to tell "many" from "few"
+_MIN_LINE_CHARS = 6
+_DIGITS_RE = re.compile(r"\d+")
+_CORP_RE = re.compile(
+    r"\b(inc|llc|ltd|gmbh|corp|co|company|labs?|technologies|technology|ai|hq|limited|s a|ag|bv|pte)\b"
+)
+
+
+def line_hash(line: str) -> int:
+    """Stable 64-bit hash of a line's normalized form (0 when the line is too short to matter)."""
+    norm = normalize_line(line)
+    if len(norm.replace(" ", "")) < _MIN_LINE_CHARS:
+        return 0
+    return xxhash.xxh64_intdigest(norm.encode("utf-8"))
+
+
+def company_key(company: str) -> str:
+    """Normalized employer name (legal suffixes dropped) used to scope boilerplate and compare employers."""
+    c = normalize_line(company)
+    c = _CORP_RE.sub(" ", c)
+    return " ".join(c.split())
+
+
+def job_key(ex: Extracted) -> int:
+    """Which job a posting is about, coarsely: its normalized title (digits dropped, so salary edits in a
+    title don't count as another job), else its roles, else its first line."""
+    basis = ex.title or " ".join(sorted(ex.roles)) or (ex.lines[0] if ex.lines else ex.id)
+    norm = _DIGITS_RE.sub("", normalize_line(basis)).replace(" ", "")
+    return xxhash.xxh64_intdigest(norm.encode("utf-8")) & 0x7FFFFFFFFFFFFFFF
+
+
+def _scopes(ex: Extracted) -> list[str]:
+    scopes = ["*"]
+    ck = company_key(ex.company)
+    if ck:
+        scopes.append("c:" + ck)
+    if ex.site:
+        scopes.append("s:" + ex.site)
+    return scopes
+
+
+class BoilerplateModel:
+    """Paragraph-hash frequencies per company / site / globally, learned from postings."""
+
+    def __init__(self, min_jobs: int = 3, global_min_jobs: int = 6, weight: float = 0.1) -> None:
+        if min_jobs < 2 or global_min_jobs < 2:
+            raise ValueError("min_jobs and global_min_jobs must be >= 2")
+        if not 0.0 <= weight <= 1.0:
+            raise ValueError("weight must be in [0, 1]")
+        self.min_jobs = min_jobs
+        self.global_min_jobs = global_min_jobs
+        self.weight = weight
+        self._table: dict[str, dict[int, set[int]]] = {}
+        self.postings = 0
+
+    # ------------------------------------------------------------------ learning
+    @classmethod
+    def fit(cls, postings: Iterable[Mapping[str, Any] | Extracted], **kwargs: Any) -> BoilerplateModel:
+        """Learn line frequencies from postings (raw mappings or `Extracted`)."""
+        model = cls(**kwargs)
+        for p in postings:
+            model.add(p)
+        return model
+
+    def add(self, posting: Mapping[str, Any] | Extracted) -> None:
+        """Count one more posting (incremental: the service adds postings as they are indexed)."""
+        ex = posting if isinstance(posting, Extracted) else extract(posting)
+        jk = job_key(ex)
+        hashes = {h for h in (line_hash(ln) for ln in ex.lines) if h}
+        for scope in _scopes(ex):
+            table = self._table.setdefault(scope, {})
+            for h in hashes:
+                keys = table.get(h)
+                if keys is None:
+                    table[h] = {jk}
+                elif len(keys) < _CAP:
+                    keys.add(jk)
+        self.postings += 1
+
+    # ------------------------------------------------------------------ use
+    def jobs_with_line(self, ex: Extracted, line: str) -> int:
+        """Most distinct job keys seen with `line` in any of the posting's scopes, scaled so
+        global counts compare with the per-company threshold."""
+        h = line_hash(line)
+        if not h:
+            return 0
+        best = 0
+        for scope in _scopes(ex):
+            keys = self._table.get(scope, {}).get(h)
+            if keys:
+                n = len(keys)
+                if scope == "*" and self.global_min_jobs != self.min_jobs:
+                    n = n * self.min_jobs // self.global_min_jobs
+                best = max(best, n)
+        return best
+
+    def line_weights(self, ex: Extracted) -> np.ndarray:
+        """Weight per line of `ex.lines`: `weight` for boilerplate lines, 1.0 for the rest."""
+        out = np.ones(len(ex.lines), dtype=np.float32)
+        for i, ln in enumerate(ex.lines):
+            if self.jobs_with_line(ex, ln) >= self.min_jobs:
+                out[i] = self.weight
+        return out
+
+    def boilerplate_lines(self, ex: Extracted) -> list[str]:
+        """The lines of `ex` this model treats as boilerplate."""
+        w = self.line_weights(ex)
+        return [ln for ln, x in zip(ex.lines, w, strict=True) if x < 1.0]
+
+    def __len__(self) -> int:
+        return sum(len(t) for t in self._table.values())
+
+    # ------------------------------------------------------------------ persistence
+    def to_bytes(self) -> bytes:
+        """Compact serialization (zlib-compressed JSON) to store next to the index."""
+        doc = {
+            "format": _FORMAT,
+            "min_jobs": self.min_jobs,
+            "global_min_jobs": self.global_min_jobs,
+            "weight": self.weight,
+            "postings": self.postings,
+            "table": {
+                scope: [[h, sorted(keys)] for h, keys in t.items()] for scope, t in self._table.items()
+            },
+        }
+        return b"JDBP" + zlib.compress(orjson.dumps(doc), 6)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> BoilerplateModel:
+        """Inverse of `to_bytes`; raises ValueError on data that is not a serialized model."""
+        if not isinstance(data, bytes | bytearray) or data[:4] != b"JDBP":
+            raise ValueError("not a serialized BoilerplateModel")
+        try:
+            doc = orjson.loads(zlib.decompress(data[4:]))
+        except (zlib.error, orjson.JSONDecodeError) as exc:
+            raise ValueError(f"corrupt BoilerplateModel data: {exc}") from exc
+        if doc.get("format") != _FORMAT:
+            raise ValueError(f"unsupported BoilerplateModel format {doc.get('format')!r}")
+        model = cls(doc["min_jobs"], doc["global_min_jobs"], doc["weight"])
+        model.postings = int(doc["postings"])
+        model._table = {
+            scope: {int(h): set(keys) for h, keys in rows} for scope, rows in doc["table"].items()
+        }
+        return model

@@ -1,0 +1,196 @@
+"""Pair features for the duplicate verifier: each one a number with a plain meaning, so a decision can be
+explained. Postings are prepared once (`prepare`), pairs are compared cheaply (`pair_features`).
+Pure computation, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import xxhash
+
+from signatures.boilerplate import BoilerplateModel, company_key
+from signatures.extract import Extracted, extract, normalize_line
+
+__all__ = ["FEATURES", "Prepared", "feature_matrix", "pair_features", "prepare", "shingle_hashes"]
+
+#: Names of the verifier's features, in model order.
+FEATURES: tuple[str, ...] = (
+    "text_jaccard",  # Jaccard of all shingles
+    "spec_jaccard",  # boilerplate-weighted Jaccard (job-specific text)
+    "spec_containment",  # boilerplate-weighted containment of the smaller posting in the larger
+    "title_sim",  # title similarity (character bigrams), 0.5 when a title is missing
+    "role_sim",  # role-set similarity, title_sim when roles are missing
+    "employer_agree",  # +1 same company / shared contact, -1 different company, 0 unknown
+    "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
+    "location_agree",  # +1 same location, -1 different, 0 unknown
+    "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
+)
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
+_DIGITS_RE = re.compile(r"\d+")
+_SHINGLE = {"en": 3, "zh": 3, "ja": 3}
+
+
+def _tokens(line: str) -> list[str]:
+    """Words for Latin text, single characters for CJK (robust without a dictionary)."""
+    return _TOKEN_RE.findall(unicodedata.normalize("NFKC", line).lower())
+
+
+def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
+    """64-bit xxhash of every k-token shingle (the whole line when it is shorter than k)."""
+    if not tokens:
+        return []
+    if len(tokens) <= k:
+        return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
+    return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+
+
+def _grams(s: str) -> frozenset[str]:
+    """Character bigrams of a short normalized string (titles, roles, locations); digits dropped."""
+    s = _DIGITS_RE.sub("", normalize_line(s)).replace(" ", "")
+    if len(s) < 2:
+        return frozenset([s]) if s else frozenset()
+    return frozenset(s[i : i + 2] for i in range(len(s) - 1))
+
+
+def _jac(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    inter = len(a & b)
+    return inter / (len(a) + len(b) - inter)
+
+
+def _parse_date(v: str | None) -> float:
+    """Days since the epoch, NaN when missing or unparsable."""
+    if not v:
+        return math.nan
+    try:
+        return datetime.fromisoformat(str(v).replace("Z", "+00:00")).timestamp() / 86400.0
+    except ValueError:
+        return math.nan
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """A posting ready for pairwise comparison; build with `prepare` once per posting."""
+
+    ex: Extracted
+    sh: np.ndarray  # sorted unique uint64 shingle hashes
+    w: np.ndarray  # boilerplate weight per shingle (max over the lines holding it)
+    w_sum: float
+    title: frozenset[str]
+    roles: tuple[frozenset[str], ...]
+    company: str
+    contacts: frozenset[str]
+    salaries: frozenset[float]
+    location: frozenset[str]
+    day: float
+
+    @property
+    def id(self) -> str:
+        return self.ex.id
+
+
+def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
+    """Extract a posting (unless given `Extracted`) and precompute everything the pair features need."""
+    ex = posting if isinstance(posting, Extracted) else extract(posting)
+    k = _SHINGLE.get(ex.lang, 3)
+    lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
+    hs: list[int] = []
+    ws: list[float] = []
+    for line, wt in zip(ex.lines, lw, strict=True):
+        s = shingle_hashes(_tokens(line), k)
+        hs.extend(s)
+        ws.extend([float(wt)] * len(s))
+    if hs:
+        arr = np.array(hs, dtype=np.uint64)
+        warr = np.array(ws, dtype=np.float32)
+        order = np.lexsort((-warr, arr))  # by hash, highest weight first
+        arr, warr = arr[order], warr[order]
+        keep = np.ones(len(arr), dtype=bool)
+        keep[1:] = arr[1:] != arr[:-1]
+        arr, warr = arr[keep], warr[keep]
+    else:
+        arr, warr = np.zeros(0, np.uint64), np.zeros(0, np.float32)
+    contacts = frozenset(
+        [*ex.emails, *ex.phones, *(u for u in ex.urls if "/" in u or u.startswith("handle:"))]
+    )
+    return Prepared(
+        ex=ex,
+        sh=arr,
+        w=warr,
+        w_sum=float(warr.sum()),
+        title=_grams(ex.title),
+        roles=tuple(g for g in (_grams(r) for r in ex.roles) if g),
+        company=company_key(ex.company),
+        contacts=contacts,
+        salaries=frozenset(round(s, -2) for s in ex.salaries),
+        location=_grams(ex.location),
+        day=_parse_date(ex.posted_at),
+    )
+
+
+def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
+    """Soft Jaccard of two role sets: roles match greedily when their bigram Jaccard is >= 0.5."""
+    if not a or not b:
+        return math.nan
+    used: set[int] = set()
+    matched = 0
+    for ra in a:
+        best, bj = 0.5, -1
+        for j, rb in enumerate(b):
+            if j in used:
+                continue
+            s = _jac(ra, rb)
+            if s >= best:
+                best, bj = s, j
+        if bj >= 0:
+            used.add(bj)
+            matched += 1
+    return matched / (len(a) + len(b) - matched)
+
+
+def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
+    """The FEATURES vector of one pair (float64)."""
+    f = np.zeros(len(FEATURES), dtype=np.float64)
+    if len(a.sh) and len(b.sh):
+        _, ia, ib = np.intersect1d(a.sh, b.sh, assume_unique=True, return_indices=True)
+        n = len(ia)
+        f[0] = n / (len(a.sh) + len(b.sh) - n)
+        wmin = np.minimum(a.w[ia], b.w[ib]).sum()
+        union = a.w_sum + b.w_sum - wmin  # sum over the union of each shingle's larger weight
+        f[1] = wmin / union if union > 0 else 0.0
+        small = min(a.w_sum, b.w_sum)
+        f[2] = wmin / small if small > 0 else 0.0
+    title = _jac(a.title, b.title) if a.title and b.title else 0.5
+    f[3] = title
+    roles = _role_sim(a.roles, b.roles)
+    f[4] = title if math.isnan(roles) else roles
+    if a.company and b.company:
+        f[5] = 1.0 if (a.company == b.company or a.company in b.company or b.company in a.company) else -1.0
+    if f[5] <= 0 and a.contacts and b.contacts and (a.contacts & b.contacts):
+        f[5] = 1.0
+    if a.salaries and b.salaries:
+        f[6] = 1.0 if a.salaries == b.salaries else (-1.0 if not (a.salaries & b.salaries) else 0.0)
+    if a.location and b.location:
+        f[7] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
+    if not (math.isnan(a.day) or math.isnan(b.day)):
+        f[8] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
+    return f
+
+
+def feature_matrix(pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
+    """FEATURES for many pairs: shape (len(pairs), len(FEATURES))."""
+    out = np.zeros((len(pairs), len(FEATURES)), dtype=np.float64)
+    for i, (a, b) in enumerate(pairs):
+        out[i] = pair_features(a, b)
+    return out

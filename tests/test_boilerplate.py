@@ -1,0 +1,77 @@
+"""Boilerplate learned from a corpus: company-wide paragraphs are down-weighted, job text is not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from signatures.boilerplate import BoilerplateModel
+from signatures.extract import extract
+
+BLURB = "Northwind Robotics builds autonomous forklifts for warehouses in twelve countries."
+EEO = "Northwind is an equal opportunity employer and values diversity of every kind."
+ROLES = ["Backend Engineer", "Product Designer", "Sales Manager", "Data Analyst"]
+
+
+def _post(i: int, role: str, extra: str) -> dict:
+    return {
+        "id": f"n{i}", "title": role, "company": "Northwind Robotics", "source": "boardA",
+        "description": f"{BLURB}\n\nAs our {role} you will {extra}.\n\n{EEO}",
+    }
+
+
+def _corpus() -> list[dict]:
+    tasks = ["own the fleet API", "design the operator console", "grow the DACH pipeline", "model pick rates"]
+    return [_post(i, r, t) for i, (r, t) in enumerate(zip(ROLES, tasks, strict=True))]
+
+
+def test_blurb_recurring_across_jobs_is_boilerplate() -> None:
+    posts = _corpus()
+    model = BoilerplateModel.fit(posts)
+    ex = extract(posts[0])
+    w = model.line_weights(ex)
+    by_line = dict(zip(ex.lines, w.tolist(), strict=True))
+    assert by_line[BLURB] < 1.0 and by_line[EEO] < 1.0
+    assert by_line["As our Backend Engineer you will own the fleet API."] == 1.0
+    assert model.boilerplate_lines(ex) == [BLURB, EEO]
+
+
+def test_reposts_of_one_job_do_not_make_boilerplate() -> None:
+    posts = [_post(i, "Backend Engineer", "own the fleet API") for i in range(6)]
+    model = BoilerplateModel.fit(posts)
+    assert (model.line_weights(extract(posts[0])) == 1.0).all()
+
+
+def test_other_company_is_not_affected_by_scoped_counts() -> None:
+    model = BoilerplateModel.fit(_corpus())
+    other = {"id": "o1", "company": "Contoso", "source": "boardB", "title": "Nurse",
+             "description": f"{BLURB}\n\nNight shifts at the ward."}
+    # seen with 4 jobs globally, below the global threshold (6): not boilerplate for another company
+    assert (model.line_weights(extract(other)) == 1.0).all()
+
+
+def test_roundtrip_bytes_and_incremental_add() -> None:
+    posts = _corpus()
+    model = BoilerplateModel.fit(posts[:2])
+    data = model.to_bytes()
+    again = BoilerplateModel.from_bytes(data)
+    for p in posts[2:]:
+        model.add(p)
+        again.add(p)
+    ex = extract(posts[1])
+    assert np.array_equal(model.line_weights(ex), again.line_weights(ex))
+    assert again.postings == 4 and len(again) == len(model)
+
+
+def test_from_bytes_rejects_garbage() -> None:
+    with pytest.raises(ValueError):
+        BoilerplateModel.from_bytes(b"not a model")
+    with pytest.raises(ValueError):
+        BoilerplateModel.from_bytes(b"JDBP\x00\x01garbage")
+
+
+def test_parameters_are_checked() -> None:
+    with pytest.raises(ValueError):
+        BoilerplateModel(min_jobs=1)
+    with pytest.raises(ValueError):
+        BoilerplateModel(weight=2.0)

@@ -1,0 +1,118 @@
+"""`jobdedup eval`: metrics on labeled pairs, baselines, clear errors on bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from service.cli import main
+from service.eval import LabeledPair, best_cut, group_folds, pair_groups, score
+
+ROLES = ["Backend Engineer", "Data Scientist", "Product Designer", "Account Executive", "QA Engineer"]
+TASKS = ["build the billing API", "model churn", "design onboarding", "close mid-market deals", "automate test suites",
+         "run the data warehouse", "shape the mobile app", "own partner renewals"]
+
+
+def _corpus(seed: int = 1) -> tuple[list[dict], list[dict]]:
+    """Small generated corpus: companies with a shared blurb, several roles each, and reposts."""
+    rng = random.Random(seed)
+    posts, labels = [], []
+    for c in range(4):
+        company = f"Company{c} Systems"
+        blurb = f"{company} makes software for {rng.choice(['ports', 'farms', 'clinics', 'schools'])} in {c + 3} countries."
+        jobs = []
+        for r, role in enumerate(rng.sample(ROLES, 3)):
+            lines = [f"As {role} you will {t} with the {company} team." for t in rng.sample(TASKS, 4)]
+            pid = f"c{c}r{r}"
+            posts.append({"id": pid, "title": role, "company": company,
+                          "description": "\n\n".join([blurb, *lines]), "posted_at": "2026-03-01"})
+            jobs.append((pid, role, lines))
+            repost = {"id": pid + "b", "title": role, "company": company.upper(),
+                      "description": "\n\n".join([blurb, *lines[1:], lines[0]]), "posted_at": "2026-04-02"}
+            posts.append(repost)
+            labels.append({"a": pid, "b": pid + "b", "label": "TEMPORAL"})
+        labels.append({"a": jobs[0][0], "b": jobs[1][0], "label": "PARTIAL"})
+        labels.append({"a": jobs[1][0], "b": jobs[2][0] + "b", "label": "PARTIAL"})
+    labels.append({"a": "c0r0", "b": "c1r1", "label": "NON"})
+    labels.append({"a": "c2r0", "b": "c3r2", "label": "NON"})
+    return posts, labels
+
+
+def _write(tmp: Path, posts: list[dict], labels: list[dict]) -> tuple[str, str]:
+    d, lab = tmp / "posts.jsonl", tmp / "pairs.jsonl"
+    d.write_text("\n".join(json.dumps(p) for p in posts) + "\n", encoding="utf-8")
+    lab.write_text("\n".join(json.dumps(p) for p in labels) + "\n", encoding="utf-8")
+    return str(d), str(lab)
+
+
+def test_score_counts_pairs_by_hand() -> None:
+    labels = ["FULL", "TEMPORAL", "PARTIAL", "NON", "SEMANTIC"]
+    pred = np.array([True, False, True, False, True])
+    r = score("m", "s", pred, labels)
+    # tp=2 (FULL, SEMANTIC), fp=1 (PARTIAL), fn=1 (TEMPORAL)
+    assert r.precision == pytest.approx(2 / 3) and r.recall == pytest.approx(2 / 3)
+    assert r.f1 == pytest.approx(2 / 3) and r.partial_merged == 1.0
+    assert r.per_label == {"FULL": 1.0, "SEMANTIC": 1.0, "TEMPORAL": 0.0, "PARTIAL": 1.0, "NON": 0.0}
+
+
+def test_best_cut_finds_the_separating_threshold() -> None:
+    t, pred = best_cut(np.array([0.9, 0.8, 0.3, 0.1]), ["FULL", "TEMPORAL", "PARTIAL", "NON"])
+    assert t == 0.8 and pred.tolist() == [True, True, False, False]
+    t, pred = best_cut(np.array([1, 2, 30, 40]), ["FULL", "TEMPORAL", "PARTIAL", "NON"], higher_is_dup=False)
+    assert t == 2
+
+
+def test_groups_keep_shared_postings_in_one_fold() -> None:
+    pairs = [LabeledPair("a", "b", "FULL"), LabeledPair("b", "c", "NON"), LabeledPair("x", "y", "NON"),
+             LabeledPair("p", "q", "PARTIAL")]
+    g = pair_groups(pairs)
+    assert g[0] == g[1] and len({g[0], g[2], g[3]}) == 3
+    folds = group_folds(g, 2)
+    assert folds[0] == folds[1]
+
+
+def test_eval_cli_prints_verifier_and_baselines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    posts, labels = _corpus()
+    d, lab = _write(tmp_path, posts, labels)
+    main(["eval", "--data", d, "--labels", lab])
+    out = capsys.readouterr().out
+    assert "pairs.jsonl" in out and "verifier" in out and "SimHash-64" in out and "d <= 3" in out
+    assert "Jaccard" in out
+    verifier_row = next(line for line in out.splitlines() if line.startswith("| verifier"))
+    f1 = float(verifier_row.split("|")[5].strip().strip("*"))
+    assert f1 >= 0.9  # reposts of one role vs other roles sharing the blurb: easy for the verifier
+
+
+def test_eval_cli_json_and_cv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    posts, labels = _corpus(2)
+    d, lab = _write(tmp_path, posts, labels)
+    main(["eval", "--data", d, "--labels", lab, "--json", "--cv", "2", "--no-baselines"])
+    doc = json.loads(capsys.readouterr().out)
+    methods = [r["method"] for r in doc[0]["results"]]
+    assert any("CV" in m for m in methods) and not any("SimHash" in m for m in methods)
+    assert doc[0]["counts"]["TEMPORAL"] == 12
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [({"a": "c0r0", "b": "missing", "label": "FULL"}, "not in the --data"),
+     ({"a": "c0r0", "b": "c0r1", "label": "SAME"}, "not one of"),
+     ({"a": "c0r0", "label": "FULL"}, "needs 'a', 'b' and 'label'")],
+)
+def test_eval_cli_rejects_bad_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: dict, message: str) -> None:
+    posts, _ = _corpus()
+    d, lab = _write(tmp_path, posts, [bad])
+    with pytest.raises(SystemExit) as exc:
+        main(["eval", "--data", d, "--labels", lab])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_eval_cli_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["eval", "--data", str(tmp_path / "nope.jsonl"), "--labels", str(tmp_path / "l.jsonl")])
+    assert "no such file" in capsys.readouterr().err

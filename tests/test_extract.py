@@ -1,0 +1,104 @@
+"""Content extraction: HTML / markdown / plain text -> lines, sections and job fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from signatures.extract import detect_lang, extract, html_to_text, normalize_line
+
+
+def test_html_blocks_become_lines_and_entities_decode() -> None:
+    text = html_to_text("Acme &amp; Co<p>First para<br>second line<ul><li>one</li><li>two</li></ul>")
+    lines = [x.strip() for x in text.split("\n") if x.strip()]
+    assert lines == ["Acme & Co", "First para", "second line", "- one", "- two"]
+
+
+def test_html_drops_scripts_and_nav_and_keeps_main() -> None:
+    page = (
+        "<html><body><nav>Home | Jobs | About</nav><script>var x=1;</script>"
+        "<main><h2>Backend Engineer</h2><p>" + "We build payment rails for small shops. " * 8 + "</p></main>"
+        "<footer>(c) 2026</footer></body></html>"
+    )
+    ex = extract({"id": "p1", "description": page})
+    assert "Home | Jobs" not in ex.text and "var x" not in ex.text and "(c) 2026" not in ex.text
+    assert [s.heading for s in ex.sections] == ["Backend Engineer"]
+
+
+def test_hn_first_line_gives_company_location_roles() -> None:
+    desc = (
+        "Quillbyte | Senior Backend Engineer, Staff SRE | Remote (EU) | Full-time | https://quillbyte.example"
+        "<p>We make ledgers.<p>Email jobs&#x40;quillbyte.example or call +1 415 555 0134."
+    )
+    ex = extract({"id": "hn-1", "description": desc})
+    assert ex.company == "Quillbyte"
+    assert "Remote (EU)" in ex.location
+    assert "senior backend engineer" in ex.roles and "staff sre" in ex.roles
+    assert set(ex.fields_found) >= {"company", "title", "location"}
+    assert "jobs@quillbyte.example" in ex.emails
+    assert "4155550134" in ex.phones
+    assert "quillbyte.example" in ex.urls
+
+
+def test_given_fields_win_over_found_ones() -> None:
+    ex = extract({"id": "x", "title": "Data Engineer", "company": "Given Inc", "description": "Other | Berlin | x"})
+    assert ex.title == "Data Engineer" and ex.company == "Given Inc"
+
+
+def test_hiring_list_and_link_lines_become_roles() -> None:
+    desc = (
+        "We're hiring: Product Designer, Android Engineer and Data Analyst.\n\n"
+        "Open roles\n"
+        "[Leadership] Engineering Manager (SF) https://jobs.example/1\n"
+        "Platform Engineer\n(NYC) https://jobs.example/2\n"
+    )
+    ex = extract({"id": "r", "description": desc, "lang": "en"})
+    for role in ("product designer", "android engineer", "data analyst", "engineering manager", "platform engineer"):
+        assert role in ex.roles, (role, ex.roles)
+
+
+def test_obfuscated_email() -> None:
+    ex = extract({"id": "o", "description": "Contact: dana [at] example (dot) org"})
+    assert ex.emails == ("dana@example.org",)
+
+
+def test_markdown_sections_and_chinese_role_heading() -> None:
+    md = (
+        "### 关于我们\r\n我们是一家做链上支付的团队。\r\n\r\n### 岗位\r\n- 前端开发工程师\r\n- 产品经理\r\n\r\n"
+        "### 工作地点\r\n上海\r\n\r\n### 联系方式\r\n[邮箱](mailto:hr@chain.example) 微信: wx_hr_2024\r\n"
+        "### 薪酬范围\r\n月薪 20k-40k\r\n"
+    )
+    ex = extract({"id": "z", "title": "[上海] 某团队诚聘 前端开发工程师", "description": md})
+    assert ex.lang == "zh"
+    assert [s.heading for s in ex.sections][:3] == ["关于我们", "岗位", "工作地点"]
+    assert "前端开发工程师" in ex.roles and "产品经理" in ex.roles
+    assert "hr@chain.example" in ex.emails
+    assert "handle:wx_hr_2024" in ex.urls
+    assert 20000.0 in ex.salaries and 40000.0 in ex.salaries
+
+
+def test_japanese_shokushu_heading() -> None:
+    desc = "【職種】\nインフラエンジニア\n【給与】\n月給30万円〜\n【勤務地】\n東京都渋谷区"
+    ex = extract({"id": "j", "description": desc})
+    assert ex.lang == "ja"
+    assert "インフラエンジニア" in ex.roles
+    assert 300000.0 in ex.salaries
+    assert ex.location.startswith("東京都") or any(s.heading == "勤務地" for s in ex.sections)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Senior engineer wanted", "en"), ("诚聘区块链开发工程师，薪资面议", "zh"), ("エンジニアを募集しています", "ja")],
+)
+def test_detect_lang(text: str, lang: str) -> None:
+    assert detect_lang(text) == lang
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="id"):
+        extract({"title": "no id"})
+    with pytest.raises(ValueError, match="JSON object"):
+        extract(["not", "a", "mapping"])  # type: ignore[arg-type]
+
+
+def test_normalize_line_is_width_and_case_insensitive() -> None:
+    assert normalize_line("ＡＢＣ  Engineer!!") == normalize_line("abc engineer")
