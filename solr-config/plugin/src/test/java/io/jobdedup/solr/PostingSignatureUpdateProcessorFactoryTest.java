@@ -1,0 +1,175 @@
+package io.jobdedup.solr;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.io.file.PathUtils;
+import org.apache.solr.SolrTestCaseJ4;
+import org.apache.solr.common.SolrInputDocument;
+import org.apache.solr.common.SolrException;
+import org.apache.solr.common.util.NamedList;
+import org.apache.solr.request.SolrQueryRequest;
+import org.apache.solr.response.SolrQueryResponse;
+import org.apache.solr.update.AddUpdateCommand;
+import org.apache.solr.update.processor.DistributedUpdateProcessorFactory;
+import org.apache.solr.update.processor.RunUpdateProcessorFactory;
+import org.apache.solr.update.processor.SignatureUpdateProcessorFactory;
+import org.apache.solr.update.processor.UpdateRequestProcessor;
+import org.apache.solr.update.processor.UpdateRequestProcessorChain;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The postings configset's default chain on a real SolrCore (Solr's test framework): the
+ * processor's three fixes, each checked against what the stock processor computes.
+ */
+public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
+
+  @BeforeClass
+  public static void beforeClass() throws Exception {
+    // a private copy of the real configset: the core must not write into the source tree
+    Path home = createTempDir("home");
+    Path conf = home.resolve("postings").resolve("conf");
+    Files.createDirectories(conf);
+    PathUtils.copyDirectory(Paths.get("..", "postings", "conf").toAbsolutePath(), conf);
+    assertTrue(Files.exists(conf.resolve("solrconfig.xml")));
+    System.setProperty("solr.directoryFactory", "solr.MockFSDirectoryFactory"); // on disk, in a temp dir
+    initCore("solrconfig.xml", "managed-schema.xml", home.toString(), "postings");
+  }
+
+  @Before
+  public void clean() {
+    assertU(delQ("*:*"));
+    assertU(commit());
+  }
+
+  private static String stored(String id, String field) throws Exception {
+    return (String) h.getCore().withSearcher(s -> {
+      int doc = s.getFirstMatch(new org.apache.lucene.index.Term("id", id));
+      assertTrue("no document " + id, doc >= 0);
+      String[] values = s.getDocFetcher().doc(doc).getValues(field);
+      assertTrue(field + " of " + id + " has " + values.length + " values", values.length <= 1);
+      return values.length == 0 ? null : values[0];
+    });
+  }
+
+  @Test
+  public void defaultsGroupToSignature() throws Exception {
+    assertU(adoc("id", "a", "title", "Senior Python Engineer", "company", "Acme",
+        "description", "Build data pipelines in Python and SQL."));
+    assertU(adoc("id", "b", "title", "senior python engineer!", "company", "ACME",
+        "description", "Build data pipelines in Python and SQL"));
+    assertU(commit());
+    String sig = stored("a", "signature");
+    assertNotNull(sig);
+    assertEquals(32, sig.length());
+    assertEquals(sig, stored("b", "signature")); // TextProfileSignature ignores case and punctuation
+    assertEquals(sig, stored("a", "dup_group"));
+    assertEquals(sig, stored("b", "dup_group"));
+  }
+
+  @Test
+  public void suppliedGroupWinsAndSuppliedSignatureIsNotDoubled() throws Exception {
+    assertU(adoc("id", "a", "title", "Data Engineer", "company", "Acme", "description", "Spark"));
+    assertU(adoc("id", "b", "title", "Data Engineer", "company", "Acme", "description", "Spark",
+        "dup_group", "group-7", "profile_sig", "p-1", "signature", "stale"));
+    assertU(commit());
+    String sig = stored("a", "signature");
+    assertEquals(sig, stored("b", "signature")); // Solr's value, not "stale", and only one
+    assertEquals("group-7", stored("b", "dup_group"));
+    assertEquals("p-1", stored("b", "profile_sig"));
+  }
+
+  @Test
+  public void atomicUpdateNeverResignsOrRegroups() throws Exception {
+    assertU(adoc("id", "a", "title", "Backend Developer", "company", "Initech",
+        "description", "Go and Postgres", "seen_count", "1"));
+    assertU(adoc("id", "b", "title", "Backend Developer", "company", "Initech",
+        "description", "Go and Postgres", "dup_group", "g-b"));
+    assertU(commit());
+    String sig = stored("a", "signature");
+    for (String id : new String[] {"a", "b"}) {
+      SolrInputDocument bump = sdoc("id", id,
+          "last_seen", Map.of("set", "2024-05-01T00:00:00Z"), "seen_count", Map.of("inc", 1));
+      assertU(adoc(bump));
+    }
+    assertU(commit());
+    assertEquals(sig, stored("a", "signature"));
+    assertEquals(sig, stored("a", "dup_group"));
+    assertEquals("2", stored("a", "seen_count"));
+    assertEquals(sig, stored("b", "signature"));
+    assertEquals("g-b", stored("b", "dup_group"));
+    assertJQ(req("q", "id:b", "fl", "last_seen"), "/response/docs/[0]/last_seen=='2024-05-01T00:00:00Z'");
+  }
+
+  @Test
+  public void postingWithoutTextIsItsOwnGroup() throws Exception {
+    assertU(adoc("id", "x1", "url", "https://example.com/1"));
+    assertU(adoc("id", "x2", "url", "https://example.com/2", "title", "  "));
+    assertU(commit());
+    assertEquals("x1", stored("x1", "dup_group"));
+    assertEquals("x2", stored("x2", "dup_group"));
+    assertNotNull(stored("x1", "signature"));
+  }
+
+  @Test
+  public void refusesOverwriteDupes() {
+    for (Boolean overwrite : new Boolean[] {null, Boolean.TRUE}) {
+      NamedList<Object> args = new NamedList<>();
+      args.add("signatureField", "signature");
+      args.add("fields", "title");
+      if (overwrite != null) args.add("overwriteDupes", overwrite);
+      expectThrows(org.apache.solr.common.SolrException.class,
+          () -> new PostingSignatureUpdateProcessorFactory().init(args));
+    }
+  }
+
+  /** Why the plugin exists: Solr's own factory, same parameters, same core, falls into both traps. */
+  @Test
+  public void stockProcessorFallsIntoBothTrapsOnThisSolr() throws Exception {
+    SignatureUpdateProcessorFactory stock = new SignatureUpdateProcessorFactory();
+    NamedList<Object> args = new NamedList<>();
+    args.add("signatureField", "signature");
+    args.add("fields", "title,company,description");
+    args.add("overwriteDupes", false);
+    args.add("signatureClass", "solr.processor.TextProfileSignature");
+    stock.init(args);
+    stock.inform(h.getCore());
+    UpdateRequestProcessorChain chain = new UpdateRequestProcessorChain(
+        List.of(stock, new DistributedUpdateProcessorFactory(), new RunUpdateProcessorFactory()),
+        h.getCore());
+
+    assertU(adoc("id", "a", "title", "QA Engineer", "company", "Hooli", "description", "Test automation"));
+    assertU(commit());
+    String sig = stored("a", "signature");
+
+    // trap 1: a partial update is signed over empty input and that signature is written
+    addThrough(chain, sdoc("id", "a", "last_seen", Map.of("set", "2024-05-01T00:00:00Z")));
+    assertU(commit());
+    assertNotEquals("stock 9.x no longer re-signs atomic updates: revisit the plugin",
+        sig, stored("a", "signature"));
+
+    // trap 2: a posting that carries a signature gets a second value (rejected: single-valued)
+    SolrException e = expectThrows(SolrException.class, () -> addThrough(chain,
+        sdoc("id", "b", "title", "QA Engineer", "company", "Hooli", "signature", "x")));
+    assertTrue(e.getMessage(), e.getMessage().contains("multiple values"));
+  }
+
+  private static void addThrough(UpdateRequestProcessorChain chain, SolrInputDocument doc)
+      throws Exception {
+    try (SolrQueryRequest req = req()) {
+      UpdateRequestProcessor p = chain.createProcessor(req, new SolrQueryResponse());
+      AddUpdateCommand cmd = new AddUpdateCommand(req);
+      cmd.solrDoc = doc;
+      try {
+        p.processAdd(cmd);
+        p.finish();
+      } finally {
+        p.close();
+      }
+    }
+  }
+}
