@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -170,9 +171,9 @@ class _Node:
         self.tree = False
 
 
-def _compare_key(key: str) -> object:
-    """A key ordering like Java `String.compareTo` (UTF-16 unit order)."""
-    if key.isascii() or max(key) < "\ud800":
+def _compare_key(key: str | bytes) -> object:
+    """A key ordering like Java `String.compareTo` (UTF-16 unit order; UTF-8 bytes of BMP text sort alike)."""
+    if isinstance(key, bytes) or key.isascii() or max(key) < "\ud800":
         return key
     return key.encode("utf-16-be", "surrogatepass")
 
@@ -185,10 +186,10 @@ class JavaHashMapOrder:
         self.size = 0
         self.threshold = 0
 
-    def put(self, key: str, h: int | None = None) -> bool:
+    def put(self, key: str | bytes, h: int | None = None) -> bool:
         """Insert `key` (spread hash `h` if known); False if it was present."""
         if h is None:
-            h = _spread(java_string_hash(key))
+            h = _spread(java_string_hash(key)) if isinstance(key, str) else _spread_of_bytes(key)
         tab = self.table if self.table is not None else self._resize()
         n = len(tab)
         i = (n - 1) & h
@@ -518,6 +519,165 @@ def hashmap_order(keys: Sequence[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
+# Fast path: counts in first-occurrence order, HashMap order computed only for the kept tokens
+
+_SPREAD_CACHE_STR: dict[str, int] = {}
+_SPREAD_CACHE_BYTES: dict[bytes, int] = {}
+_CACHE_LIMIT = 1 << 20
+_NON_ASCII_RUN = re.compile("[^\x00-\x7f]+")
+
+
+def _spread_of_str(key: str) -> int:
+    return _spread(java_string_hash(key))
+
+
+def _spread_of_bytes(key: bytes) -> int:
+    """Spread Java hash of a UTF-8 token of BMP characters (what solr folding produces)."""
+    h = 0
+    if key.isascii():
+        for b in key:
+            h = (31 * h + b) & 0xFFFFFFFF
+        h ^= h >> 16
+        return h - 0x100000000 if h & 0x80000000 else h
+    return _spread(java_string_hash(key.decode("utf-8")))
+
+
+def _spreads(keys: Sequence, cache: dict, fn) -> list[int]:  # type: ignore[no-untyped-def]
+    hs = list(map(cache.get, keys))
+    if None in hs:
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        for i, h in enumerate(hs):
+            if h is None:
+                hs[i] = cache[keys[i]] = fn(keys[i])
+    return hs
+
+
+def _capacity(n: int) -> int:
+    """Table length of a default HashMap holding n keys (no treeifyBin resizes)."""
+    cap = 16
+    while n > cap * 3 // 4:
+        cap <<= 1
+    return cap
+
+
+def _max_bin(hs: Sequence[int], mask: int) -> int:
+    return max(Counter([h & mask for h in hs]).values())
+
+
+def _tree_free(keys: list, counts_n: int, cap: int, tied_buckets: Iterable[int], cache: dict, fn) -> bool:  # type: ignore[no-untyped-def]
+    """True when no bin the tied buckets descend from was ever treeified and treeifyBin never resized
+    (so HashMap order there is plain insertion order): a bin treeifies on reaching 9 nodes."""
+    n = counts_n
+    if n <= _TREEIFY_THRESHOLD:
+        return True
+    hs_all = _spreads(keys, cache, fn)
+    # capacities 16 and 32: treeifyBin resizes instead, which may change the final capacity (n <= 48)
+    if n <= 48:
+        if _max_bin(hs_all[:13], 15) > _TREEIFY_THRESHOLD or _max_bin(hs_all[:25], 31) > _TREEIFY_THRESHOLD:
+            return False
+        if cap < _MIN_TREEIFY_CAPACITY:
+            return True
+    for f in tied_buckets:
+        low = f & 63
+        if sum(1 for h in hs_all if (h & 63) == low) <= _TREEIFY_THRESHOLD:
+            continue
+        c = 64
+        while c <= cap:  # exact: the bin f descends from at capacity c held the first 3c/4+1 keys at most
+            m = c - 1
+            if sum(1 for h in hs_all[: c * 3 // 4 + 1] if (h ^ f) & m == 0) > _TREEIFY_THRESHOLD:
+                return False
+            c <<= 1
+    return True
+
+
+def _profile_items(counts: dict, quant: int, cache: dict, fn) -> list[tuple]:  # type: ignore[no-untyped-def]
+    """(token, quantized count) in TextProfileSignature's output order; counts in first-seen order."""
+    if quant == 1:
+        kept = list(counts)
+    else:
+        kept = [k for k, v in counts.items() if v >= quant]
+    if not kept:
+        return []
+    n = len(counts)
+    cap = _capacity(n)
+    mask = cap - 1
+    hs = _spreads(kept, cache, fn)
+    if quant == 1:
+        items = [((h & mask) - (counts[k] << 32), k, counts[k]) for k, h in zip(kept, hs, strict=True)]
+    else:
+        items = []
+        for k, h in zip(kept, hs, strict=True):
+            q = counts[k] // quant * quant
+            items.append(((h & mask) - (q << 32), k, q))
+    items.sort(key=_first)
+    keys_sorted = [it[0] for it in items]
+    if n > _TREEIFY_THRESHOLD and (len(set(keys_sorted)) != len(keys_sorted) or n <= 48):
+        tied = {key & mask for key, nxt in zip(keys_sorted, keys_sorted[1:], strict=False) if key == nxt}
+        if not _tree_free(list(counts), n, cap, tied, cache, fn):
+            return _exact_items(counts, quant, cache, fn)
+    return [(k, q) for _, k, q in items]
+
+
+def _first(t: tuple) -> int:
+    return t[0]
+
+
+def _exact_items(counts: dict, quant: int, cache: dict, fn) -> list[tuple]:  # type: ignore[no-untyped-def]
+    """Slow exact path: simulate the HashMap (tree bins included)."""
+    keys = list(counts)
+    hs = _spreads(keys, cache, fn)
+    m = JavaHashMapOrder()
+    for k, h in zip(keys, hs, strict=True):
+        m.put(k, h)
+    kept = [(k, c // quant * quant) for k in m.keys() if (c := counts[k]) >= quant]
+    kept.sort(key=_neg_second)
+    return kept
+
+
+def _neg_second(t: tuple) -> int:
+    return -t[1]
+
+
+def _fold_bytes(text: str) -> bytes:
+    """Text -> UTF-8 bytes where every Java separator unit is b' ' and letters/digits are Java-lowercased."""
+    at = javachars.ascii_fold_bytes()
+    if text.isascii():
+        return text.encode("ascii").translate(at)
+    ft = javachars.fold_table()
+    folded = _NON_ASCII_RUN.sub(lambda m: m.group().translate(ft), text)
+    return folded.encode("utf-8").translate(at)
+
+
+def _token_counts(text: str, min_token_len: int) -> dict[bytes, int]:
+    """Counts of the kept UTF-8 tokens of `text`, in first-occurrence order (HashMap insertion order)."""
+    b = _fold_bytes(text)
+    counts = Counter(b.split())
+    m = min_token_len
+    if m >= 0:
+        if b.isascii():
+            short = [k for k in counts if len(k) <= m]
+        else:
+            m3 = 3 * m
+            short = [k for k in counts if len(k) <= m or (len(k) <= m3 and not k.isascii() and len(k.decode()) <= m)]
+        for k in short:
+            del counts[k]
+    elif not b or b.endswith(b" "):
+        counts[b""] += 1  # Java counts the empty trailing token when 0 > minTokenLen
+    return counts
+
+
+def _profile_bytes(text: str, quant_rate: float, min_token_len: int) -> bytes:
+    """UTF-8 of the profile TextProfileSignature.add(text) feeds to MD5."""
+    counts = _token_counts(text, min_token_len)
+    if not counts:
+        return b""
+    quant = _quant(max(counts.values()), quant_rate)
+    items = _profile_items(counts, quant, _SPREAD_CACHE_BYTES, _spread_of_bytes)
+    return b"\n".join([b"%s %d" % kq for kq in items])
+
+
+# --------------------------------------------------------------------------------------------------
 # Public API
 
 
@@ -535,15 +695,20 @@ def java_profile(tokens: Sequence[str], quant_rate: float = DEFAULT_QUANT_RATE) 
     """The profile string TextProfileSignature builds from already-filtered, lowercased tokens in text
     order: "token count" lines, counts quantized, stable-sorted by count over HashMap iteration order."""
     counts: dict[str, int] = Counter(tokens)
-    max_freq = max(counts.values(), default=0)
-    quant = _quant(max_freq, quant_rate)
-    kept = [(k, c // quant * quant) for k in _iteration_order(list(counts)) if (c := counts[k]) >= quant]
-    kept.sort(key=lambda kc: -kc[1])
+    if not counts:
+        return ""
+    quant = _quant(max(counts.values()), quant_rate)
+    items = _profile_items(counts, quant, _SPREAD_CACHE_STR, _spread_of_str)
+    return "\n".join([f"{k} {q}" for k, q in items])
+
+
+def reference_profile(tokens: Sequence[str], quant_rate: float = DEFAULT_QUANT_RATE) -> str:
+    """java_profile computed the slow, literal way (full HashMap simulation); for tests."""
+    counts: dict[str, int] = Counter(tokens)
+    quant = _quant(max(counts.values(), default=0), quant_rate)
+    kept = [(k, c // quant * quant) for k in hashmap_order(list(counts)) if (c := counts[k]) >= quant]
+    kept.sort(key=_neg_second)
     return "\n".join(f"{k} {c}" for k, c in kept)
-
-
-def _iteration_order(keys: list[str]) -> list[str]:
-    return hashmap_order(keys)
 
 
 def profile_digest(profiles: Iterable[str]) -> str:
@@ -558,14 +723,15 @@ def solr_text_signature(
     text: str, quant_rate: float = DEFAULT_QUANT_RATE, min_token_len: int = DEFAULT_MIN_TOKEN_LEN
 ) -> str:
     """What Solr's TextProfileSignature gives for `text` added as one value: lowercase hex MD5."""
-    return profile_digest([java_profile(solr_tokens(text, min_token_len), quant_rate)])
+    return hashlib.md5(_profile_bytes(text, quant_rate, min_token_len)).hexdigest()
 
 
 def solr_text_signatures(
     texts: Iterable[str], quant_rate: float = DEFAULT_QUANT_RATE, min_token_len: int = DEFAULT_MIN_TOKEN_LEN
 ) -> list[str]:
     """Batch form of solr_text_signature."""
-    return [solr_text_signature(t, quant_rate, min_token_len) for t in texts]
+    md5 = hashlib.md5
+    return [md5(_profile_bytes(t, quant_rate, min_token_len)).hexdigest() for t in texts]
 
 
 def java_double_to_string(x: float) -> str:
@@ -626,13 +792,13 @@ def solr_fields_signature(
 ) -> str:
     """What SignatureUpdateProcessorFactory(fields=...) with TextProfileSignature writes into `signature`:
     field names sorted; for each present field its name, then each value, as separate profiles."""
-    profiles: list[str] = []
+    md5 = hashlib.md5()
     for name in sorted(fields, key=_utf16_sort_key):
         if name not in posting:
             continue
-        profiles.append(java_profile(solr_tokens(name, min_token_len), quant_rate))
+        md5.update(_profile_bytes(name, quant_rate, min_token_len))
         value = posting[name]
         values = value if isinstance(value, list | tuple) else [value]
         for v in values:
-            profiles.append(java_profile(solr_tokens(java_string_value(v), min_token_len), quant_rate))
-    return profile_digest(profiles)
+            md5.update(_profile_bytes(java_string_value(v), quant_rate, min_token_len))
+    return md5.hexdigest()

@@ -110,7 +110,7 @@ _text = st.lists(st.one_of(st.sampled_from(["the", "and", "job", "Job", "python"
 @settings(max_examples=1500, deadline=None)
 @given(_text, st.sampled_from([0.01, 0.5, 1.0, 0.0]), st.sampled_from([2, 0, 1, 3, -1]))
 def test_fast_path_equals_reference(text: str, q: float, m: int) -> None:
-    ref = tp.profile_digest([tp.java_profile(tp.solr_tokens(text, m), q)])
+    ref = tp.profile_digest([tp.reference_profile(tp.solr_tokens(text, m), q)])
     assert tp.solr_text_signature(text, q, m) == ref
     assert tp.solr_text_signatures([text, text], q, m) == [ref, ref]
 
