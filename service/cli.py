@@ -25,9 +25,9 @@ def _root() -> None:
 
 def _register() -> None:
     """Attach every command module; each exposes `register(app)`."""
-    from service import cli_eval, cli_sig
+    from service import cli_eval, cli_generate, cli_sig
 
-    for module in (cli_sig, cli_eval):
+    for module in (cli_sig, cli_eval, cli_generate):
         module.register(app)
 
 

@@ -1,0 +1,69 @@
+"""Word segmenters for CJK runs behind one small registry.
+
+A segmenter turns the CJK runs of one text (maximal Han/kana runs, see signatures.script) into its
+content words, in text order. Adding a tokenizer = one module with a class implementing `Segmenter`
+plus one `register(...)` line below. Implementations are imported lazily on first use, so importing
+`signatures` never loads a dictionary.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Segmenter(Protocol):
+    """Turns CJK runs into content words (text order). `version` names tokenizer + dictionary."""
+
+    name: str
+    version: str
+
+    def words(self, runs: Sequence[str], min_len: int = 1) -> list[str]:
+        """Content words of all `runs` with at least `min_len` characters, concatenated in order
+        (punctuation and function words dropped)."""
+        ...
+
+
+_TARGETS: dict[str, str] = {}
+_INSTANCES: dict[str, Segmenter] = {}
+_LOCK = threading.Lock()
+
+
+def register(name: str, target: str) -> None:
+    """Register segmenter `name` as "module:Class" (instantiated without arguments on first use)."""
+    if ":" not in target:
+        raise ValueError(f"segmenter target must look like 'package.module:Class', got {target!r}")
+    _TARGETS[name] = target
+    _INSTANCES.pop(name, None)
+
+
+def names() -> list[str]:
+    """Names of all registered segmenters."""
+    return sorted(_TARGETS)
+
+
+def get_segmenter(name: str) -> Segmenter:
+    """The (shared, lazily built) segmenter registered as `name`."""
+    seg = _INSTANCES.get(name)
+    if seg is not None:
+        return seg
+    try:
+        target = _TARGETS[name]
+    except KeyError:
+        raise KeyError(f"no segmenter {name!r}; registered: {', '.join(names())}") from None
+    with _LOCK:
+        seg = _INSTANCES.get(name)
+        if seg is None:
+            module, _, cls = target.partition(":")
+            seg = getattr(importlib.import_module(module), cls)()
+            _INSTANCES[name] = seg
+    return seg
+
+
+# --- registrations: one line per tokenizer -------------------------------------------------------
+register("zh", "signatures.segment_zh:RJiebaSegmenter")  # jieba-rs: same words as jieba 0.42.1
+register("zh-jieba", "signatures.segment_zh:JiebaSegmenter")  # pure-Python reference, ~15x slower
+register("ja", "signatures.segment_ja:MecabSegmenter")  # fugashi (MeCab) + unidic-lite
