@@ -1,20 +1,201 @@
 """Tokenizer-aware profile signatures (`profile_sig`): TextProfileSignature over real words.
 
-STUB: the API below is the contract; the implementation lands with issue 2.
+Texts and postings without Han or kana are signed exactly as Solr's TextProfileSignature /
+SignatureUpdateProcessorFactory would (signatures.textprofile), so for Latin-script (and Korean,
+Cyrillic, ...) postings `profile_sig` equals Solr's `signature` over the same fields.
+
+Postings with Han or kana ("CJK postings") keep the same structure (field names sorted; per present
+field the profile of its name, then of each value; all profiles into one MD5) but a value's profile is
+built from real words, with rules chosen on labeled pairs (benchmarks/eval_profile.py):
+
+* Width folding first (NFKC of fullwidth Latin/digits, halfwidth katakana, compatibility
+  ideographs: variants are the same word); URLs and e-mail addresses removed
+  (contact details change between reposts of one job and say nothing about the job).
+* CJK runs (signatures.script) are segmented: jieba 0.42.1 words (via jieba-rs, precise mode,
+  HMM off) for Chinese, MeCab + unidic-lite for Japanese without particles, auxiliaries and symbols.
+  CJK words count from CJK_MIN_WORD_LEN characters. Text between CJK runs uses Solr's tokenizer and
+  its length rule (tokens longer than 2).
+* Quantization: quant = max(1, round(maxFreq * CJK_QUANT_RATE)). Stock Solr forces quant >= 2 as soon
+  as any token repeats, which drops every single-occurrence token; in a title that repeats one word
+  the whole title then vanishes from the signature, and different jobs sharing a platform's
+  boilerplate collapse. Here short fields keep all words and long descriptions keep their frequent
+  words, counts rounded down to multiples of quant.
+* Profile lines "word count" sorted by count (descending), then word (code point order).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+
+from signatures import script
+from signatures.segment import get_segmenter
+from signatures.textprofile import (
+    java_profile,
+    java_string_value,
+    profile_digest,
+    solr_fields_signature,
+    solr_text_signature,
+    solr_tokens,
+)
 
 PROFILE_FIELDS = ("title", "company", "description")
 
+CJK_QUANT_RATE = Fraction(3, 10)
+"""quant = max(1, round-half-up(maxFreq * rate)) for CJK values; exact rational arithmetic."""
+CJK_MIN_WORD_LEN = 2
+"""CJK words are kept from this many characters (most Chinese/Japanese content words have 2+)."""
+NON_CJK_MIN_TOKEN_LEN = 2
+"""Solr's minTokenLen for the text between CJK runs: tokens must be longer than this."""
+
+# Width folding (NFKC where it changes words): fullwidth Latin letters/digits, halfwidth katakana,
+# CJK compatibility ideographs. Cheaper than NFKC on the whole text, which costs more than
+# segmentation; NFKC's other changes (punctuation widths, ...) never change a word.
+_WIDTH_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f\uf900-\ufaff]+")
+# Contact details: "http(s)://..." and "www...." ASCII runs, e-mail addresses (ASCII only: after width
+# folding an address never legitimately contains CJK text next to it). Literal-prefix patterns and an
+# '@'-anchored e-mail scan: one general regex over the whole text cost as much as segmentation.
+_URL_RE = re.compile(r"https?://[!-~]+")
+_WWW_RE = re.compile(r"www\.[!-~]+")
+_EMAIL_LEFT = re.compile(r"[A-Za-z0-9._%+-]+\Z")
+_EMAIL_RIGHT = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+def strip_contacts(text: str) -> str:
+    """`text` with URLs and e-mail addresses replaced by a space (they change between reposts)."""
+    if "http" in text:
+        text = _URL_RE.sub(" ", text)
+    if "www." in text:
+        text = _WWW_RE.sub(" ", text)
+    at = text.find("@")
+    if at < 0:
+        return text
+    out: list[str] = []
+    pos = 0
+    while at >= 0:
+        right = _EMAIL_RIGHT.match(text, at + 1)
+        left = _EMAIL_LEFT.search(text, max(pos, at - 64), at) if right else None
+        if right and left:
+            out.append(text[pos : left.start()])
+            out.append(" ")
+            pos = right.end()
+            at = text.find("@", pos)
+        else:
+            at = text.find("@", at + 1)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+# CJK runs as a capturing split: even items are the text between runs, odd items the runs.
+_CJK_SPLIT = re.compile(f"({script.CJK_RE.pattern})")
+
+
+def _nfkc(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKC", m.group())
+
+
+def _prepare(text: str) -> tuple[list[str], str]:
+    """Width-fold, drop contacts, split: (CJK runs, the text between them joined by spaces)."""
+    parts = _CJK_SPLIT.split(strip_contacts(_WIDTH_RE.sub(_nfkc, text)))
+    return parts[1::2], " ".join(parts[0::2])
+
+
+def _runs_language(runs: Sequence[str]) -> str:
+    """script.detect_language's rule on CJK runs (all Han or kana): "ja" or "zh"."""
+    joined = "".join(runs)
+    kana = sum(map(len, script.KANA_RE.findall(joined)))
+    return script.JA if kana and kana >= script.JA_KANA_SHARE * len(joined) else script.ZH
+
+
+def _counts(runs: Sequence[str], between: str, lang: str) -> Counter[str]:
+    tokens = solr_tokens(between, NON_CJK_MIN_TOKEN_LEN)
+    if runs:
+        tokens += get_segmenter(lang).words(runs, CJK_MIN_WORD_LEN)
+    return Counter(tokens)
+
+
+@functools.lru_cache(maxsize=256)
+def _name_profile(name: str) -> str:
+    """Profile of a field name, as SignatureUpdateProcessorFactory feeds it (memoized: names repeat)."""
+    return java_profile(solr_tokens(name))
+
+
+def cjk_counts(text: str, lang: str | None = None) -> Counter[str]:
+    """Token counts of a CJK text: words of its CJK runs with at least CJK_MIN_WORD_LEN characters
+    (segmenter "ja" or "zh": `lang`, else detected), plus Solr tokens of the text between runs, after
+    width folding and without URLs / e-mail addresses."""
+    runs, between = _prepare(text)
+    if lang is None:
+        lang = _runs_language(runs) if runs else script.ZH
+    return _counts(runs, between, script.segmenter_language(lang))
+
+
+def cjk_tokens(text: str, lang: str | None = None) -> list[str]:
+    """The tokens a CJK text contributes to its profile, as a list (order not significant)."""
+    return list(cjk_counts(text, lang).elements())
+
+
+def cjk_profile(tokens: Iterable[str] | Counter[str], quant_rate: Fraction | None = None) -> str:
+    """Profile string of CJK-value tokens (or their counts): "word count" lines, counts quantized
+    (quant >= 1); `quant_rate` defaults to CJK_QUANT_RATE."""
+    counts = tokens if isinstance(tokens, Counter) else Counter(tokens)
+    if not counts:
+        return ""
+    if quant_rate is None:
+        quant_rate = CJK_QUANT_RATE
+    max_freq = max(counts.values())
+    num, den = quant_rate.numerator, quant_rate.denominator
+    quant = max(1, (2 * max_freq * num + den) // (2 * den))  # floor(maxFreq * rate + 1/2)
+    if quant == 1:
+        kept = sorted(counts)
+    else:
+        kept = sorted([k for k, c in counts.items() if c >= quant])
+    kept.sort(key=counts.__getitem__, reverse=True)  # stable: ties stay in code point order
+    return "\n".join([f"{k} {counts[k] // quant * quant}" for k in kept])
+
 
 def profile_signature(text: str) -> str:
-    """Profile signature of one text, language detected (Chinese: jieba, Japanese: fugashi)."""
-    raise NotImplementedError
+    """Profile signature of one text, language detected (Chinese: jieba, Japanese: fugashi); for a
+    text without Han/kana exactly Solr's TextProfileSignature (quantRate 0.01, minTokenLen 2)."""
+    if not isinstance(text, str):
+        raise TypeError(f"profile_signature expects str, got {type(text).__name__}")
+    if script.CJK_RE.search(text) is None:
+        return solr_text_signature(text)
+    runs, between = _prepare(text)
+    return profile_digest([cjk_profile(_counts(runs, between, _runs_language(runs)))])
+
+
+def _field_values(posting: Mapping[str, object], name: str) -> list[str]:
+    value = posting[name]
+    values: Sequence[object] = value if isinstance(value, list | tuple) else [value]
+    return [java_string_value(v) for v in values]
 
 
 def posting_profile_signature(posting: Mapping[str, object]) -> str:
-    """The `profile_sig` of a posting, over title, company and description."""
-    raise NotImplementedError
+    """The `profile_sig` of a posting, over title, company and description: Solr's `signature` for
+    postings without Han/kana, else the same structure over segmented words. The segmenter (Japanese
+    or Chinese) is chosen once per posting, from the kana share of all its CJK runs."""
+    if not isinstance(posting, Mapping):
+        raise TypeError(
+            f"posting_profile_signature expects a mapping (a posting), got {type(posting).__name__}"
+        )
+    # plain ASCII names: code point order == Java's UTF-16 order, as SignatureUpdateProcessorFactory sorts
+    fields = [(name, _field_values(posting, name)) for name in sorted(PROFILE_FIELDS) if name in posting]
+    if not any(script.CJK_RE.search(v) for _, values in fields for v in values):
+        return solr_fields_signature(posting, PROFILE_FIELDS)
+    prepared = [(name, [_prepare(v) for v in values]) for name, values in fields]
+    lang = _runs_language([r for _, preps in prepared for runs, _ in preps for r in runs])
+    profiles: list[str] = []
+    for name, preps in prepared:
+        profiles.append(_name_profile(name))
+        profiles.extend(cjk_profile(_counts(runs, between, lang)) for runs, between in preps)
+    return profile_digest(profiles)
+
+
+def posting_profile_signatures(postings: Iterable[Mapping[str, object]]) -> list[str]:
+    """Batch form of posting_profile_signature."""
+    return [posting_profile_signature(p) for p in postings]

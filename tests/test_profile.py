@@ -1,0 +1,267 @@
+"""profile_sig: equals Solr's signature for text without Han/kana; over real words for Chinese and
+Japanese (robust to formatting, contact details and order; sensitive to what the job is).
+All postings are generated here from small vocabularies."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import subprocess
+import sys
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from signatures import profile, segment
+from signatures.profile import PROFILE_FIELDS, posting_profile_signature, profile_signature
+from signatures.textprofile import solr_fields_signature, solr_text_signature
+
+EMPTY_MD5 = hashlib.md5(b"").hexdigest()
+
+# Chinese: employer boilerplate and role-specific words (separated, so every word is its own run).
+ZH_COMPANY = (
+    "我们 是 一家 区块链 公司 团队 来自 全球 产品 用户 社区 生态 融资 投资 机构 支持 办公 福利 期权".split()
+)
+ZH_ROLES = {
+    "前端": "前端 页面 交互 组件 浏览器 样式 性能 框架 移动 适配".split(),
+    "后端": "后端 服务 数据库 接口 缓存 并发 分布式 部署 存储 架构".split(),
+    "合约": "合约 审计 安全 漏洞 协议 代币 链上 部署 测试 升级".split(),
+}
+ZH_PUNCT = ("，", "。", "；", "、", "！")
+JA_COMPANY = "当社 東証 上場 全国 店舗 展開 安定 基盤 社員 研修 制度 福利 厚生 充実 休日 休暇".split()
+JA_ROLES = {
+    "営業": "営業 顧客 提案 法人 新規 開拓 契約 目標 訪問 商談".split(),
+    "事務": "事務 書類 作成 入力 電話 対応 管理 整理 経理 伝票".split(),
+    "美容": "美容 接客 施術 カット カラー 技術 指名 予約 店長 資格".split(),
+}
+JA_PARTICLES = ("の", "を", "に", "で", "と")
+
+
+def zh_posting(rng: random.Random, role: str, title: str, contact: str = "hr@example.com") -> dict:
+    """A Chinese posting: boilerplate paragraph(s), role duties (repeated words), contact line."""
+    lines = []
+    for _ in range(4):
+        words = rng.sample(ZH_COMPANY, 8)
+        lines.append(" ".join(words) + rng.choice(ZH_PUNCT))
+    for _ in range(6):
+        words = rng.sample(ZH_ROLES[role], 5) + [ZH_ROLES[role][0]]
+        lines.append(" ".join(words) + rng.choice(ZH_PUNCT))
+    lines.append(f"简历 发送 {contact} 或 https://jobs.example.com/{rng.randint(1, 999)}")
+    return {"id": f"zh-{rng.random()}", "title": title, "description": "\n".join(lines)}
+
+
+def ja_posting(rng: random.Random, role: str, title: str, contact: str = "saiyo@example.jp") -> dict:
+    """A Japanese posting built from nouns joined by particles."""
+    lines = []
+    for vocab, n in ((JA_COMPANY, 4), (JA_ROLES[role], 6)):
+        for _ in range(n):
+            words = rng.sample(vocab, 5) + [vocab[0]]
+            lines.append("".join(w + rng.choice(JA_PARTICLES) for w in words) + "募集します。")
+    lines.append(f"応募は{contact}まで")
+    return {
+        "id": f"ja-{rng.random()}",
+        "title": title,
+        "company": "株式会社テスト",
+        "description": "\n".join(lines),
+    }
+
+
+# --- Solr equality without Han/kana -----------------------------------------------------------------
+
+
+def test_orientation_vector_from_the_issue() -> None:
+    # quantRate 1.0 in the issue; with no repeated token the quant is 1 for any rate.
+    assert profile_signature("I have an apple") == "8b821c9e763bb2fc567d473996cfde4a"
+
+
+def test_empty_inputs_sign_nothing() -> None:
+    assert profile_signature("") == EMPTY_MD5
+    assert posting_profile_signature({}) == EMPTY_MD5
+    assert posting_profile_signature({"id": "x", "url": "u"}) == EMPTY_MD5
+    assert posting_profile_signature({"title": ""}) == solr_fields_signature({"title": ""}, PROFILE_FIELDS)
+
+
+NON_CJK = st.lists(
+    st.sampled_from(
+        list("abcXYZ éÉßİσΣ 0123 .,;!?-_\n\t") + ["Rust", "서울", "개발", "Москва", "ﬁ", "Ⅻ", "ａｂ"]
+    ),
+    max_size=80,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(NON_CJK)
+def test_text_without_han_or_kana_equals_solr(text: str) -> None:
+    assert profile_signature(text) == solr_text_signature(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["title", "company", "description", "location", "url"]),
+        st.one_of(NON_CJK, st.lists(NON_CJK, max_size=3), st.none(), st.integers()),
+        max_size=5,
+    )
+)
+def test_posting_without_han_or_kana_equals_solr_signature(posting: dict) -> None:
+    assert posting_profile_signature(posting) == solr_fields_signature(posting, PROFILE_FIELDS)
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="expects str"):
+        profile_signature(b"bytes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expects a mapping"):
+        posting_profile_signature("a text")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        posting_profile_signature({"title": "招聘", "description": {"nested": 1}})
+
+
+# --- CJK: what counts --------------------------------------------------------------------------------
+
+
+def test_chinese_tokens_are_words_and_solr_tokens() -> None:
+    counts = profile.cjk_counts("我们招聘智能合约工程师，使用Rust和Go开发智能合约。联系 a@b.com")
+    assert counts["智能"] == 2 and counts["合约"] == 2 and counts["工程师"] == 1
+    assert counts["rust"] == 1  # Solr rule between CJK runs: lowercase, longer than 2
+    assert "go" not in counts and "和" not in counts  # too short (Solr rule / single CJK character)
+    assert not any("@" in k or k in ("com", "b") for k in counts)  # e-mail removed
+
+
+def test_japanese_tokens_drop_particles_and_fold_width() -> None:
+    counts = profile.cjk_counts("東京の会社でｽﾀｯﾌを募集します。ＡＷＳ経験")
+    assert counts["スタッフ"] == 1  # halfwidth katakana folded
+    assert counts["aws"] == 1  # fullwidth Latin folded, then Solr-lowercased
+    assert counts["東京"] == 1 and counts["募集"] == 1
+    for particle in ("の", "で", "を", "ます"):
+        assert particle not in counts
+
+
+def test_quant_keeps_every_word_of_a_title_that_repeats_one() -> None:
+    # Stock TextProfileSignature drops every single-occurrence token once any token repeats, so
+    # these two titles (different cities) would both reduce to their repeated word.
+    a = profile.cjk_profile(profile.cjk_counts("前端 工程师 前端 上海"))
+    b = profile.cjk_profile(profile.cjk_counts("前端 工程师 前端 北京"))
+    assert a != b
+    assert a.splitlines()[0] == "前端 2"
+    assert "上海 1" in a.splitlines()
+
+
+def test_cjk_profile_quantizes_long_values() -> None:
+    tokens = ["合约"] * 20 + ["审计"] * 7 + ["安全"] * 5 + ["测试"] * 1
+    lines = profile.cjk_profile(tokens).splitlines()  # quant = round(20 * 0.3) = 6
+    assert lines == ["合约 18", "审计 6"]
+    assert profile.cjk_profile([]) == ""
+
+
+# --- CJK: same job -> same signature; different job -> different signature ---------------------------
+
+
+@pytest.mark.parametrize("make,roles", [(zh_posting, ZH_ROLES), (ja_posting, JA_ROLES)])
+def test_repost_with_shuffled_lines_and_new_contact_keeps_signature(make, roles) -> None:  # noqa: ANN001
+    for seed in range(20):
+        rng = random.Random(seed)
+        role = rng.choice(sorted(roles))
+        post = make(rng, role, f"{role} 招聘")
+        repost = dict(post)
+        lines = post["description"].split("\n")
+        body, contact = lines[:-1], lines[-1]
+        rng.shuffle(body)
+        contact = contact.replace("example", "other-site")
+        repost["description"] = "\n\n".join(body + [contact]).replace("。", "！")
+        assert posting_profile_signature(repost) == posting_profile_signature(post), seed
+
+
+@pytest.mark.parametrize("make,roles", [(zh_posting, ZH_ROLES), (ja_posting, JA_ROLES)])
+def test_different_jobs_sharing_boilerplate_and_title_differ(make, roles) -> None:  # noqa: ANN001
+    names = sorted(roles)
+    for seed in range(20):
+        rng = random.Random(1000 + seed)
+        a_role, b_role = rng.sample(names, 2)
+        a = make(random.Random(seed), a_role, "工程师 招聘")
+        b = make(random.Random(seed), b_role, "工程师 招聘")  # same boilerplate draws, same title
+        assert posting_profile_signature(a) != posting_profile_signature(b), seed
+
+
+def test_cjk_title_is_part_of_the_signature() -> None:
+    rng = random.Random(3)
+    post = zh_posting(rng, "后端", "后端 工程师 上海")
+    other = dict(post, title="后端 工程师 北京")
+    assert posting_profile_signature(post) != posting_profile_signature(other)
+
+
+def test_rjieba_and_jieba_give_the_same_signatures() -> None:
+    rng = random.Random(17)
+    posts = [zh_posting(rng, rng.choice(sorted(ZH_ROLES)), "招聘") for _ in range(30)]
+    # unspaced text as well: jieba decides the word boundaries itself
+    posts += [dict(p, description=p["description"].replace(" ", "")) for p in posts]
+    fast = profile.posting_profile_signatures(posts)
+    saved = segment.get_segmenter("zh")
+    segment._INSTANCES["zh"] = segment.get_segmenter("zh-jieba")
+    try:
+        ref = profile.posting_profile_signatures(posts)
+    finally:
+        segment._INSTANCES["zh"] = saved
+    assert fast == ref
+
+
+def test_posting_language_decides_the_segmenter() -> None:
+    assert profile._runs_language(["東京", "営業", "を", "募集"]) == "ja"
+    assert profile._runs_language(["东京", "营业", "招聘"]) == "zh"
+    # a Japanese posting whose title is all kanji: the title is segmented as Japanese too
+    post = {"title": "営業部長", "description": "東京の本社で営業部長を募集しています。"}
+    title_ja = profile.cjk_profile(profile.cjk_counts("営業部長", "ja"))
+    title_zh = profile.cjk_profile(profile.cjk_counts("営業部長", "zh"))
+    assert title_ja != title_zh
+    desc = profile.cjk_profile(profile.cjk_counts(post["description"], "ja"))
+    name = profile._name_profile
+    expected = profile.profile_digest([name("description"), desc, name("title"), title_ja])
+    assert posting_profile_signature(post) == expected
+
+
+# --- determinism and CLI -------------------------------------------------------------------------------
+
+_SCRIPT = """
+import random, sys
+sys.path.insert(0, {tests!r})
+from test_profile import zh_posting, ja_posting, ZH_ROLES, JA_ROLES
+from signatures.profile import posting_profile_signature
+rng = random.Random(99)
+posts = [zh_posting(rng, r, "招聘") for r in sorted(ZH_ROLES)] + [ja_posting(rng, r, "募集") for r in sorted(JA_ROLES)]
+print(" ".join(posting_profile_signature(p) for p in posts))
+"""
+
+
+def test_signatures_are_deterministic_across_processes() -> None:
+    code = _SCRIPT.format(tests=os.path.dirname(__file__))
+    outs = set()
+    for seed in ("0", "1", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, env=env, timeout=300, check=True
+        )
+        outs.add(res.stdout)
+    assert len(outs) == 1
+    assert len(outs.pop().split()) == len(ZH_ROLES) + len(JA_ROLES)
+
+
+def _cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", "sig", *args], input=stdin, capture_output=True, timeout=300
+    )
+
+
+def test_cli_sig_prints_profile_signature() -> None:
+    text = "我们招聘智能合约工程师，智能合约审计"
+    res = _cli(text)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.decode().strip() == profile_signature(text)
+    rng = random.Random(8)
+    posts = [zh_posting(rng, "合约", "合约 工程师"), ja_posting(rng, "営業", "営業"), {"title": "Rust dev"}]
+    stdin = b"\n".join(orjson.dumps(p) for p in posts) + b"\n" + orjson.dumps("東京の会社") + b"\n"
+    res = _cli("--jsonl", stdin=stdin)
+    assert res.returncode == 0, res.stderr
+    expected = [posting_profile_signature(p) for p in posts] + [profile_signature("東京の会社")]
+    assert res.stdout.decode().split() == expected
