@@ -23,6 +23,7 @@ from service.eval import (  # noqa: E402
     GENERATED_PER_LANG,
     GENERATED_WEIGHT,
     L2,
+    THRESHOLD,
     cross_validated,
     generated_pairs,
     load_label_sets,
@@ -57,7 +58,7 @@ def main() -> None:
     oof = cross_validated(sets, args.folds, X_gen, y_gen)
     cv_summary = {}
     for s, p in zip(sets, oof, strict=True):
-        r = score("cv", "", p >= 0.5, s.labels)
+        r = score("cv", "", p >= THRESHOLD, s.labels)
         cv_summary[s.name] = {"f1": round(r.f1, 4), "partial_merged": round(r.partial_merged, 4)}
         print(f"{s.name:28s} grouped {args.folds}-fold CV: P {r.precision:.3f} R {r.recall:.3f} "
               f"F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%}")
@@ -71,12 +72,13 @@ def main() -> None:
         "generated_per_lang": GENERATED_PER_LANG,
         "generated_weight": GENERATED_WEIGHT,
         "l2": L2,
+        "threshold": THRESHOLD,
         "cv_folds": args.folds,
         "cv": cv_summary,
     }
     model = train_model(X, labels, X_gen, y_gen, meta=meta)
     for s in sets:
-        r = score("fit", "", model.proba(s.X) >= 0.5, s.labels)
+        r = score("fit", "", model.proba(s.X) >= THRESHOLD, s.labels)
         print(f"{s.name:28s} training fit:       F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%}")
     print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(FEATURES, model.coef, strict=True)),
           f"intercept={model.intercept:+.2f}")

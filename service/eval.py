@@ -33,6 +33,9 @@ DUP_LABELS = frozenset({"FULL", "SEMANTIC", "TEMPORAL"})
 L2 = 1.0
 GENERATED_WEIGHT = 0.25  # generated pairs count less than real dev pairs
 GENERATED_PER_LANG = 300  # postings generated per language for training pairs
+#: Merging two different jobs hides one from search; missing a duplicate only shows a repost twice.
+#: Counting a false merge as 3 missed duplicates gives the Bayes decision threshold p >= 3 / (3 + 1).
+THRESHOLD = 0.75
 
 
 @dataclass(frozen=True)
@@ -295,7 +298,7 @@ def train_model(X: np.ndarray, labels: Sequence[str], X_gen: np.ndarray | None =
         X = np.vstack([X, X_gen])
         y = np.concatenate([y, np.isin(np.asarray(gen_labels), list(DUP_LABELS)).astype(float)])
         w = np.concatenate([w, np.full(len(X_gen), GENERATED_WEIGHT)])
-    return fit_logistic(X, y, FEATURES, l2=L2, sample_weight=w, meta=meta)
+    return fit_logistic(X, y, FEATURES, l2=L2, threshold=THRESHOLD, sample_weight=w, meta=meta)
 
 
 @dataclass
@@ -368,7 +371,8 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
         rep.results.append(score(f"verifier (shipped, sig_version {model.meta.get('sig_version', '?') if model.meta else '?'})",
                                  f"p >= {verifier.threshold:.2f}", p >= verifier.threshold, labels))
         if cv_probs is not None:
-            rep.results.append(score(f"verifier, grouped {cv}-fold CV", "p >= 0.50", cv_probs[i] >= 0.5, labels))
+            rep.results.append(score(f"verifier, grouped {cv}-fold CV", f"p >= {THRESHOLD:.2f}",
+                                     cv_probs[i] >= THRESHOLD, labels))
         if baselines:
             res, skipped = baseline_results(postings, s.pairs)
             rep.results.extend(res)

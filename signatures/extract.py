@@ -49,6 +49,7 @@ class Extracted:
     phones: tuple[str, ...] = ()
     urls: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
     salaries: tuple[float, ...] = ()
     posted_at: str | None = None
     site: str = ""
@@ -217,10 +218,11 @@ _ROLE_WORDS_EN = re.compile(
     r"teachers?|instructors?|hacker|generalist|advocate|devrel|partner|tester|qa|principal|staff)\b"
 )
 _ROLE_WORDS_CJK = re.compile(
-    r"工程师|开发|開発|经理|經理|运营|運營|设计|設計|产品|產品|测试|測試|实习|實習|专家|專家|总监|總監|负责人|"
-    r"研究员|研究員|分析师|架构师|主管|助理|客服|市场|商务|销售|HR|BD|研究|合伙人|CTO|"
-    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ|営業|事務|保守|担当|リーダー|"
-    r"スタイリスト|ドライバー|プランナー|薬剤師|看護師|介護|販売|技術者|コンサルタント|警備|施工管理"
+    r"(?:工程师|工程師|开发|開發|開発|经理|經理|运营|運營|设计师|設計師|设计|产品|產品|测试|測試|实习生|實習生|实习|"
+    r"专家|專家|总监|總監|负责人|研究员|研究員|分析师|分析師|架构师|架構師|主管|助理|客服|专员|專員|市场|商务|销售|"
+    r"HR|BD|hr|bd|合伙人|CTO|cto|COO|CFO|顾问|顧問|讲师|编辑|翻译|风控|交易员|研究|开发者|"
+    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ|営業|事務|保守|担当|リーダー|職|士|師|員|"
+    r"スタイリスト|ドライバー|プランナー|介護|販売|技術者|コンサルタント|警備|施工管理|店長|候補)$"
 )
 _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
 _HIRING_LIST_RE = re.compile(
@@ -234,10 +236,10 @@ _URL_ONLY_RE = re.compile(r"https?://\S+")
 
 def _clean_role(s: str) -> str:
     s = _URL_ONLY_RE.sub(" ", s)
-    s = re.split(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]", s)[0]
+    s = re.split(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}", s)[0]
     s = _LIST_PREFIX_RE.sub("", s.strip())
     s = re.sub(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?", "", s)
-    s = re.split(r"\s[-–—→:：]\s|[:：→]|\s\(|（", s)[0]
+    s = re.split(r"\s[-–—→:：]\s|[:：→—]|\s\(|（", s)[0]
     return normalize_line(s)[:60]
 
 
@@ -246,9 +248,10 @@ def _looks_like_role(s: str, lang: str) -> bool:
         return False
     if lang == "en":
         return bool(_ROLE_WORDS_EN.search(s)) and len(s.split()) <= 9
-    if len(s) > 30:
+    core = re.sub(r"\s*[（(][^）)]*[）)]\s*$", "", s.strip(" 。.!！"))
+    if len(core) > 24 or re.search(r"[，。；、]", core):
         return False
-    return bool(_ROLE_WORDS_CJK.search(s[-8:])) or bool(_ROLE_WORDS_EN.search(s))
+    return bool(_ROLE_WORDS_CJK.search(core)) or (len(core) <= 40 and bool(_ROLE_WORDS_EN.search(core)) and not _HAN_RE.search(core))
 
 
 _LOC_HINT_RE = re.compile(
@@ -334,6 +337,81 @@ def _roles(
         if c and len(c) >= 2:
             seen.setdefault(c, None)
     return list(seen)[:40]
+
+
+_MENTION_HEAD = (
+    r"engineer|developer|designer|manager|scientist|lead|architect|analyst|recruiter|researcher|director|"
+    r"intern|sre|devops|administrator|specialist|consultant|writer|marketer|executive|representative|"
+    r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm"
+)
+_MENTION_RE = re.compile(rf"(?i)((?:[\w+#.-]+[ \t/]+){{0,3}})({_MENTION_HEAD})(?:e?s)?\b")
+_MENTION_STOP = frozenset(
+    "a an the our of for few several and or with as to is are we you be hiring looking seeking need needs "
+    "multiple experienced talented great strong this that who will in on at from by your their us team "
+    "also hire currently new more many some other all any one two three four five six seven eight nine ten "
+    "role roles position positions job jobs join open is am was were has have had it its".split()
+)
+_MENTION_MODS = frozenset(
+    "senior sr junior jr staff principal lead head chief founding mid level entry graduate grad intern "
+    "software backend back-end frontend front-end fullstack full-stack full stack web mobile ios android "
+    "data ml ai machine learning deep research applied platform infrastructure infra cloud devops site "
+    "reliability security embedded firmware hardware systems distributed product design ux ui qa test "
+    "automation solutions sales account customer success support growth marketing content technical "
+    "engineering program project operations ops finance legal people talent recruiting python go golang "
+    "rust java typescript javascript react node c++ kotlin swift ruby rails elixir scala php .net "
+    "forward deployed developer analytics database network robotics mechanical electrical quant "
+    "blockchain smart contract".split()
+)
+_MENTION_CJK_RE = re.compile(
+    r"([A-Za-z0-9+#]*[\u4e00-\u9fff\u30a0-\u30ffA-Za-z]{0,6}\s?"
+    r"(?:工程师|工程師|經理|经理|设计师|研究员|分析师|架构师|主管|专家|总监|实习生|专员|"
+    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ))"
+)
+
+
+_CJK_CUT_RE = re.compile(r"[的和及与或、，。：:；;招聘需求寻找急缺少位名是为做有在对从向请]")
+
+
+_HIRING_WORDS_RE = re.compile(
+    r"(?i)hiring|looking for|seeking|openings?|open roles?|positions?|roles?\b|join us as|we need|招聘|诚聘|急聘|"
+    r"岗位|职位|職種|募集|寻找|招募"
+)
+
+
+def _role_context(line: str, lang: str) -> bool:
+    """Lines where job titles are announced rather than merely mentioned: short lines, list items,
+    lines with an application link and sentences about hiring."""
+    if _HIRING_WORDS_RE.search(line) or _LIST_PREFIX_RE.match(line) or _URL_ONLY_RE.search(line):
+        return True
+    return len(line.split()) <= 12 if lang == "en" else len(line) <= 30
+
+
+def _singular(w: str) -> str:
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def _mentions(text: str, lang: str) -> tuple[str, ...]:
+    """Job-title phrases mentioned anywhere in the text ("a Senior Data Engineer", "前端开发工程师"),
+    normalized (lowercase, singular, at most three modifiers, no leading function words)."""
+    out: dict[str, None] = {}
+    if True:  # Latin job titles occur in every language's postings
+        for m in _MENTION_RE.finditer(_URL_ONLY_RE.sub(" \n ", text)):
+            mods = [w for w in re.split(r"[ \t/]+", m.group(1)) if w]
+            keep: list[str] = []
+            for w in reversed(mods):
+                lw = w.lower().strip(".-")
+                titled = w[:1].isupper() and lw not in _MENTION_STOP
+                if not lw or not re.fullmatch(r"[a-z][a-z+#.-]*", lw) or not (lw in _MENTION_MODS or titled):
+                    break
+                keep.append(_singular(lw))
+            head = m.group(2).lower()
+            if keep or head in ("sre", "swe", "pm", "devops", "cto"):
+                out.setdefault(" ".join([*reversed(keep), head]), None)
+    if lang != "en":
+        for m in _MENTION_CJK_RE.finditer(text):
+            phrase = _CJK_CUT_RE.split(m.group(1))[-1]
+            out.setdefault(phrase.lower().replace(" ", ""), None)
+    return tuple(list(out)[:60])
 
 
 # --------------------------------------------------------------------------- main entry
@@ -436,6 +514,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         phones=phones,
         urls=urls,
         roles=tuple(roles[:40]),
+        mentions=_mentions(title + "\n" + "\n".join(ln for ln in tup_lines if _role_context(ln, lang)), lang),
         salaries=_salaries(tup_lines + ((title,) if title else ())),
         posted_at=str(posted) if posted else None,
         site=site,

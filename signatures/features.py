@@ -28,6 +28,8 @@ FEATURES: tuple[str, ...] = (
     "spec_containment",  # boilerplate-weighted containment of the smaller posting in the larger
     "title_sim",  # title similarity (character bigrams), 0.5 when a title is missing
     "role_sim",  # role-set similarity, title_sim when roles are missing
+    "mention_sim",  # soft Jaccard of all job titles (roles + phrases mentioned anywhere), role_sim when none
+    "roles_changed",  # job titles (roles and mentions) only one side has, capped at 5, / 5
     "employer_agree",  # +1 same company / shared contact, -1 different company, 0 unknown
     "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
     "location_agree",  # +1 same location, -1 different, 0 unknown
@@ -62,6 +64,17 @@ def _grams(s: str) -> frozenset[str]:
     return frozenset(s[i : i + 2] for i in range(len(s) - 1))
 
 
+_TITLE_NOISE_RE = re.compile(
+    r"(?i)[\[【〔][^\]】〕]*[\]】〕]|(?:薪水|薪资|薪酬|月薪|年薪|salary|待遇).*$|"
+    r"诚聘|招聘|急聘|诚招|直招|招募|寻找|徵才|征才|正在|\bis looking for\b|\blooking for\b|\bhiring\b|\bwe are\b"
+)
+
+
+def _title_grams(title: str) -> frozenset[str]:
+    """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
+    return _grams(_TITLE_NOISE_RE.sub(" ", title))
+
+
 def _jac(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
@@ -89,6 +102,8 @@ class Prepared:
     w_sum: float
     title: frozenset[str]
     roles: tuple[frozenset[str], ...]
+    mentions: frozenset[str]
+    all_roles: tuple[frozenset[str], ...]
     company: str
     contacts: frozenset[str]
     salaries: frozenset[float]
@@ -129,8 +144,10 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
-        title=_grams(ex.title),
+        title=_title_grams(ex.title),
         roles=tuple(g for g in (_grams(r) for r in ex.roles) if g),
+        mentions=frozenset(ex.mentions),
+        all_roles=_merge_roles([*ex.roles, *ex.mentions]),
         company=company_key(ex.company),
         contacts=contacts,
         salaries=frozenset(round(s, -2) for s in ex.salaries),
@@ -139,23 +156,45 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     )
 
 
-def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
-    """Soft Jaccard of two role sets: roles match greedily when their bigram Jaccard is >= 0.5."""
-    if not a or not b:
-        return math.nan
+def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two role names agree: bigram Jaccard >= 0.5, or one is (nearly) contained in the other."""
+    inter = len(a & b)
+    return inter >= 0.5 * (len(a) + len(b) - inter) or inter >= 0.8 * min(len(a), len(b))
+
+
+def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
+    """Distinct roles of one posting: names that agree with an earlier one are dropped."""
+    out: list[frozenset[str]] = []
+    for n in names:
+        g = _grams(n)
+        if len(g) >= 2 and not any(_same_role(g, h) for h in out):
+            out.append(g)
+    return tuple(out)
+
+
+def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> int:
+    """How many roles of `a` match a distinct role of `b` (greedy, bigram Jaccard >= 0.5)."""
     used: set[int] = set()
     matched = 0
     for ra in a:
-        best, bj = 0.5, -1
+        best, bj = -1.0, -1
         for j, rb in enumerate(b):
-            if j in used:
+            if j in used or not _same_role(ra, rb):
                 continue
             s = _jac(ra, rb)
-            if s >= best:
+            if s > best:
                 best, bj = s, j
         if bj >= 0:
             used.add(bj)
             matched += 1
+    return matched
+
+
+def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
+    """Soft Jaccard of two role sets; NaN when either is empty."""
+    if not a or not b:
+        return math.nan
+    matched = _role_match(a, b)
     return matched / (len(a) + len(b) - matched)
 
 
@@ -175,16 +214,21 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     f[3] = title
     roles = _role_sim(a.roles, b.roles)
     f[4] = title if math.isnan(roles) else roles
+    both = _role_sim(a.all_roles, b.all_roles)
+    f[5] = f[4] if math.isnan(both) else both
+    if a.all_roles or b.all_roles:
+        m = _role_match(a.all_roles, b.all_roles) if (a.all_roles and b.all_roles) else 0
+        f[6] = min(5, len(a.all_roles) + len(b.all_roles) - 2 * m) / 5.0
     if a.company and b.company:
-        f[5] = 1.0 if (a.company == b.company or a.company in b.company or b.company in a.company) else -1.0
-    if f[5] <= 0 and a.contacts and b.contacts and (a.contacts & b.contacts):
-        f[5] = 1.0
+        f[7] = 1.0 if (a.company == b.company or a.company in b.company or b.company in a.company) else -1.0
+    if f[7] <= 0 and a.contacts and b.contacts and (a.contacts & b.contacts):
+        f[7] = 1.0
     if a.salaries and b.salaries:
-        f[6] = 1.0 if a.salaries == b.salaries else (-1.0 if not (a.salaries & b.salaries) else 0.0)
+        f[8] = 1.0 if a.salaries == b.salaries else (-1.0 if not (a.salaries & b.salaries) else 0.0)
     if a.location and b.location:
-        f[7] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
+        f[9] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
-        f[8] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
+        f[10] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
     return f
 
 
