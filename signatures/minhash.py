@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from signatures.shingles import DEFAULT_K, DEFAULT_SEED, Shingler, _constants, fmix64
+from signatures.version import MINHASH
 
 __all__ = [
     "DEFAULT_NUM_PERM",
@@ -35,7 +36,7 @@ __all__ = [
     "jaccard_pairs",
 ]
 
-DEFAULT_NUM_PERM = 128
+DEFAULT_NUM_PERM: int = MINHASH["num_perm"]  # type: ignore[assignment]
 EMPTY_VALUE = np.uint64(0xFFFFFFFFFFFFFFFF)
 _U64 = np.uint64
 _PROBE_BLOCK = 32  # probes evaluated per vectorized step

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 import xxhash
 
+from signatures.version import MINHASH
+
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_SEED",
@@ -27,8 +29,8 @@ __all__ = [
     "tokenize",
 ]
 
-DEFAULT_K = 5
-DEFAULT_SEED = 0x6A6F6264  # "jobd"
+DEFAULT_K: int = MINHASH["shingle_k"]  # type: ignore[assignment]
+DEFAULT_SEED: int = MINHASH["seed"]  # type: ignore[assignment]
 
 _U64 = np.uint64
 _MASK64 = (1 << 64) - 1

@@ -6,6 +6,19 @@ or dictionary versions) must bump SIG_VERSION, so `jobdedup recompute` knows wha
 
 SIG_VERSION = "1"
 
+# MinHash sketches (`mh_sketch`) and LSH band keys (`mh_bands`) are functions of exactly these values
+# and the code in signatures/shingles.py, minhash.py, lsh.py: changing any of them bumps SIG_VERSION.
+MINHASH = {
+    "algorithm": "oph-optimal-densification",  # one-permutation hashing, Shrivastava 2017
+    "token_hash": "xxh64",
+    "num_perm": 128,
+    "shingle_k": 5,  # word tokens; Han/kana: characters
+    "seed": 0x6A6F6264,
+    "lsh_threshold": 0.3,
+    "lsh_bands": 37,  # = signatures.lsh.optimal_params(0.3, 128), checked by tests/test_lsh.py
+    "lsh_rows": 3,
+}
+
 # Tokenizers whose output decides `profile_sig` (pinned in pyproject.toml). Upgrading any of them can
 # change words, hence signatures: bump SIG_VERSION with it.
 TOKENIZERS = {

@@ -21,6 +21,7 @@ from signatures.lsh import (
     optimal_params,
 )
 from signatures.minhash import MinHasher
+from signatures.version import MINHASH
 
 
 def brute_force_params(threshold: float, num_perm: int) -> tuple[int, int]:
@@ -56,7 +57,8 @@ def test_optimal_params_match_datasketch() -> None:
 
 
 def test_default_params_follow_from_the_threshold() -> None:
-    assert (DEFAULT_BANDS, DEFAULT_ROWS) == optimal_params(DEFAULT_THRESHOLD, 128)
+    assert (DEFAULT_BANDS, DEFAULT_ROWS) == optimal_params(DEFAULT_THRESHOLD, MINHASH["num_perm"])
+    assert MinHasher().version == (f"oph-od/m{MINHASH['num_perm']}/k{MINHASH['shingle_k']}/s{MINHASH['seed']:x}")
     assert DEFAULT_BANDS * DEFAULT_ROWS <= 128
     # The S-curve is steep around the threshold.
     assert candidate_probability(0.05, DEFAULT_BANDS, DEFAULT_ROWS) < 0.01
