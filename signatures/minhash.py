@@ -85,6 +85,8 @@ class MinHasher:
         """Sketches of many texts/token lists: uint64 array of shape (len(docs), num_perm)."""
         if isinstance(docs, str):
             raise TypeError("sketch_batch expects a list of documents; use sketch() for one text")
+        if not isinstance(docs, Sequence):
+            docs = list(docs)
         out = np.empty((len(docs), self.num_perm), dtype=np.uint64)
         for lo in range(0, len(docs), _BATCH):
             chunk = docs[lo : lo + _BATCH]

@@ -188,9 +188,9 @@ def _token_spans(buf: bytes) -> tuple[np.ndarray, np.ndarray]:
 
 def _token_bytes(text: str) -> list[bytes]:
     """UTF-8 tokens of one text (normalized here): the reference form of `tokenize`."""
-    buf = _text_bytes(text).translate(_BYTES_TABLE)
-    starts, ends = _token_spans(buf)
-    return [buf[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
+    # After the translation the only separators are ASCII spaces (UTF-8 multibyte sequences never
+    # contain ASCII bytes), so a bytes split yields exactly the tokens.
+    return _text_bytes(text).translate(_BYTES_TABLE).split()
 
 
 def tokenize(text: str) -> list[str]:
