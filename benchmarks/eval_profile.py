@@ -1,6 +1,7 @@
 """Quality of "equal signature => duplicate" on the labeled dev pairs: profile_sig vs stock Solr.
 
     python benchmarks/eval_profile.py [--data ../shared/data] [--langs zh,ja,en] [--ablations]
+    python benchmarks/eval_profile.py --jieba-agreement
 
 For each language: precision / recall of signature equality on labels/{lang}-dev-pairs.jsonl
 (duplicate = FULL, SEMANTIC or TEMPORAL), for our `profile_sig` and for stock TextProfileSignature
@@ -189,6 +190,42 @@ def ablations() -> list[tuple[str, Callable[[], contextlib.AbstractContextManage
     return out
 
 
+def jieba_agreement(posts: dict[str, dict]) -> None:
+    """Token-level agreement of jieba-rs (rjieba) with jieba 0.42.1 on the real Chinese postings:
+    whole texts vs the pure-Han runs profile_sig segments, HMM off and on."""
+    import difflib
+
+    from signatures import script
+    from signatures.segment_zh import JiebaSegmenter
+
+    texts = ["\n".join(str(p.get(f) or "") for f in profile.PROFILE_FIELDS) for p in posts.values()]
+    for hmm in (False, True):
+        fast, ref = RJiebaSegmenter(hmm=hmm), JiebaSegmenter(hmm=hmm)
+        for unit in ("whole text", "CJK runs (profile_sig)"):
+            total = same = differing = 0
+            example = ""
+            for t in texts:
+                if unit == "whole text":
+                    a, b = ref.cut(t), fast.cut(t)
+                else:
+                    runs = script.CJK_RE.findall(t)
+                    a, b = ref.words(runs), fast.words(runs)
+                total += max(len(a), len(b))
+                if a == b:
+                    same += len(a)
+                    continue
+                differing += 1
+                sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+                same += sum(m.size for m in sm.get_matching_blocks())
+                if not example:
+                    op = next(o for o in sm.get_opcodes() if o[0] != "equal")
+                    example = f" e.g. jieba {a[op[1] : op[2]]} vs rjieba {b[op[3] : op[4]]}"
+            print(
+                f"zh   rjieba vs jieba, HMM {'on ' if hmm else 'off'}, {unit:23}: {total:7} tokens, "
+                f"agreement {same / total:.4%}, postings differing {differing}/{len(texts)}{example}"
+            )
+
+
 def _profile_sig(posting: dict) -> str:
     # late binding, so ablation patches of module attributes take effect
     return profile.posting_profile_signature(posting)
@@ -201,10 +238,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--ablations", action="store_true", help="also rerun zh/ja with one rule changed at a time"
     )
+    ap.add_argument(
+        "--jieba-agreement", action="store_true", help="only: rjieba vs jieba tokens on zh postings"
+    )
     args = ap.parse_args(argv)
     if not (args.data / "labels").is_dir():
         print(f"no labeled data under {args.data}", file=sys.stderr)
         return 2
+    if args.jieba_agreement:
+        jieba_agreement(load(args.data, "zh")[0])
+        return 0
     langs = [x.strip() for x in args.langs.split(",") if x.strip()]
     print(HEADER)
     for lang in langs:

@@ -107,15 +107,16 @@ def _prepare(text: str) -> tuple[list[str], str]:
 def _runs_language(runs: Sequence[str]) -> str:
     """script.detect_language's rule on CJK runs (all Han or kana): "ja" or "zh"."""
     joined = "".join(runs)
+    if script.KANA_RE.search(joined) is None:
+        return script.ZH
     kana = sum(map(len, script.KANA_RE.findall(joined)))
     return script.JA if kana and kana >= script.JA_KANA_SHARE * len(joined) else script.ZH
 
 
 def _counts(runs: Sequence[str], between: str, lang: str) -> Counter[str]:
-    tokens = solr_tokens(between, NON_CJK_MIN_TOKEN_LEN)
-    if runs:
-        tokens += get_segmenter(lang).words(runs, CJK_MIN_WORD_LEN)
-    return Counter(tokens)
+    counts = get_segmenter(lang).word_counts(runs, CJK_MIN_WORD_LEN) if runs else Counter()
+    counts.update(solr_tokens(between, NON_CJK_MIN_TOKEN_LEN))
+    return counts
 
 
 @functools.lru_cache(maxsize=256)

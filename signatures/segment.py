@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -24,6 +25,10 @@ class Segmenter(Protocol):
     def words(self, runs: Sequence[str], min_len: int = 1) -> list[str]:
         """Content words of all `runs` with at least `min_len` characters, concatenated in order
         (punctuation and function words dropped)."""
+        ...
+
+    def word_counts(self, runs: Sequence[str], min_len: int = 1) -> Counter[str]:
+        """Counts of `words(runs, min_len)` (what a profile needs; may be faster than counting words)."""
         ...
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import shlex
+from collections import Counter
 from collections.abc import Sequence
 
 # UniDic pos1 values that never decide a signature: particles, auxiliaries, symbols, whitespace.
@@ -65,6 +66,10 @@ class MecabSegmenter:
         for run in runs:
             out.extend(get(run))
         return [w for w in out if len(w) >= min_len] if min_len > 1 else out
+
+    def word_counts(self, runs: Sequence[str], min_len: int = 1) -> Counter[str]:
+        """Counts of words(runs, min_len)."""
+        return Counter(self.words(runs, min_len))
 
 
 def _dist_version(dist: str) -> str:

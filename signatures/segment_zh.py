@@ -10,6 +10,7 @@ never reaches them here. Non-CJK text is tokenized with Solr's rules elsewhere.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 # jieba's HMM (new-word discovery for out-of-dictionary strings): off. Evidence in
@@ -18,6 +19,24 @@ HMM = False
 
 _JIEBA_HAN = re.compile("([\u4e00-\u9fd5]+)")
 _OUTSIDE = re.compile("[^\u4e00-\u9fd5 ]")
+_SINGLE_CHARS = frozenset(map(chr, range(0x4E00, 0x9FD6))) | {" "}
+
+
+def _word_counts(cut: Callable[[str], list[str]], runs: Sequence[str], min_len: int = 1) -> Counter[str]:
+    """Counter of _split_words(cut, runs, min_len): count first, then drop short words once per
+    distinct word (a per-word length filter cost as much as segmenting)."""
+    joined = " ".join(runs)
+    if _OUTSIDE.search(joined) is None:  # the common case: every run is pure jieba-range Han
+        counts = Counter(cut(joined))
+        pop = counts.pop
+        if min_len == 2:  # set intersection runs in C; all words here are jieba-range Han or " "
+            short = _SINGLE_CHARS.intersection(counts)
+        else:
+            short = {" "} | {w for w in counts if len(w) < min_len}
+        for w in short:
+            pop(w, None)
+        return counts
+    return Counter(_split_words(cut, runs, min_len))
 
 
 def _split_words(cut: Callable[[str], list[str]], runs: Sequence[str], min_len: int = 1) -> list[str]:
@@ -76,6 +95,10 @@ class RJiebaSegmenter:
         """All words of the CJK runs with at least `min_len` characters, in order."""
         return _split_words(self.cut, runs, min_len)
 
+    def word_counts(self, runs: Sequence[str], min_len: int = 1) -> Counter[str]:
+        """Counts of words(runs, min_len)."""
+        return _word_counts(self.cut, runs, min_len)
+
 
 class JiebaSegmenter:
     """Pure-Python jieba 0.42.1, precise mode: the reference RJiebaSegmenter must equal."""
@@ -99,6 +122,10 @@ class JiebaSegmenter:
     def words(self, runs: Sequence[str], min_len: int = 1) -> list[str]:
         """All words of the CJK runs with at least `min_len` characters, in order."""
         return _split_words(self.cut, runs, min_len)
+
+    def word_counts(self, runs: Sequence[str], min_len: int = 1) -> Counter[str]:
+        """Counts of words(runs, min_len)."""
+        return _word_counts(self.cut, runs, min_len)
 
 
 def _dist_version(dist: str) -> str:
