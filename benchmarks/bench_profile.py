@@ -6,7 +6,8 @@ Per language: postings/s over the whole file, best and median of --repeat passes
 loaded beforehand. Chinese also with the pure-Python jieba reference segmenter (same words).
 Japanese twice: "cold" = the per-run word cache emptied before every pass (every phrase parsed by
 MeCab once per pass; repeats inside the file still hit), "warm" = cache kept across passes (a stream
-in which the phrases were seen before, as with reposts).
+in which the phrases were seen before, as with reposts). "reference" lines: the tokenizer alone on
+the same texts in the same run (the ceiling; also a yardstick when the machine is busy).
 """
 
 from __future__ import annotations
@@ -32,14 +33,23 @@ def load(path: Path) -> list[dict]:
         return [orjson.loads(line) for line in fh if line.strip()]
 
 
-def passes(postings: list[dict], repeat: int, before: Callable[[], None] = lambda: None) -> list[float]:
+def passes(
+    postings: list[dict],
+    repeat: int,
+    before: Callable[[], None] = lambda: None,
+    work: Callable[[list[dict]], object] = profile.posting_profile_signatures,
+) -> list[float]:
     rates = []
     for _ in range(repeat):
         before()
         t0 = time.perf_counter()
-        profile.posting_profile_signatures(postings)
+        work(postings)
         rates.append(len(postings) / (time.perf_counter() - t0))
     return rates
+
+
+def _texts(postings: list[dict]) -> list[str]:
+    return ["\n".join(str(p.get(f) or "") for f in profile.PROFILE_FIELDS) for p in postings]
 
 
 def report(lang: str, name: str, postings: list[dict], rates: list[float]) -> None:
@@ -62,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         if lang == "zh":
             report(lang, "profile_sig (rjieba)", postings, passes(postings, args.repeat))
             fast = segment.get_segmenter("zh")
+            texts = _texts(postings)
+            raw = passes(postings, args.repeat, work=lambda _, f=fast.cut, ts=texts: [f(t) for t in ts])
+            report(lang, "  reference: rjieba cut alone", postings, raw)
             segment._INSTANCES["zh"] = segment.get_segmenter("zh-jieba")
             try:
                 report(
@@ -77,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
             clear = seg._run_words.cache_clear  # type: ignore[attr-defined]
             report(lang, "profile_sig cold run cache", postings, passes(postings, args.repeat, clear))
             report(lang, "profile_sig warm run cache", postings, passes(postings, args.repeat))
+            texts = _texts(postings)
+            parse = seg._tagger.parse  # type: ignore[attr-defined]
+            raw = passes(postings, args.repeat, work=lambda _, f=parse, ts=texts: [f(t) for t in ts])
+            report(lang, "  reference: MeCab parse alone", postings, raw)
         else:
             report(lang, "profile_sig (= Solr signature)", postings, passes(postings, args.repeat))
     return 0
