@@ -8,7 +8,8 @@ Postings with Han or kana ("CJK postings") keep the same structure (field names 
 field the profile of its name, then of each value; all profiles into one MD5) but a value's profile is
 built from real words, with rules chosen on labeled pairs (benchmarks/eval_profile.py):
 
-* Width folding first (NFKC of fullwidth Latin/digits, halfwidth katakana, compatibility
+* HTML tags dropped and character references decoded (descriptions may be HTML or plain text).
+* Width folding (NFKC of fullwidth Latin/digits, halfwidth katakana, compatibility
   ideographs: variants are the same word); URLs and e-mail addresses removed
   (contact details change between reposts of one job and say nothing about the job).
 * CJK runs (signatures.script) are segmented: jieba 0.42.1 words (via jieba-rs, precise mode,
@@ -26,6 +27,7 @@ built from real words, with rules chosen on labeled pairs (benchmarks/eval_profi
 from __future__ import annotations
 
 import functools
+import html
 import re
 import unicodedata
 from collections import Counter
@@ -90,6 +92,7 @@ def strip_contacts(text: str) -> str:
     return "".join(out)
 
 
+_TAG_RE = re.compile(r"<(?:[A-Za-z/!?][^>]*)>")
 # CJK runs as a capturing split: even items are the text between runs, odd items the runs.
 _CJK_SPLIT = re.compile(f"({script.CJK_RE.pattern})")
 
@@ -98,9 +101,19 @@ def _nfkc(m: re.Match[str]) -> str:
     return unicodedata.normalize("NFKC", m.group())
 
 
+def strip_markup(text: str) -> str:
+    """`text` without HTML tags (each becomes a space) and with character references decoded, so an
+    HTML and a plain-text copy of one posting give the same words."""
+    if "<" in text:
+        text = _TAG_RE.sub(" ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    return text
+
+
 def _prepare(text: str) -> tuple[list[str], str]:
-    """Width-fold, drop contacts, split: (CJK runs, the text between them joined by spaces)."""
-    parts = _CJK_SPLIT.split(strip_contacts(_WIDTH_RE.sub(_nfkc, text)))
+    """Drop markup, width-fold, drop contacts, split: (CJK runs, the text between them, spaced)."""
+    parts = _CJK_SPLIT.split(strip_contacts(_WIDTH_RE.sub(_nfkc, strip_markup(text))))
     return parts[1::2], " ".join(parts[0::2])
 
 

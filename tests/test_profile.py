@@ -185,6 +185,16 @@ def test_different_jobs_sharing_boilerplate_and_title_differ(make, roles) -> Non
         assert posting_profile_signature(a) != posting_profile_signature(b), seed
 
 
+def test_html_and_plain_copies_of_a_cjk_posting_agree() -> None:
+    rng = random.Random(21)
+    post = zh_posting(rng, "合约", "合约 工程师")
+    lines = post["description"].split("\n")
+    body = "".join(f'<p class="x">{line.replace(" ", "&nbsp;")}</p>\n<div><br/></div>' for line in lines)
+    html_post = dict(post, description=f"<div><strong>职位</strong></div>{body}")
+    plain_post = dict(post, description="职位\n" + post["description"])
+    assert posting_profile_signature(html_post) == posting_profile_signature(plain_post)
+
+
 def test_cjk_title_is_part_of_the_signature() -> None:
     rng = random.Random(3)
     post = zh_posting(rng, "后端", "后端 工程师 上海")
