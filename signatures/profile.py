@@ -165,11 +165,12 @@ def cjk_profile(tokens: Iterable[str] | Counter[str], quant_rate: Fraction | Non
     num, den = quant_rate.numerator, quant_rate.denominator
     quant = max(1, (2 * max_freq * num + den) // (2 * den))  # floor(maxFreq * rate + 1/2)
     if quant == 1:
-        kept = sorted(counts)
+        q = counts
     else:
-        kept = sorted([k for k, c in counts.items() if c >= quant])
-    kept.sort(key=counts.__getitem__, reverse=True)  # stable: ties stay in code point order
-    return "\n".join([f"{k} {counts[k] // quant * quant}" for k in kept])
+        q = {k: c // quant * quant for k, c in counts.items() if c >= quant}
+    kept = sorted(q)
+    kept.sort(key=q.__getitem__, reverse=True)  # by quantized count; stable: ties in code point order
+    return "\n".join([f"{k} {q[k]}" for k in kept])
 
 
 def profile_signature(text: str) -> str:

@@ -153,6 +153,11 @@ def test_cjk_profile_quantizes_long_values() -> None:
     tokens = ["合约"] * 20 + ["审计"] * 7 + ["安全"] * 5 + ["测试"] * 1
     lines = profile.cjk_profile(tokens).splitlines()  # quant = round(20 * 0.3) = 6
     assert lines == ["合约 18", "审计 6"]
+    # ordered by the quantized count, then by the word: raw counts 7 and 6 both quantize to 6
+    tokens = ["合约"] * 20 + ["审计"] * 6 + ["安全"] * 7
+    assert profile.cjk_profile(tokens).splitlines() == ["合约 18", "安全 6", "审计 6"]
+    tokens = ["合约"] * 20 + ["审计"] * 7 + ["安全"] * 6
+    assert profile.cjk_profile(tokens).splitlines() == ["合约 18", "安全 6", "审计 6"]
     assert profile.cjk_profile([]) == ""
 
 
