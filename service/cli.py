@@ -25,9 +25,9 @@ def _root() -> None:
 
 def _register() -> None:
     """Attach every command module; each exposes `register(app)`."""
-    from service import cli_eval, cli_generate, cli_sig
+    from service import cli_dedup, cli_eval, cli_generate, cli_index, cli_recompute, cli_serve, cli_sig
 
-    for module in (cli_sig, cli_eval, cli_generate):
+    for module in (cli_sig, cli_eval, cli_generate, cli_dedup, cli_index, cli_serve, cli_recompute):
         module.register(app)
 
 

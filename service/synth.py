@@ -391,6 +391,7 @@ class Generator:
             emitted += 1
 
 
-def generate(n: int, lang: str = "en", dup_rate: float = 0.6, seed: int = 0) -> Iterator[dict[str, Any]]:
+def generate(n: int, lang: str = "en", dup_rate: float = 0.6, seed: int = 0,
+             resight_rate: float = 0.05) -> Iterator[dict[str, Any]]:
     """Convenience: a stream of n synthetic postings."""
-    return Generator(lang=lang, dup_rate=dup_rate, seed=seed).postings(n)
+    return Generator(lang=lang, dup_rate=dup_rate, seed=seed, resight_rate=resight_rate).postings(n)

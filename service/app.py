@@ -1,0 +1,146 @@
+"""The HTTP service (FastAPI): ingest with dedup, duplicates of a posting, signatures, health, metrics.
+
+Run it with `jobdedup serve --solr URL`; the OpenAPI description is at /docs and /openapi.json.
+Errors: a malformed body, a missing id or a wrong type -> 422 naming the field; a posting over the size
+cap -> status "rejected" with the reason; Solr down or slow -> 503 with Retry-After (nothing written).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import FastAPI, Path, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from service.errors import SolrUnavailable
+from service.ingest import STATE_FL, Ingestor, signatures_of
+from service.solr import Solr, SolrError
+from signatures import SIG_VERSION
+
+MAX_BATCH = 1000
+RETRY_AFTER_S = 5
+
+
+class PostingIn(BaseModel):
+    """A job posting. `id` is required; unknown fields are kept (stored with the posting)."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={
+        "example": {"id": "acme-42", "title": "Backend Engineer", "company": "Acme Inc.", "location": "Berlin",
+                    "description": "We are looking for ...", "url": "https://acme.example/jobs/42",
+                    "first_seen": "2026-01-02", "last_seen": "2026-01-05"}})
+
+    id: StrictStr = Field(min_length=1, max_length=512, description="Unique posting id (the crawler's or client's).")
+    title: StrictStr | None = None
+    company: StrictStr | None = None
+    location: StrictStr | None = None
+    description: StrictStr | None = Field(None, description="Plain text, markdown or HTML.")
+    url: StrictStr | None = None
+    posted_at: StrictStr | None = None
+    first_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
+    last_seen: StrictStr | None = None
+    seen_count: StrictInt | None = Field(None, ge=1)
+    lang: StrictStr | None = None
+    source: StrictStr | None = None
+
+
+class PostingsIn(BaseModel):
+    """A batch of postings to deduplicate and index."""
+
+    postings: list[PostingIn] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class PostingResult(BaseModel):
+    id: str
+    status: str = Field(description="new | duplicate | updated | rejected")
+    dup_group: str | None = None
+    duplicate_of: str | None = None
+    score: float | None = None
+    reason: str | None = Field(None, description="Why a posting was rejected.")
+    why: list[str] = Field(default_factory=list, description="Evidence for the duplicate decision.")
+
+
+class PostingsOut(BaseModel):
+    results: list[PostingResult]
+
+
+class SignaturesIn(BaseModel):
+    postings: list[PostingIn] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.0,
+               max_text_chars: int | None = None) -> FastAPI:
+    """Build the FastAPI app for one Solr collection."""
+    solr = Solr(solr_url, timeout=timeout)
+    kwargs: dict[str, Any] = {"commit_within_ms": commit_within_ms}
+    if max_text_chars is not None:
+        kwargs["max_text_chars"] = max_text_chars
+    ingestor = Ingestor(solr, **kwargs)
+    registry = CollectorRegistry()
+    m_postings = Counter("jobdedup_postings_total", "Postings processed, by status", ["status"], registry=registry)
+    m_batches = Histogram("jobdedup_batch_seconds", "Latency of POST /v1/postings batches", registry=registry,
+                          buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+    m_unavail = Counter("jobdedup_solr_unavailable_total", "Requests answered 503 because Solr was down",
+                        registry=registry)
+
+    app = FastAPI(title="jobdedup", version=SIG_VERSION,
+                  description="Near-duplicate detection for job postings, in front of Apache Solr.")
+    app.state.ingestor = ingestor
+    app.state.solr = solr
+
+    @app.exception_handler(SolrUnavailable)
+    async def _unavailable(request: Request, exc: SolrUnavailable) -> JSONResponse:
+        m_unavail.inc()
+        return JSONResponse({"detail": f"Solr unavailable: {exc}; nothing was written, retry later"},
+                            status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})
+
+    @app.exception_handler(SolrError)
+    async def _solr_error(request: Request, exc: SolrError) -> JSONResponse:
+        return JSONResponse({"detail": f"Solr rejected the request: {exc}"}, status_code=502)
+
+    @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings")
+    def post_postings(body: PostingsIn) -> dict[str, Any]:
+        """Each posting gets a status: new (own group), duplicate (joined a group), updated (id was
+        known; re-sending is idempotent) or rejected (with a reason, e.g. over the size cap)."""
+        t0 = time.perf_counter()
+        results = ingestor.ingest([p.model_dump(exclude_none=True) for p in body.postings])
+        m_batches.observe(time.perf_counter() - t0)
+        for r in results:
+            m_postings.labels(r.status).inc()
+        return {"results": [r.as_dict() for r in results]}
+
+    @app.get("/v1/postings/{posting_id}/duplicates", summary="The group of a posting")
+    def duplicates(posting_id: str = Path(min_length=1, max_length=512)) -> JSONResponse:
+        """The posting's group (dup_group) and the other postings in it."""
+        docs = solr.get([posting_id], fl=STATE_FL)
+        if not docs:
+            return JSONResponse({"detail": f"no posting with id {posting_id!r}"}, status_code=404)
+        doc = docs[0]
+        group = doc.get("dup_group") or doc["id"]
+        res = solr.query({"q": "*:*", "fq": '{!term f=dup_group}' + group, "rows": 1000,
+                          "fl": "id,title,company,duplicate_of,dup_score,first_seen,last_seen", "sort": "id asc"})
+        members = [d for d in res["response"]["docs"] if d["id"] != posting_id]
+        return JSONResponse({"id": posting_id, "dup_group": group, "duplicate_of": doc.get("duplicate_of"),
+                             "score": doc.get("dup_score"), "duplicates": members})
+
+    @app.post("/v1/signatures", summary="Compute signatures only (no Solr)")
+    def post_signatures(body: SignaturesIn) -> dict[str, Any]:
+        """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version."""
+        return {"results": signatures_of([p.model_dump(exclude_none=True) for p in body.postings])}
+
+    @app.get("/health", summary="Is Solr reachable, which version and configset")
+    def health() -> JSONResponse:
+        try:
+            info = solr.health()
+        except (SolrUnavailable, SolrError) as exc:
+            return JSONResponse({"status": "unavailable", "detail": str(exc), "sig_version": SIG_VERSION},
+                                status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})
+        return JSONResponse({"status": "ok", "sig_version": SIG_VERSION, **info})
+
+    @app.get("/metrics", summary="Prometheus metrics", response_class=PlainTextResponse)
+    def metrics() -> PlainTextResponse:
+        return PlainTextResponse(generate_latest(registry).decode(), media_type="text/plain; version=0.0.4")
+
+    return app

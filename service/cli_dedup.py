@@ -1,0 +1,60 @@
+"""`jobdedup dedup`: embedded duplicate detection over a file of postings, no Solr needed."""
+
+from __future__ import annotations
+
+import sys
+
+import orjson
+import typer
+
+from service.errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("dedup")
+    def dedup(
+        input: str = typer.Argument(..., help="Postings: JSON Lines, CSV or TSV with a header ('-' = stdin)."),
+        output: str = typer.Option("-", "-o", "--output", help="Where to write one JSON line per posting."),
+        fmt: str | None = typer.Option(None, "--format", help="jsonl, csv or tsv (default: from the extension)."),
+        map_: list[str] | None = typer.Option(  # noqa: B008
+            None, "--map", help="Column mapping FIELD=COLUMN, e.g. --map id=job_id --map description=body."
+        ),
+        workers: int | None = typer.Option(None, "--workers", "-j", help="Worker processes (default: all cores)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
+        summary_json: bool = typer.Option(False, "--summary-json", help="Print the summary as JSON on stderr."),
+    ) -> None:
+        """Group duplicate postings: one output line per posting with id, group, duplicate_of, score, why.
+
+        Evidence: same normalized content, same canonical URL, same profile signature, or a MinHash
+        near-duplicate confirmed by the decision. Re-sightings of one id (crawl logs) fold into one
+        posting with the earliest first_seen, latest last_seen and seen_count.
+        """
+        from service import io
+        from service.embedded import dedup_file
+
+        if workers is not None and workers < 1:
+            raise UserError("--workers must be >= 1")
+        mapping = io.parse_mapping(map_)
+        if output == "-":
+            out = sys.stdout.buffer
+        else:
+            try:
+                out = open(output, "wb")  # noqa: SIM115
+            except OSError as exc:
+                raise UserError(f"{output}: cannot write ({exc.strerror})") from None
+        try:
+            summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet)
+        finally:
+            if out is not sys.stdout.buffer:
+                out.close()
+            else:
+                out.flush()
+        if summary_json:
+            doc = {"postings": summary.postings, "lines": summary.lines, "groups": summary.groups,
+                   "duplicates": summary.duplicates, "duplicate_share": round(summary.duplicate_share, 4),
+                   "resightings": summary.resightings, "seconds": round(summary.seconds, 3),
+                   "candidate_pairs": summary.candidate_pairs, "accepted_pairs": summary.accepted_pairs,
+                   "evidence": summary.evidence}
+            print(orjson.dumps(doc).decode(), file=sys.stderr)
+        elif not quiet:
+            print(summary.line(), file=sys.stderr)

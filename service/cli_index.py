@@ -1,0 +1,127 @@
+"""`jobdedup index`: deduplicate a file of postings into a Solr collection (same pipeline as the API)."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import orjson
+import typer
+
+from service.errors import SolrUnavailable, UserError
+
+
+def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int) -> Iterator[list[dict[str, Any]]]:
+    from service import io
+
+    batch: list[dict[str, Any]] = []
+    for _, p in io.read_postings(path, fmt, mapping):
+        batch.append(p)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mapping[str, str] | None = None,
+               batch_size: int = 200, workers: int = 1, commit_within_ms: int = 1000, quiet: bool = True,
+               retries: int = 4) -> dict[str, Any]:
+    """Index a postings file with dedup; returns counts by status, throughput and batch latencies."""
+    from service.ingest import Ingestor, prepare_batch
+    from service.solr import Solr, SolrError
+
+    solr = Solr(solr_url)
+    try:
+        solr.health()
+    except SolrUnavailable as exc:
+        raise UserError(f"{exc}; start Solr or check --solr") from None
+    except SolrError as exc:
+        raise UserError(str(exc)) from None
+    ingestor = Ingestor(solr, commit_within_ms=commit_within_ms)
+    counts: Counter[str] = Counter()
+    latencies: list[float] = []
+    from tqdm import tqdm
+
+    bar = tqdm(unit=" postings", desc="index", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
+    t0 = time.perf_counter()
+
+    def apply(prep: Any) -> None:
+        for attempt in range(retries + 1):
+            try:
+                t = time.perf_counter()
+                results = ingestor.apply(prep)
+                latencies.append(time.perf_counter() - t)
+                break
+            except SolrUnavailable as exc:
+                if attempt == retries:
+                    raise UserError(f"{exc}; {sum(counts.values()):,} postings were indexed before it; "
+                                    "re-running the same command is safe (indexing is idempotent)") from None
+                time.sleep(min(2 ** attempt, 10))
+            except SolrError as exc:
+                raise UserError(str(exc)) from None
+        for r in results:
+            counts[r.status] += 1
+        bar.update(len(results))
+
+    batches = _batches(path, fmt, mapping or {}, batch_size)
+    try:
+        if workers <= 1:
+            for b in batches:
+                apply(prepare_batch(b, ingestor.max_text_chars))
+        else:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            with ctx.Pool(workers) as pool:
+                pending: deque = deque()
+                for b in batches:
+                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars)))
+                    while len(pending) > workers * 2:
+                        apply(pending.popleft().get())
+                while pending:
+                    apply(pending.popleft().get())
+    finally:
+        bar.close()
+    solr.commit()
+    seconds = time.perf_counter() - t0
+    total = sum(counts.values())
+    lat = np.array(latencies) if latencies else np.zeros(1)
+    return {"postings": total, "by_status": dict(counts), "seconds": round(seconds, 3),
+            "postings_per_s": round(total / seconds, 1) if seconds else 0.0, "batches": len(latencies),
+            "batch_p50_ms": round(float(np.percentile(lat, 50)) * 1000, 1),
+            "batch_p99_ms": round(float(np.percentile(lat, 99)) * 1000, 1)}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("index")
+    def index(
+        input: str = typer.Argument(..., help="Postings: JSON Lines, CSV or TSV with a header ('-' = stdin)."),
+        solr: str = typer.Option(..., "--solr", help="Collection URL, e.g. http://127.0.0.1:8983/solr/postings."),
+        fmt: str | None = typer.Option(None, "--format", help="jsonl, csv or tsv (default: from the extension)."),
+        map_: list[str] | None = typer.Option(None, "--map", help="Column mapping FIELD=COLUMN (repeatable)."),  # noqa: B008
+        batch_size: int = typer.Option(200, "--batch-size", help="Postings per Solr update."),
+        workers: int = typer.Option(
+            max(1, min(os.cpu_count() or 1, 4)) - 1, "--workers", "-j",
+            help="Processes computing signatures ahead of the writer (0 = inline)."),
+        commit_within: int = typer.Option(1000, "--commit-within", help="Solr commitWithin, ms."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
+    ) -> None:
+        """Index postings into Solr with dedup: each gets dup_group, duplicate_of, dup_score, sig_version.
+
+        Re-running on the same file is safe: known ids are updated in place, groups stay.
+        """
+        from service import io
+
+        if batch_size < 1 or batch_size > 5000:
+            raise UserError("--batch-size must be in 1..5000")
+        if workers < 0:
+            raise UserError("--workers must be >= 0")
+        stats = index_file(input, solr, fmt=fmt, mapping=io.parse_mapping(map_), batch_size=batch_size,
+                           workers=workers, commit_within_ms=commit_within, quiet=quiet)
+        if not quiet:
+            print(orjson.dumps(stats).decode(), file=sys.stderr)

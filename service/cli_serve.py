@@ -1,0 +1,34 @@
+"""`jobdedup serve`: the HTTP service (FastAPI + uvicorn) in front of a Solr collection."""
+
+from __future__ import annotations
+
+import typer
+
+from service.errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        solr: str = typer.Option(..., "--solr", help="Collection URL, e.g. http://127.0.0.1:8983/solr/postings."),
+        host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
+        port: int = typer.Option(8000, "--port", help="TCP port."),
+        commit_within: int = typer.Option(1000, "--commit-within", help="Solr commitWithin for writes, in ms."),
+        max_text_chars: int | None = typer.Option(
+            None, "--max-text-chars", help="Reject postings with a longer text field (default 200000 or "
+            "env JOBDEDUP_MAX_TEXT_CHARS)."
+        ),
+        log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+    ) -> None:
+        """Serve the API (OpenAPI at /docs). Run ONE process per collection: group assignment is serialized
+        in-process; several instances may split a group until `jobdedup recompute` merges it."""
+        import uvicorn
+
+        from service.app import create_app
+
+        if not 0 < port < 65536:
+            raise UserError("--port must be in 1..65535")
+        if commit_within < 0:
+            raise UserError("--commit-within must be >= 0")
+        application = create_app(solr, commit_within_ms=commit_within, max_text_chars=max_text_chars)
+        uvicorn.run(application, host=host, port=port, log_level=log_level, workers=1)

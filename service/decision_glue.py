@@ -1,0 +1,102 @@
+"""The one place where the service decides "duplicate or not" for a candidate pair.
+
+Exact evidence (same normalized content, same canonical URL, same profile signature on a non-trivial
+text) always counts. Near-duplicates by estimated Jaccard of MinHash sketches: accepted above
+`NEAR_JACCARD`; between `FIELD_JACCARD` and `NEAR_JACCARD` only when company and title agree and the
+location does not contradict. When `signatures.decide.Verifier` is available the pair-wise path
+(`verify_pairs`) asks it instead; the array path stays vectorized for the million-posting runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+NEAR_JACCARD = 0.55
+FIELD_JACCARD = 0.30
+TITLE_CONFLICT_JACCARD = 0.80  # two different titles: only near-identical texts count as one job
+MIN_TOKENS_FOR_PROFILE = 25
+
+# Evidence bits, in the order they are reported.
+EXACT, URL, PROFILE, NEAR, FIELDS = 1, 2, 4, 8, 16
+WHY_NAMES = ((EXACT, "exact_content"), (URL, "same_url"), (PROFILE, "profile_sig"),
+             (NEAR, "minhash"), (FIELDS, "same_company_title"))
+
+
+def why_list(bits: int, est: float | None = None) -> list[str]:
+    """Human-readable evidence names for an evidence bit set."""
+    out = [name for bit, name in WHY_NAMES if bits & bit]
+    if est is not None and bits & (NEAR | FIELDS):
+        out.append(f"jaccard~{est:.2f}")
+    return out
+
+
+def decide_arrays(est: np.ndarray, same_content: np.ndarray, same_url: np.ndarray, same_profile: np.ndarray,
+                  same_company: np.ndarray, same_title: np.ndarray, loc_conflict: np.ndarray,
+                  min_tokens: np.ndarray, title_conflict: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorized placeholder decision over candidate pairs: (accept, score, evidence bits).
+
+    `title_conflict`: both postings have a title and the titles differ.
+    """
+    bits = np.zeros(est.shape, np.int32)
+    bits |= np.where(same_content, EXACT, 0).astype(np.int32)
+    bits |= np.where(same_url, URL, 0).astype(np.int32)
+    bits |= np.where(same_profile & (min_tokens >= MIN_TOKENS_FOR_PROFILE), PROFILE, 0).astype(np.int32)
+    near = est >= NEAR_JACCARD
+    if title_conflict is not None:
+        near &= ~title_conflict | (est >= TITLE_CONFLICT_JACCARD)
+    bits |= np.where(near, NEAR, 0).astype(np.int32)
+    fields_ok = same_company & same_title & ~loc_conflict & (est >= FIELD_JACCARD)
+    bits |= np.where(fields_ok, FIELDS, 0).astype(np.int32)
+    accept = bits != 0
+    score = np.where(bits & (EXACT | URL | PROFILE), 1.0, np.minimum(1.0, est + np.where(fields_ok, 0.25, 0.0)))
+    return accept, score.astype(np.float32), bits
+
+
+def _verifier() -> Any | None:
+    try:
+        from signatures.decide import Verifier  # issue 5; absent until it lands
+    except ImportError:
+        return None
+    return Verifier()
+
+
+_VERIFIER: Any | None = None
+_VERIFIER_LOADED = False
+
+
+def verifier() -> Any | None:
+    """The shared Verifier instance, or None when signatures.decide is not available."""
+    global _VERIFIER, _VERIFIER_LOADED
+    if not _VERIFIER_LOADED:
+        _VERIFIER = _verifier()
+        _VERIFIER_LOADED = True
+    return _VERIFIER
+
+
+def decide_pair(a: Mapping[str, Any], b: Mapping[str, Any], est: float,
+                fa: Mapping[str, Any], fb: Mapping[str, Any]) -> tuple[bool, float, list[str]]:
+    """Decide one candidate pair for the service path; `fa`/`fb` are the feature dicts of the postings."""
+    accept, score, bits = decide_arrays(
+        np.array([est]), np.array([fa["content"] == fb["content"] != 0]), np.array([fa["url"] == fb["url"] != 0]),
+        np.array([fa["profile_sig"] == fb["profile_sig"] != ""]),
+        np.array([fa["company"] == fb["company"] != 0]), np.array([fa["title"] == fb["title"] != 0]),
+        np.array([fa["location"] != fb["location"] and fa["location"] != 0 and fb["location"] != 0]),
+        np.array([min(fa["ntok"], fb["ntok"])]),
+        np.array([fa["title"] != fb["title"] and fa["title"] != 0 and fb["title"] != 0]),
+    )
+    return bool(accept[0]), float(score[0]), why_list(int(bits[0]), est)
+
+
+def verify_pairs(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[tuple[bool, float, list[str]]] | None:
+    """Ask the issue-5 Verifier about posting pairs; None when it is not available."""
+    v = verifier()
+    if v is None:
+        return None
+    out = []
+    for a, b in pairs:
+        d = v.decide(v.prepare(a), v.prepare(b))
+        out.append((bool(d.duplicate), float(d.score), list(d.reasons)))
+    return out

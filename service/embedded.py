@@ -1,0 +1,360 @@
+"""Embedded dedup (no Solr): stream postings, compute features in worker processes, group with arrays.
+
+Pipeline: read chunks of lines -> workers parse, validate and compute features (exact keys, profile
+signature, MinHash sketch, LSH band keys) -> the main process folds crawl-log re-sightings (same id)
+and appends rows to compact arrays -> candidate pairs from equal exact keys and equal band keys
+(sorted-neighbourhood per band, so a huge bucket costs linear time) -> vectorized decision -> connected
+components -> one canonical posting per group (earliest first_seen, then input order).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import numpy as np
+import orjson
+
+from service import decision_glue, io
+from service.errors import UserError
+from service.features import FeatureBatch, compute_features
+
+WINDOW = 6            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
+CHUNK_LINES = 1000    # lines per worker task
+PAIR_CHUNK = 200_000  # candidate pairs compared per step (bounds the temporary sketch copies)
+
+
+@dataclass
+class _Rows:
+    """Per-chunk result of a worker: the postings' bookkeeping fields and their features."""
+
+    ids: list[str]
+    first_seen: list[str | None]
+    last_seen: list[str | None]
+    seen: list[int]
+    feats: FeatureBatch
+    nbytes: int
+
+
+def _work_lines(args: tuple[str, int, list[bytes], Mapping[str, str] | None]) -> _Rows:
+    path, start, lines, mapping = args
+    rows = io.parse_jsonl_chunk(path, start, lines, mapping)
+    return _rows([p for _, p in rows], sum(len(x) for x in lines))
+
+
+def _work_postings(args: tuple[list[dict[str, Any]], int]) -> _Rows:
+    postings, nbytes = args
+    return _rows(postings, nbytes)
+
+
+def _seen_count(p: Mapping[str, Any]) -> int:
+    v = p.get("seen_count")
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 1
+
+
+def _rows(postings: list[dict[str, Any]], nbytes: int) -> _Rows:
+    feats = compute_features(postings)
+    feats.profile_hex = []  # not needed by the embedded run; keep the pickles small
+    return _Rows(
+        [p["id"] for p in postings],
+        [p.get("first_seen") or p.get("posted_at") or p.get("last_seen") for p in postings],
+        [p.get("last_seen") or p.get("first_seen") or p.get("posted_at") for p in postings],
+        [_seen_count(p) for p in postings],
+        feats,
+        nbytes,
+    )
+
+
+@dataclass
+class Summary:
+    """What a dedup run found."""
+
+    lines: int = 0
+    postings: int = 0
+    groups: int = 0
+    duplicates: int = 0
+    resightings: int = 0
+    seconds: float = 0.0
+    candidate_pairs: int = 0
+    accepted_pairs: int = 0
+    evidence: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def duplicate_share(self) -> float:
+        return self.duplicates / self.postings if self.postings else 0.0
+
+    def line(self) -> str:
+        """One human-readable summary line."""
+        rate = self.postings / self.seconds if self.seconds else 0.0
+        return (f"{self.postings:,} postings ({self.lines:,} lines, {self.resightings:,} re-sightings folded), "
+                f"{self.groups:,} groups, {self.duplicates:,} duplicates ({self.duplicate_share:.1%}), "
+                f"{self.seconds:.1f} s ({rate:,.0f} postings/s)")
+
+
+class _Store:
+    """Growing column store for unique postings (first occurrence of each id)."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.ids: list[str] = []
+        self.first: list[str | None] = []
+        self.last: list[str | None] = []
+        self.seen: list[int] = []
+        self.parts: list[FeatureBatch] = []
+
+    def add(self, rows: _Rows) -> int:
+        keep: list[int] = []
+        resight = 0
+        for k, pid in enumerate(rows.ids):
+            j = self.index.get(pid)
+            fs, ls = rows.first_seen[k], rows.last_seen[k]
+            if j is None:
+                self.index[pid] = len(self.ids)
+                self.ids.append(pid)
+                self.first.append(fs)
+                self.last.append(ls)
+                self.seen.append(rows.seen[k])
+                keep.append(k)
+                continue
+            resight += 1
+            self.seen[j] += rows.seen[k]
+            if fs and (self.first[j] is None or fs < self.first[j]):
+                self.first[j] = fs
+            if ls and (self.last[j] is None or ls > self.last[j]):
+                self.last[j] = ls
+        f = rows.feats
+        if len(keep) != len(rows.ids):
+            sel = np.asarray(keep, np.intp)
+            f = FeatureBatch(f.content[sel], f.url[sel], f.profile[sel], f.company[sel], f.title[sel],
+                             f.location[sel], f.ntok[sel], f.sketch[sel], f.bands[sel], [])
+        self.parts.append(f)
+        return resight
+
+    def columns(self) -> FeatureBatch:
+        parts, self.parts = self.parts, []
+        if not parts:
+            from service import sketching
+            z = np.zeros(0, np.uint64)
+            return FeatureBatch(z, z, z, z, z, z, np.zeros(0, np.int32),
+                                np.zeros((0, sketching.NUM_PERM), np.uint32),
+                                np.zeros((0, sketching.NUM_BANDS), np.uint64), [])
+
+        def cat(name: str) -> np.ndarray:
+            out = np.concatenate([getattr(p, name) for p in parts])
+            for p in parts:
+                setattr(p, name, None)
+            return out
+
+        names = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
+        return FeatureBatch(*(cat(n) for n in names), [])
+
+
+def _equal_key_pairs(keys: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of rows with equal non-zero keys, sorted-neighbourhood within `window`."""
+    order = np.argsort(keys, kind="stable")
+    ks = keys[order]
+    a_parts, b_parts = [], []
+    for d in range(1, window):
+        if d >= len(ks):
+            break
+        m = (ks[:-d] == ks[d:]) & (ks[d:] != 0)
+        if not m.any():
+            break
+        a_parts.append(order[:-d][m])
+        b_parts.append(order[d:][m])
+    if not a_parts:
+        e = np.zeros(0, np.int64)
+        return e, e
+    return np.concatenate(a_parts).astype(np.int64), np.concatenate(b_parts).astype(np.int64)
+
+
+def find_groups(f: FeatureBatch, first_key: np.ndarray) -> dict[str, np.ndarray]:
+    """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays."""
+    n = len(f.content)
+    pa, pb = [], []
+    for keys, w in ((f.content, 2), (f.url, 2), (f.profile, 2)):
+        a, b = _equal_key_pairs(keys, w)
+        pa.append(a)
+        pb.append(b)
+    for band in range(f.bands.shape[1]):
+        a, b = _equal_key_pairs(f.bands[:, band], WINDOW)
+        pa.append(a)
+        pb.append(b)
+    a = np.concatenate(pa) if pa else np.zeros(0, np.int64)
+    b = np.concatenate(pb) if pb else np.zeros(0, np.int64)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    code = np.unique(lo * max(n, 1) + hi)
+    del a, b, lo, hi, pa, pb
+    ii, jj = code // max(n, 1), code % max(n, 1)
+    del code
+    est = np.empty(len(ii), np.float32)
+    for s in range(0, len(ii), PAIR_CHUNK):
+        x, y = ii[s:s + PAIR_CHUNK], jj[s:s + PAIR_CHUNK]
+        est[s:s + PAIR_CHUNK] = (f.sketch[x] == f.sketch[y]).mean(axis=1)
+    nz = lambda arr: (arr[ii] == arr[jj]) & (arr[ii] != 0)  # noqa: E731
+    loc_conflict = (f.location[ii] != f.location[jj]) & (f.location[ii] != 0) & (f.location[jj] != 0)
+    accept, score, bits = decision_glue.decide_arrays(
+        est, nz(f.content), nz(f.url), nz(f.profile), nz(f.company), nz(f.title), loc_conflict,
+        np.minimum(f.ntok[ii], f.ntok[jj]),
+        (f.title[ii] != f.title[jj]) & (f.title[ii] != 0) & (f.title[jj] != 0),
+    )
+    ai, aj, ascore, abits, aest = ii[accept], jj[accept], score[accept], bits[accept], est[accept]
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    graph = coo_matrix((np.ones(len(ai), np.int8), (ai, aj)), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    # canonical: earliest first_seen, then input order
+    order = np.lexsort((np.arange(n), first_key, label))
+    first_of = np.ones(n, bool)
+    first_of[1:] = label[order][1:] != label[order][:-1]
+    canon_of_label = np.empty(label.max() + 1 if n else 0, np.int64)
+    canon_of_label[label[order][first_of]] = order[first_of]
+    canonical = canon_of_label[label] if n else np.zeros(0, np.int64)
+    # best accepted edge per row, for score / why / matched
+    node = np.concatenate([ai, aj])
+    other = np.concatenate([aj, ai])
+    sc = np.concatenate([ascore, ascore])
+    bt = np.concatenate([abits, abits])
+    es = np.concatenate([aest, aest])
+    best_score = np.full(n, np.nan, np.float32)
+    best_bits = np.zeros(n, np.int32)
+    best_est = np.zeros(n, np.float32)
+    match = np.full(n, -1, np.int64)
+    if len(node):
+        o = np.lexsort((-sc, node))
+        firsts = np.ones(len(o), bool)
+        firsts[1:] = node[o][1:] != node[o][:-1]
+        sel = o[firsts]
+        best_score[node[sel]] = sc[sel]
+        best_bits[node[sel]] = bt[sel]
+        best_est[node[sel]] = es[sel]
+        match[node[sel]] = other[sel]
+    evidence = {name: int(((abits & bit) != 0).sum()) for bit, name in decision_glue.WHY_NAMES}
+    return {"label": label, "canonical": canonical, "score": best_score, "bits": best_bits, "est": best_est,
+            "match": match, "pairs": np.array([len(ii), len(ai)]), "evidence": evidence}
+
+
+def _date_key(values: list[str | None]) -> np.ndarray:
+    """Sortable integer from an ISO date/time string's digits (missing -> after everything)."""
+    out = np.full(len(values), np.iinfo(np.int64).max, np.int64)
+    for i, v in enumerate(values):
+        if v:
+            digits = "".join(ch for ch in v[:19] if ch.isdigit())
+            if digits:
+                out[i] = int(digits.ljust(14, "0")[:14])
+    return out
+
+
+def _tasks(path: str, fmt: str, mapping: Mapping[str, str] | None) -> Iterator[tuple[Callable[..., _Rows], tuple]]:
+    if fmt == "jsonl":
+        for start, lines in io.iter_jsonl_chunks(path, CHUNK_LINES):
+            yield _work_lines, (path, start, lines, mapping)
+    else:
+        batch: list[dict[str, Any]] = []
+        nbytes = 0
+        for _, p in io.iter_delimited(path, "," if fmt == "csv" else "\t", mapping):
+            batch.append(p)
+            nbytes += sum(len(v) for v in p.values() if isinstance(v, str)) + 8
+            if len(batch) >= CHUNK_LINES:
+                yield _work_postings, (batch, nbytes)
+                batch, nbytes = [], 0
+        if batch:
+            yield _work_postings, (batch, nbytes)
+
+
+def _progress(path: str, quiet: bool) -> Any:
+    enabled = not quiet and sys.stderr.isatty()
+    total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="B", unit_scale=True, desc="dedup", disable=not enabled, file=sys.stderr,
+                mininterval=0.5)
+
+
+def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Mapping[str, str] | None = None,
+               workers: int | None = None, quiet: bool = False) -> Summary:
+    """Deduplicate a postings file and write one JSON line per posting to `output`."""
+    t0 = time.perf_counter()
+    kind = io.detect_format(path, fmt)
+    if path != "-" and not os.path.exists(path):
+        raise UserError(f"{path}: no such file")
+    workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, 8))
+    store = _Store()
+    summary = Summary()
+    bar = _progress(path, quiet)
+    tasks = _tasks(path, kind, mapping)
+    try:
+        if workers <= 1:
+            for fn, args in tasks:
+                rows = fn(args)
+                summary.lines += len(rows.ids)
+                summary.resightings += store.add(rows)
+                bar.update(rows.nbytes)
+        else:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            with ctx.Pool(workers) as pool:
+                pending: deque = deque()
+                for fn, args in tasks:
+                    pending.append(pool.apply_async(fn, (args,)))
+                    while len(pending) >= workers * 3:
+                        rows = pending.popleft().get()
+                        summary.lines += len(rows.ids)
+                        summary.resightings += store.add(rows)
+                        bar.update(rows.nbytes)
+                while pending:
+                    rows = pending.popleft().get()
+                    summary.lines += len(rows.ids)
+                    summary.resightings += store.add(rows)
+                    bar.update(rows.nbytes)
+    finally:
+        bar.close()
+    feats = store.columns()
+    first_key = _date_key(store.first)
+    res = find_groups(feats, first_key)
+    del feats
+    _write(output, store, res)
+    n = len(store.ids)
+    summary.postings = n
+    summary.groups = int(res["label"].max() + 1) if n else 0
+    summary.duplicates = n - summary.groups
+    summary.candidate_pairs, summary.accepted_pairs = (int(x) for x in res["pairs"])
+    summary.evidence = res["evidence"]
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _write(output: IO[bytes], store: _Store, res: dict[str, np.ndarray]) -> None:
+    ids = store.ids
+    canonical = res["canonical"].tolist()
+    score = res["score"].tolist()
+    bits = res["bits"].tolist()
+    est = res["est"].tolist()
+    match = res["match"].tolist()
+    buf: list[bytes] = []
+    for i, pid in enumerate(ids):
+        c = canonical[i]
+        s = score[i]
+        rec = {
+            "id": pid,
+            "group": ids[c],
+            "duplicate_of": None if c == i else ids[c],
+            "score": None if s != s else round(s, 3),
+            "why": decision_glue.why_list(bits[i], est[i]) if bits[i] else [],
+            "matched": ids[match[i]] if match[i] >= 0 else None,
+            "first_seen": store.first[i],
+            "last_seen": store.last[i],
+            "seen_count": store.seen[i],
+        }
+        buf.append(orjson.dumps(rec))
+        if len(buf) >= 5000:
+            output.write(b"\n".join(buf) + b"\n")
+            buf = []
+    if buf:
+        output.write(b"\n".join(buf) + b"\n")

@@ -1,0 +1,441 @@
+"""Ingest with dedup into Solr: features -> candidates (Solr, recent window, batch) -> decide -> write.
+
+One `Ingestor` per process. Group assignment is serialized by a lock: the candidate lookup, the
+decision, the Solr write and the update of the in-process recent-postings window happen under it, so
+two duplicates sent in the same batch or in concurrent requests end in one group even before Solr
+makes them searchable (the window stands in for the not-yet-committed postings). Several service
+processes do not share the window: duplicates racing through different processes within the
+commit delay may open two groups; `jobdedup recompute` merges them.
+
+Nothing is half-written: the batch's documents go to Solr in one update request after every decision
+is made; if Solr is down the request fails, the window is untouched, and a retry decides the same way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import orjson
+
+from service import decision_glue, sketching
+from service.features import compute_features
+from service.solr import Solr, terms_query
+from signatures import SIG_VERSION, minhash
+
+#: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
+#: rejected with a reason, not truncated: a truncated text would sign differently from the original.
+MAX_TEXT_CHARS = int(os.environ.get("JOBDEDUP_MAX_TEXT_CHARS", "200000"))
+
+#: Fields the service computes; a client's values for them are ignored.
+COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",
+            "sig_version", "seen_count", "content_key_s", "url_key_s", "company_key_s", "title_key_s",
+            "location_key_s", "ntok_i")
+_SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
+_FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
+STATE_FL = ("id,dup_group,duplicate_of,dup_score,content_key_s,url_key_s,profile_sig,company_key_s,"
+            "title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version")
+
+
+def encode_sketch(sketch: np.ndarray) -> str:
+    """A sketch as base64 text for the stored `mh_sketch` field (signatures.minhash's encoding)."""
+    return minhash.encode_sketch(sketch)
+
+
+def decode_sketch(text: str | None) -> np.ndarray | None:
+    """Stored `mh_sketch` -> uint32 low bits for comparison; None when absent or of another size."""
+    if not text:
+        return None
+    try:
+        arr = minhash.decode_sketch(text, sketching.NUM_PERM)
+    except ValueError:
+        return None
+    if bool(minhash.is_empty(arr)):
+        return None
+    return arr.astype(np.uint32)
+
+
+def iso_instant(value: str | None, where: str) -> str | None:
+    """Normalize a date or date-time to Solr's instant form (UTC, seconds): 2026-01-02T00:00:00Z."""
+    if value is None:
+        return None
+    v = value.strip()
+    try:
+        d = dt.datetime.fromisoformat(v.replace("Z", "+00:00") if v.endswith("Z") else v)
+    except ValueError:
+        raise ValueError(f"field {where!r} must be an ISO-8601 date or date-time, got {value[:40]!r}") from None
+    if d.tzinfo is not None:
+        d = d.astimezone(dt.UTC).replace(tzinfo=None)
+    return d.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _hex(v: int) -> str:
+    return f"{int(v):016x}" if v else ""
+
+
+@dataclass
+class Result:
+    """Outcome for one posting of a batch."""
+
+    id: str
+    status: str                     # new | duplicate | updated | rejected
+    dup_group: str | None = None
+    duplicate_of: str | None = None
+    score: float | None = None
+    reason: str | None = None
+    why: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "status": self.status, "dup_group": self.dup_group,
+                "duplicate_of": self.duplicate_of, "score": self.score, "reason": self.reason, "why": self.why}
+
+
+@dataclass
+class _Rec:
+    """What the service knows about one posting for candidate comparison."""
+
+    id: str
+    feats: dict[str, Any]
+    sketch: np.ndarray
+    dup_group: str
+    keys: list[str]
+
+
+def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
+    """Feature dicts, uint32 sketches, full uint64 sketches and band keys of a batch."""
+    fb = compute_features(postings, with_keys=True)
+    full_keys = fb.band_keys
+    feats, keys = [], []
+    for i in range(len(postings)):
+        feats.append({
+            "content": int(fb.content[i]), "url": int(fb.url[i]), "profile_sig": fb.profile_hex[i],
+            "company": int(fb.company[i]), "title": int(fb.title[i]), "location": int(fb.location[i]),
+            "ntok": int(fb.ntok[i]),
+        })
+        keys.append(full_keys[i] if full_keys is not None else [])
+    return feats, fb.sketch, fb.sketch_full, keys
+
+
+def _feats_from_doc(doc: Mapping[str, Any]) -> dict[str, Any]:
+    def h(name: str) -> int:
+        v = doc.get(name)
+        try:
+            return int(v, 16) if v else 0
+        except ValueError:
+            return 0
+    return {"content": h("content_key_s"), "url": h("url_key_s"), "profile_sig": doc.get("profile_sig") or "",
+            "company": h("company_key_s"), "title": h("title_key_s"), "location": h("location_key_s"),
+            "ntok": int(doc.get("ntok_i") or 0)}
+
+
+def exact_keys(feats: Mapping[str, Any]) -> list[str]:
+    """Lookup keys for exact evidence, in the same namespace as band keys (window index)."""
+    out = []
+    if feats["content"]:
+        out.append(f"c:{_hex(feats['content'])}")
+    if feats["url"]:
+        out.append(f"u:{_hex(feats['url'])}")
+    if feats["profile_sig"] and feats["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE:
+        out.append(f"p:{feats['profile_sig']}")
+    return out
+
+
+class _Table:
+    """Candidate features as arrays: pool postings first, then the batch's own postings in order."""
+
+    def __init__(self, pool: list[_Rec], batch_feats: list[dict[str, Any]], batch_ids: list[str]) -> None:
+        rows = [r.feats for r in pool] + batch_feats
+        self.ids = np.array([r.id for r in pool] + list(batch_ids), dtype=object)
+        self.groups: list[str] = [r.dup_group for r in pool]
+        self.cols = {k: np.array([_key64(x[k]) for x in rows], dtype=np.uint64)
+                     for k in ("content", "url", "profile_sig", "company", "title", "location")}
+        self.ntok = np.array([x["ntok"] for x in rows], dtype=np.int64)
+        self.npool = len(pool)
+
+    def decide(self, i: int, n: int, est: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Placeholder decision of batch posting i against the first n candidates."""
+        me = self.npool + i
+        c = {k: v[:n] for k, v in self.cols.items()}
+        mine = {k: v[me] for k, v in self.cols.items()}
+
+        def same(k: str) -> np.ndarray:
+            return (c[k] == mine[k]) & (mine[k] != 0)
+
+        def conflict(k: str) -> np.ndarray:
+            return (c[k] != mine[k]) & (c[k] != 0) & (mine[k] != 0)
+
+        return decision_glue.decide_arrays(
+            est, same("content"), same("url"), same("profile_sig"), same("company"), same("title"),
+            conflict("location"), np.minimum(self.ntok[:n], self.ntok[me]), conflict("title"))
+
+
+def _key64(v: Any) -> int:
+    if isinstance(v, str):
+        return int(v[:16], 16) if v else 0
+    return int(v)
+
+
+class RecentWindow:
+    """Postings written recently by this process, indexed by band and exact keys (bounded, FIFO)."""
+
+    def __init__(self, size: int = 20000) -> None:
+        self.size = size
+        self.recs: OrderedDict[str, _Rec] = OrderedDict()
+        self.index: dict[str, set[str]] = {}
+
+    def add(self, rec: _Rec) -> None:
+        self.remove(rec.id)
+        self.recs[rec.id] = rec
+        for k in rec.keys:
+            self.index.setdefault(k, set()).add(rec.id)
+        while len(self.recs) > self.size:
+            self.remove(next(iter(self.recs)))
+
+    def remove(self, pid: str) -> None:
+        rec = self.recs.pop(pid, None)
+        if rec is None:
+            return
+        for k in rec.keys:
+            s = self.index.get(k)
+            if s is not None:
+                s.discard(pid)
+                if not s:
+                    del self.index[k]
+
+    def candidates(self, keys: Sequence[str]) -> list[_Rec]:
+        ids: set[str] = set()
+        for k in keys:
+            ids |= self.index.get(k, set())
+        return [self.recs[i] for i in ids]
+
+
+def _clean_doc(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The posting's own fields as Solr will store them (computed and internal fields dropped)."""
+    doc: dict[str, Any] = {}
+    for k, v in p.items():
+        if k in COMPUTED or k in _SOLR_INTERNAL or k in ("first_seen", "last_seen") or v is None:
+            continue
+        if k != "id" and not _FIELD_NAME_RE.match(k):
+            continue
+        if isinstance(v, dict):
+            v = orjson.dumps(v).decode()
+        elif isinstance(v, list):
+            v = [orjson.dumps(x).decode() if isinstance(x, dict | list) else x for x in v if x is not None]
+        doc[k] = v
+    return doc
+
+
+def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting cannot be indexed (over-size text, unreadable date), or None."""
+    for name, v in p.items():
+        if isinstance(v, str) and len(v) > max_text_chars:
+            return (f"field {name!r} has {len(v):,} characters, over the cap of {max_text_chars:,} "
+                    "(JOBDEDUP_MAX_TEXT_CHARS)")
+    for name in ("first_seen", "last_seen", "posted_at"):
+        v = p.get(name)
+        if v is not None:
+            try:
+                iso_instant(v, name)
+            except ValueError as exc:
+                return str(exc)
+    return None
+
+
+@dataclass
+class Prepared:
+    """A batch after the lock-free part of ingest: validation and features."""
+
+    results: list[Result | None]
+    uniq: list[int]
+    same_as: dict[int, int]
+    batch: list[Mapping[str, Any]]
+    feats: list[dict[str, Any]]
+    sketches: np.ndarray
+    full: np.ndarray
+    keys: list[list[str]]
+
+
+def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS) -> Prepared:
+    """Validate a batch and compute its features (CPU only; safe to run in worker processes)."""
+    results: list[Result | None] = [None] * len(postings)
+    todo: list[int] = []
+    last_pos: dict[str, int] = {}
+    for i, p in enumerate(postings):
+        reason = reject_reason(p, max_text_chars)
+        if reason:
+            results[i] = Result(str(p.get("id")), "rejected", reason=reason)
+        else:
+            todo.append(i)
+            last_pos[p["id"]] = i
+    # the same id twice in one batch: the last one wins, earlier ones report its outcome as "updated"
+    uniq = [i for i in todo if last_pos[postings[i]["id"]] == i]
+    same_as = {i: last_pos[postings[i]["id"]] for i in todo if last_pos[postings[i]["id"]] != i}
+    batch = [postings[i] for i in uniq]
+    if batch:
+        feats, sketches, full, keys = _feature_dicts(batch)
+    else:
+        feats, sketches, full, keys = [], np.zeros((0, sketching.NUM_PERM), np.uint32), \
+            np.zeros((0, sketching.NUM_PERM), np.uint64), []
+    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys)
+
+
+class Ingestor:
+    """Dedup-aware writer into one Solr collection."""
+
+    def __init__(self, solr: Solr, commit_within_ms: int = 1000, window_size: int = 20000,
+                 max_text_chars: int = MAX_TEXT_CHARS, max_candidates: int = 2000) -> None:
+        self.solr = solr
+        self.commit_within_ms = commit_within_ms
+        self.window = RecentWindow(window_size)
+        self.max_text_chars = max_text_chars
+        self.max_candidates = max_candidates
+        self.lock = threading.Lock()
+
+    # -- the batch -----------------------------------------------------------------------------------
+    def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
+        """Deduplicate and write a batch; one Result per input posting, in order."""
+        return self.apply(prepare_batch(postings, self.max_text_chars))
+
+    def apply(self, prep: Prepared) -> list[Result]:
+        """Decide and write a prepared batch (the part that needs the lock and Solr)."""
+        results = list(prep.results)
+        if prep.batch:
+            with self.lock:
+                out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys)
+            for i, r in zip(prep.uniq, out, strict=True):
+                results[i] = r
+        for i, j in prep.same_as.items():
+            r = results[j]
+            results[i] = Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why)
+        return [r for r in results if r is not None]
+
+    def _solr_candidates(self, feats: list[dict[str, Any]], keys: list[list[str]]) -> list[_Rec]:
+        bands = sorted({k for ks in keys for k in ks})
+        contents = sorted({_hex(f["content"]) for f in feats if f["content"]})
+        urls = sorted({_hex(f["url"]) for f in feats if f["url"]})
+        profs = sorted({f["profile_sig"] for f in feats
+                        if f["profile_sig"] and f["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE})
+        params: dict[str, Any] = {"fl": STATE_FL, "rows": self.max_candidates}
+        shoulds = []
+        for name, field_name, values in (("qb", "mh_bands", bands), ("qc", "content_key_s", contents),
+                                         ("qu", "url_key_s", urls), ("qp", "profile_sig", profs)):
+            if values:
+                params[name] = terms_query(field_name, values)
+                shoulds.append(f"should=${name}")
+        if not shoulds:
+            return []
+        params["q"] = "{!bool " + " ".join(shoulds) + "}"
+        docs = self.solr.query(params)["response"]["docs"]
+        out = []
+        for d in docs:
+            sk = decode_sketch(d.get("mh_sketch"))
+            if sk is None:
+                continue
+            out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], []))
+        return out
+
+    def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
+                          sketches: np.ndarray, full: np.ndarray, keys: list[list[str]]) -> list[Result]:
+        ids = [p["id"] for p in batch]
+        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
+
+        lookup = [keys[i] + exact_keys(feats[i]) for i in range(len(batch))]
+        pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(feats, keys)}
+        # postings written by this process but possibly not searchable yet: newer than Solr's view
+        for ks in lookup:
+            for r in self.window.candidates(ks):
+                pool[r.id] = r
+        pool_recs = list(pool.values())
+        cand = _Table(pool_recs, feats, ids)
+        allsk = np.concatenate([np.stack([r.sketch for r in pool_recs]) if pool_recs
+                                else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
+        est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
+        npool = len(pool_recs)
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        docs: list[dict[str, Any]] = []
+        results: list[Result] = []
+        new_recs: list[_Rec] = []
+        for i, p in enumerate(batch):
+            pid = ids[i]
+            old = existing.get(pid)
+            f = feats[i]
+            same_content = old is not None and old.get("content_key_s") == _hex(f["content"]) and old.get("dup_group")
+            if same_content:
+                group = old["dup_group"]
+                dup_of = old.get("duplicate_of")
+                score = old.get("dup_score")
+                why = ["resent"]
+            else:
+                n = npool + i  # pool, then the earlier postings of this batch
+                accept, sc, bits = cand.decide(i, n, est_all[i, :n])
+                accept &= cand.ids[:n] != pid
+                group, dup_of, score, why = pid, None, None, []
+                if accept.any():
+                    idx = np.flatnonzero(accept)
+                    top = sc[idx].max()
+                    best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
+                    group = cand.groups[best]
+                    dup_of = group if group != pid else None
+                    score = float(top)
+                    why = decision_glue.why_list(int(bits[best]), float(est_all[i, best]))
+            cand.groups.append(group)
+            status = "updated" if old is not None else ("duplicate" if dup_of else "new")
+            fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
+            ls = iso_instant(p.get("last_seen"), "last_seen") or fs
+            seen = p.get("seen_count") if isinstance(p.get("seen_count"), int) and p.get("seen_count") > 0 else 1
+            if old is not None:
+                ofs, ols = old.get("first_seen"), old.get("last_seen")
+                oseen = int(old.get("seen_count") or 1)
+                dated = any(p.get(k) for k in ("first_seen", "last_seen", "posted_at"))
+                if not dated:  # a plain re-send (e.g. a retried batch) is not a new sighting
+                    fs, ls = ofs or fs, ols or ls
+                seen = oseen + 1 if (dated and ols and ls > ols) else oseen
+                fs = min(fs, ofs) if ofs else fs
+                ls = max(ls, ols) if ols else ls
+            doc = _clean_doc(p)
+            doc.update({
+                "profile_sig": f["profile_sig"] or None, "mh_bands": keys[i], "mh_sketch": encode_sketch(full[i]),
+                "content_key_s": _hex(f["content"]) or None, "url_key_s": _hex(f["url"]) or None,
+                "company_key_s": _hex(f["company"]) or None, "title_key_s": _hex(f["title"]) or None,
+                "location_key_s": _hex(f["location"]) or None, "ntok_i": f["ntok"],
+                "dup_group": group, "duplicate_of": dup_of, "dup_score": score, "sig_version": SIG_VERSION,
+                "first_seen": fs, "last_seen": ls, "seen_count": seen,
+            })
+            docs.append({k: v for k, v in doc.items() if v is not None and v != []})
+            results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
+                                  why=why))
+            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i]))
+        self.solr.update(docs, commit_within_ms=self.commit_within_ms)
+        for r in new_recs:
+            self.window.add(r)
+        return results
+
+
+def signatures_of(postings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Compute-only: the signatures the service would store for each posting (no Solr)."""
+    from signatures import textprofile
+
+    feats, _, full, keys = _feature_dicts(postings)
+    out = []
+    for i, p in enumerate(postings):
+        out.append({
+            "id": p["id"],
+            "signature": textprofile.solr_fields_signature(p, ["title", "company", "description"],
+                                                           textprofile.DEFAULT_QUANT_RATE,
+                                                           textprofile.DEFAULT_MIN_TOKEN_LEN),
+            "profile_sig": feats[i]["profile_sig"],
+            "mh_bands": keys[i],
+            "mh_sketch": encode_sketch(full[i]),
+            "content_key": _hex(feats[i]["content"]),
+            "url_key": _hex(feats[i]["url"]),
+            "sig_version": SIG_VERSION,
+        })
+    return out

@@ -1,0 +1,259 @@
+"""Recompute signatures and groups over a live collection, resumably.
+
+Phase 1 (scan): stream every posting with cursorMark (sorted by id), recompute profile_sig, sketch,
+band keys and exact keys with the current code; postings whose stored signatures differ (or carry
+another sig_version) get an atomic update. Each page's features are saved next to the checkpoint,
+then the checkpoint (cursorMark, counts) is written: a killed run resumes at the last saved page and
+redoes at most one page (atomic "set" updates are idempotent).
+Phase 2 (group): the saved features are grouped exactly like `jobdedup dedup` (same candidates,
+decision and canonical choice: earliest first_seen, then id), which repairs groups left inconsistent
+by racing ingests; postings whose dup_group / duplicate_of / dup_score change get atomic updates, in
+id order, checkpointed after every batch.
+
+Atomic updates re-send `mh_bands` (indexed, not stored, so an atomic update would otherwise drop it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+
+from service import sketching
+from service.embedded import _date_key, find_groups
+from service.errors import UserError
+from service.features import FeatureBatch, compute_features
+from service.ingest import _hex, encode_sketch
+from service.solr import Solr
+from signatures import SIG_VERSION, minhash
+
+TEXT_FL = "id,title,company,location,description,url,posted_at,lang,first_seen"
+STATE_FL = "profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,dup_score"
+_ARRAYS = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
+
+
+@dataclass
+class Checkpoint:
+    """Progress of one recompute run, saved as JSON after every page / batch."""
+
+    solr: str
+    sig_version: str
+    phase: str = "scan"          # scan | group | done
+    cursor: str = "*"
+    pages: int = 0
+    seen: int = 0
+    signatures_changed: int = 0
+    group_batches_done: int = 0
+    groups_changed: int = 0
+    merged: int = 0
+    split: int = 0
+    groups: int = 0
+
+    def save(self, directory: Path) -> None:
+        tmp = directory / "checkpoint.json.tmp"
+        tmp.write_bytes(orjson.dumps(asdict(self)))
+        os.replace(tmp, directory / "checkpoint.json")
+
+    @classmethod
+    def load(cls, directory: Path) -> Checkpoint | None:
+        f = directory / "checkpoint.json"
+        if not f.exists():
+            return None
+        try:
+            return cls(**orjson.loads(f.read_bytes()))
+        except (orjson.JSONDecodeError, TypeError) as exc:
+            raise UserError(f"{f}: unreadable checkpoint ({exc}); delete it or run without --resume") from None
+
+
+def _posting(doc: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v[0] if isinstance(v, list) and k != "id" and v else v) for k, v in doc.items()}
+
+
+def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str) -> bool:
+    return (doc.get("sig_version") != SIG_VERSION or (doc.get("profile_sig") or "") != prof
+            or (doc.get("mh_sketch") or "") != sketch_text or (doc.get("content_key_s") or "") != ck
+            or (doc.get("url_key_s") or "") != uk)
+
+
+def _set(value: Any) -> dict[str, Any]:
+    return {"set": value if value not in ("", []) else None}
+
+
+def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: int,
+               commit_within_ms: int) -> int:
+    """Recompute one page; write changed signatures; save the page's arrays. Returns #changed."""
+    postings = [_posting(d) for d in docs]
+    fb = compute_features(postings, with_keys=True)
+    updates = []
+    for i, d in enumerate(docs):
+        sk_text = encode_sketch(fb.sketch_full[i])
+        ck, uk = _hex(fb.content[i]), _hex(fb.url[i])
+        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk):
+            updates.append({
+                "id": d["id"], "profile_sig": _set(fb.profile_hex[i]), "mh_bands": _set(fb.band_keys[i]),
+                "mh_sketch": _set(sk_text), "content_key_s": _set(ck), "url_key_s": _set(uk),
+                "company_key_s": _set(_hex(fb.company[i])), "title_key_s": _set(_hex(fb.title[i])),
+                "location_key_s": _set(_hex(fb.location[i])), "ntok_i": _set(int(fb.ntok[i])),
+                "sig_version": _set(SIG_VERSION),
+            })
+    if updates:
+        solr.update(updates, commit_within_ms=commit_within_ms)
+    ids = np.array([d["id"] for d in docs], dtype=object)
+    old = np.array([[d.get("dup_group") or d["id"], d.get("duplicate_of") or "", str(d.get("dup_score", ""))]
+                    for d in docs], dtype=object).reshape(len(docs), 3)
+    first = _date_key([d.get("first_seen") if isinstance(d.get("first_seen"), str) else None for d in docs])
+    tmp = directory / f"page-{page:06d}.npz.tmp"
+    with open(tmp, "wb") as fh:
+        np.savez(fh, ids=ids.astype(str), old=old.astype(str), first=first,
+                 **{name: getattr(fb, name) for name in _ARRAYS})
+    os.replace(tmp, directory / f"page-{page:06d}.npz")
+    return len(updates)
+
+
+def _load_pages(directory: Path, pages: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, FeatureBatch]:
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ids", "old", "first", *_ARRAYS)}
+    for p in range(pages):
+        with np.load(directory / f"page-{p:06d}.npz") as z:
+            for k in parts:
+                parts[k].append(z[k])
+    if not pages:
+        raise UserError("the collection is empty: nothing to recompute")
+    cat = {k: np.concatenate(v) for k, v in parts.items()}
+    fb = FeatureBatch(*(cat[k] for k in _ARRAYS), [])
+    return cat["ids"], cat["old"], cat["first"], fb
+
+
+def _partition_changes(old_groups: np.ndarray, new_labels: np.ndarray) -> tuple[int, int]:
+    """(merged, split): extra old groups per new group, extra new groups per old group."""
+    _, old_codes = np.unique(old_groups, return_inverse=True)
+    pairs = np.unique(np.stack([old_codes, new_labels], axis=1), axis=0)
+    new_per = np.bincount(pairs[:, 1])
+    old_per = np.bincount(pairs[:, 0])
+    return int((new_per[new_per > 1] - 1).sum()), int((old_per[old_per > 1] - 1).sum())
+
+
+def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: int = 500,
+              commit_within_ms: int = 5000, quiet: bool = True, stop_after_pages: int | None = None) -> Checkpoint:
+    """Run (or resume) a recompute over the collection; returns the final counts."""
+    from tqdm import tqdm
+
+    solr = Solr(solr_url)
+    directory = Path(checkpoint_dir)
+    ck = Checkpoint.load(directory) if resume and directory.exists() else None
+    if ck is not None and ck.solr != solr.url:
+        raise UserError(f"{directory}: the checkpoint is for {ck.solr}, not {solr.url}")
+    if ck is not None and ck.sig_version != SIG_VERSION:
+        raise UserError(f"{directory}: the checkpoint was made with sig_version {ck.sig_version}; run without --resume")
+    if ck is None:
+        if directory.exists():
+            shutil.rmtree(directory)
+        directory.mkdir(parents=True)
+        ck = Checkpoint(solr.url, SIG_VERSION)
+        ck.save(directory)
+    total = solr.count()
+    show = not quiet and sys.stderr.isatty()
+    if ck.phase == "scan":
+        bar = tqdm(total=total, initial=ck.seen, unit=" postings", desc="recompute: scan", disable=not show,
+                   file=sys.stderr)
+        for docs, _, nxt in solr.stream({"q": "*:*", "fl": f"{TEXT_FL},{STATE_FL}"}, rows=rows, cursor=ck.cursor):
+            if not docs:
+                break
+            changed = _scan_page(solr, docs, directory, ck.pages, commit_within_ms)
+            if stop_after_pages is not None and ck.pages + 1 >= stop_after_pages:
+                os._exit(75)  # simulated kill for tests: page written, checkpoint not yet saved
+            ck.pages += 1
+            ck.seen += len(docs)
+            ck.signatures_changed += changed
+            ck.cursor = nxt
+            ck.save(directory)
+            bar.update(len(docs))
+        bar.close()
+        ck.phase = "group"
+        ck.save(directory)
+    if ck.phase == "group":
+        ids, old, first, fb = _load_pages(directory, ck.pages)
+        order = np.argsort(ids, kind="stable")  # pages are in id order already; keep it explicit
+        ids, old, first = ids[order], old[order], first[order]
+        fb = FeatureBatch(*(getattr(fb, k)[order] for k in _ARRAYS), [])
+        res = find_groups(fb, first)
+        canon = res["canonical"]
+        new_group = ids[canon]
+        is_canon = canon == np.arange(len(ids))
+        score = res["score"]
+        ck.groups = int(res["label"].max() + 1) if len(ids) else 0
+        ck.merged, ck.split = _partition_changes(old[:, 0], res["label"])
+        new_dup_of = np.where(is_canon, "", new_group)
+        new_score = np.array(["" if (c or s != s) else str(float(round(float(s), 4))) for c, s in zip(is_canon, score, strict=True)],
+                             dtype=object)
+        changed = np.flatnonzero((old[:, 0] != new_group) | (old[:, 1] != new_dup_of)
+                                 | (np.array([_norm_score(x) for x in old[:, 2]], dtype=object) != new_score))
+        batches = [changed[s:s + rows] for s in range(0, len(changed), rows)]
+        bar = tqdm(total=len(changed), initial=sum(len(b) for b in batches[:ck.group_batches_done]), unit=" postings",
+                   desc="recompute: groups", disable=not show, file=sys.stderr)
+        for bno in range(ck.group_batches_done, len(batches)):
+            sel = batches[bno]
+            bid = [str(ids[i]) for i in sel]
+            sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(bid, fl="id,mh_sketch")}
+            updates = []
+            for i, pid in zip(sel, bid, strict=True):
+                text = sketches.get(pid)
+                if text is None:  # deleted meanwhile
+                    continue
+                full = minhash.decode_sketch(text, sketching.NUM_PERM)
+                keys = [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
+                updates.append({"id": pid, "dup_group": {"set": str(new_group[i])},
+                                "duplicate_of": _set(str(new_dup_of[i])),
+                                "dup_score": _set(float(new_score[i]) if new_score[i] else ""),
+                                "mh_bands": _set(keys)})
+            if updates:
+                solr.update(updates, commit_within_ms=commit_within_ms)
+            ck.group_batches_done = bno + 1
+            ck.groups_changed += len(updates)
+            ck.save(directory)
+            bar.update(len(sel))
+        bar.close()
+        ck.phase = "done"
+        ck.save(directory)
+    solr.commit()
+    return ck
+
+
+def _norm_score(x: str) -> str:
+    if x in ("", "None"):
+        return ""
+    try:
+        return str(float(round(float(x), 4)))
+    except ValueError:
+        return ""
+
+
+def summary_line(ck: Checkpoint, seconds: float) -> str:
+    """One human-readable summary of a recompute."""
+    return (f"recompute: {ck.seen:,} postings seen, {ck.signatures_changed:,} signatures changed, "
+            f"{ck.groups:,} groups ({ck.merged:,} merged, {ck.split:,} split, {ck.groups_changed:,} postings "
+            f"regrouped), sig_version {ck.sig_version}, {seconds:.1f} s")
+
+
+def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: bool,
+            stop_after_pages: int | None) -> None:
+    """CLI wrapper: clear errors, summary on stderr."""
+    from service.errors import SolrUnavailable
+    from service.solr import SolrError
+
+    t0 = time.perf_counter()
+    try:
+        ck = recompute(solr_url, checkpoint_dir, resume=resume, rows=rows, quiet=quiet,
+                       stop_after_pages=stop_after_pages)
+    except SolrUnavailable as exc:
+        raise UserError(f"{exc}; progress is checkpointed in {checkpoint_dir}: re-run with --resume") from None
+    except SolrError as exc:
+        raise UserError(str(exc)) from None
+    if not quiet:
+        print(summary_line(ck, time.perf_counter() - t0), file=sys.stderr)

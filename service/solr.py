@@ -1,0 +1,167 @@
+"""A small Solr client on `requests`: select, real-time get, JSON updates, cursorMark streams, health.
+
+`url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings. Connection failures,
+timeouts and 5xx answers raise `SolrUnavailable` (callers answer 503 / retry); 4xx answers raise
+`SolrError` with Solr's own message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+import requests
+
+from service.errors import SolrUnavailable, UserError
+
+
+class SolrError(Exception):
+    """Solr rejected a request (4xx): a bug or a configset mismatch, not a transient failure."""
+
+
+def _escape_term(value: str) -> str:
+    """Escape a value for the {!terms} parser's comma-separated list."""
+    return value.replace("\\", "\\\\").replace(",", "\\,")
+
+
+class Solr:
+    """Client for one Solr collection (standalone core or SolrCloud collection)."""
+
+    def __init__(self, url: str, timeout: float = 10.0, session: requests.Session | None = None) -> None:
+        url = url.rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise UserError(f"--solr must be a collection URL like http://127.0.0.1:8983/solr/postings, got {url!r}")
+        path = parts.path.rstrip("/")
+        if not path or path.endswith("/solr") or "/solr/" not in path + "/":
+            raise UserError(f"--solr must name a collection, e.g. {url.rstrip('/')}/postings" if path.endswith("/solr")
+                            else f"--solr must be a collection URL like http://127.0.0.1:8983/solr/postings, got {url!r}")
+        self.url = url
+        self.collection = path.rsplit("/", 1)[-1]
+        self.base = url[: -(len(self.collection) + 1)]  # .../solr
+        self.timeout = timeout
+        self.http = session or requests.Session()
+
+    # -- transport ---------------------------------------------------------------------------------
+    def _request(self, method: str, url: str, *, params: Any = None, data: bytes | None = None,
+                 headers: Mapping[str, str] | None = None, timeout: float | None = None) -> dict[str, Any]:
+        try:
+            resp = self.http.request(method, url, params=params, data=data, headers=headers,
+                                     timeout=timeout or self.timeout)
+        except requests.Timeout as exc:
+            raise SolrUnavailable(f"Solr timed out ({url.split('?')[0]})") from exc
+        except requests.ConnectionError as exc:
+            raise SolrUnavailable(f"Solr is not reachable at {self.base}") from exc
+        if resp.status_code >= 500 or resp.status_code == 429:
+            raise SolrUnavailable(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
+        if resp.status_code == 404:
+            raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?")
+        if resp.status_code >= 400:
+            raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
+        try:
+            return orjson.loads(resp.content)
+        except orjson.JSONDecodeError as exc:
+            raise SolrError(f"Solr answered non-JSON from {url}") from exc
+
+    def query(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Like `select`, with parameters in the request body (no URL length limit)."""
+        body = {"wt": "json", **params}
+        return self._request("POST", f"{self.url}/select", data=_form(body),
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+
+    def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
+        """Real-time get: the latest version of each id, searchable or not."""
+        if not ids:
+            return []
+        body = {"ids": ",".join(ids), "fl": fl, "wt": "json"}
+        res = self._request("POST", f"{self.url}/get", data=_form(body),
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+        return res.get("response", {}).get("docs", [])
+
+    def update(self, docs: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None,
+               commit: bool = False) -> None:
+        """Add or atomically update documents in one request."""
+        params: dict[str, Any] = {"wt": "json"}
+        if commit_within_ms is not None:
+            params["commitWithin"] = commit_within_ms
+        if commit:
+            params["commit"] = "true"
+        self._request("POST", f"{self.url}/update", params=params, data=orjson.dumps(list(docs)),
+                      headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 30.0))
+
+    def commit(self) -> None:
+        """Hard commit with a new searcher."""
+        self._request("POST", f"{self.url}/update", params={"commit": "true", "wt": "json"}, data=b"[]",
+                      headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 60.0))
+
+    def delete_all(self) -> None:
+        """Delete every document (tests, demos) and commit."""
+        self._request("POST", f"{self.url}/update", params={"commit": "true", "wt": "json"},
+                      data=b'{"delete":{"query":"*:*"}}', headers={"Content-Type": "application/json"})
+
+    def stream(self, params: Mapping[str, Any], rows: int = 500, cursor: str = "*") -> Iterator[tuple[list[dict[str, Any]], str, str]]:
+        """cursorMark pages sorted by id: yields (docs, cursor used, next cursor) until the end."""
+        while True:
+            res = self.query({**params, "rows": rows, "sort": "id asc", "cursorMark": cursor})
+            docs = res["response"]["docs"]
+            nxt = res.get("nextCursorMark", cursor)
+            yield docs, cursor, nxt
+            if nxt == cursor or not docs:
+                return
+            cursor = nxt
+
+    def count(self, q: str = "*:*") -> int:
+        """Number of (searchable) documents matching q."""
+        return int(self.query({"q": q, "rows": 0})["response"]["numFound"])
+
+    def health(self) -> dict[str, Any]:
+        """Is Solr reachable, which version, which collection/configset: raises SolrUnavailable when down."""
+        info: dict[str, Any] = {"solr": self.base, "collection": self.collection}
+        system = self._request("GET", f"{self.base}/admin/info/system", params={"wt": "json"}, timeout=5.0)
+        info["solr_version"] = system.get("lucene", {}).get("solr-spec-version")
+        info["mode"] = system.get("mode")
+        ping = self._request("GET", f"{self.url}/admin/ping", params={"wt": "json"}, timeout=5.0)
+        info["ping"] = ping.get("status")
+        try:
+            if info["mode"] == "solrcloud":
+                cs = self._request("GET", f"{self.base}/admin/collections",
+                                   params={"action": "CLUSTERSTATUS", "collection": self.collection, "wt": "json"},
+                                   timeout=5.0)
+                coll = cs.get("cluster", {}).get("collections", {}).get(self.collection, {})
+                info["configset"] = coll.get("configName")
+            else:
+                st = self._request("GET", f"{self.base}/admin/cores",
+                                   params={"action": "STATUS", "core": self.collection, "wt": "json"}, timeout=5.0)
+                core = st.get("status", {}).get(self.collection, {})
+                info["configset"] = core.get("config") or core.get("configSet")
+                info["num_docs"] = core.get("index", {}).get("numDocs")
+        except (SolrError, SolrUnavailable):
+            pass
+        return info
+
+
+def _form(params: Mapping[str, Any]) -> bytes:
+    from urllib.parse import urlencode
+
+    items: list[tuple[str, Any]] = []
+    for k, v in params.items():
+        if isinstance(v, list | tuple):
+            items.extend((k, x) for x in v)
+        else:
+            items.append((k, v))
+    return urlencode(items).encode("utf-8")
+
+
+def _solr_message(resp: requests.Response) -> str:
+    try:
+        body = orjson.loads(resp.content)
+        return str(body.get("error", {}).get("msg") or body)[:300]
+    except Exception:  # noqa: BLE001 - any non-JSON error page
+        return resp.text[:300]
+
+
+def terms_query(field: str, values: Sequence[str]) -> str:
+    """A {!terms} query matching any of `values` in `field`."""
+    return "{!terms f=" + field + "}" + ",".join(_escape_term(v) for v in values)

@@ -1,0 +1,139 @@
+"""Embedded dedup (`jobdedup dedup`): grouping quality against the generator's ground truth, exact and
+URL evidence, crawl-log folding, determinism across worker counts, and the CLI surface."""
+
+from __future__ import annotations
+
+import io as _io
+import itertools
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import orjson
+import pytest
+
+from service.embedded import dedup_file
+from service.synth import generate
+
+LONG = (
+    "We build software for hospitals and need a careful engineer to help us run our scheduling platform. "
+    "You will design services, review code, improve reliability and mentor colleagues across the team. "
+    "Experience with Python, PostgreSQL and Kubernetes is expected; German is a plus. We offer a fair salary, "
+    "thirty days of vacation, a learning budget and flexible hours in our Berlin office near the station."
+)
+
+
+def run_dedup(tmp_path: Path, postings: list[dict], workers: int = 1) -> dict[str, dict]:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings) + b"\n")
+    out = _io.BytesIO()
+    dedup_file(str(path), out, workers=workers, quiet=True)
+    return {r["id"]: r for r in map(orjson.loads, out.getvalue().splitlines())}
+
+
+def same_group_pairs(assign: dict[str, str]) -> set[tuple[str, str]]:
+    inv: dict[str, list[str]] = defaultdict(list)
+    for k, v in assign.items():
+        inv[v].append(k)
+    return {pair for m in inv.values() for pair in itertools.combinations(sorted(m), 2)}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_groups_match_generator_truth(tmp_path: Path, lang: str) -> None:
+    postings = list(generate(1500, lang=lang, seed=11))
+    truth = {p["id"]: p["synthetic_job"] for p in postings}
+    out = run_dedup(tmp_path, postings)
+    assert set(out) == set(truth)
+    truth_pairs = same_group_pairs(truth)
+    pred_pairs = same_group_pairs({k: r["group"] for k, r in out.items()})
+    tp = len(truth_pairs & pred_pairs)
+    precision, recall = tp / len(pred_pairs), tp / len(truth_pairs)
+    assert precision >= 0.85, (precision, recall)
+    assert recall >= 0.80, (precision, recall)
+    for r in out.values():  # canonical postings point nowhere, members point at their group's canonical
+        assert (r["duplicate_of"] is None) == (r["group"] == r["id"])
+        if r["duplicate_of"]:
+            assert out[r["group"]]["duplicate_of"] is None
+            assert r["why"] and 0.0 < r["score"] <= 1.0
+
+
+def test_exact_content_and_canonical_url(tmp_path: Path) -> None:
+    postings = [
+        {"id": "a", "title": "Nurse", "company": "Clinic", "description": LONG, "first_seen": "2026-02-01"},
+        {"id": "b", "title": "NURSE", "company": "clinic", "description": LONG.upper().replace(",", " ;"),
+         "first_seen": "2026-01-15"},
+        {"id": "c", "title": "Cook", "description": "short text one", "url": "https://www.x.example/job/9/?utm_source=a"},
+        {"id": "d", "title": "Baker", "description": "other words here", "url": "http://x.example/job/9#apply"},
+        {"id": "e", "title": "Pilot", "description": "flying planes over the sea all day long"},
+    ]
+    out = run_dedup(tmp_path, postings)
+    # earliest first_seen is the canonical posting
+    assert out["a"]["group"] == "b" and out["b"]["duplicate_of"] is None and out["a"]["duplicate_of"] == "b"
+    assert "exact_content" in out["a"]["why"]
+    assert out["c"]["group"] == out["d"]["group"] == "c" and "same_url" in out["d"]["why"]
+    assert out["e"] == {**out["e"], "group": "e", "duplicate_of": None, "why": [], "score": None}
+
+
+def test_crawl_log_folds_into_one_posting(tmp_path: Path) -> None:
+    base = {"id": "j1", "title": "Driver", "description": LONG}
+    postings = [
+        {**base, "first_seen": "2026-03-05", "last_seen": "2026-03-05"},
+        {"id": "other", "title": "Chef", "description": "cooking in a busy kitchen every evening"},
+        {**base, "first_seen": "2026-03-01", "last_seen": "2026-03-02"},
+        {**base, "first_seen": "2026-03-09", "last_seen": "2026-03-10"},
+    ]
+    out = run_dedup(tmp_path, postings)
+    assert list(out) == ["j1", "other"]
+    assert (out["j1"]["first_seen"], out["j1"]["last_seen"], out["j1"]["seen_count"]) == ("2026-03-01", "2026-03-10", 3)
+
+
+def test_workers_give_identical_output(tmp_path: Path) -> None:
+    postings = list(generate(2500, seed=5))
+    one = run_dedup(tmp_path, postings, workers=1)
+    two = run_dedup(tmp_path, postings, workers=2)
+    assert one == two
+
+
+def cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], input=stdin, capture_output=True, timeout=300)
+
+
+def test_cli_generate_then_dedup(tmp_path: Path) -> None:
+    data, groups = tmp_path / "postings.jsonl", tmp_path / "groups.jsonl"
+    res = cli("generate", "-n", "800", "-o", str(data), "--seed", "3")
+    assert res.returncode == 0, res.stderr
+    res = cli("dedup", str(data), "-o", str(groups))
+    assert res.returncode == 0, res.stderr
+    assert b"postings" in res.stderr and b"groups" in res.stderr and b"duplicates" in res.stderr
+    rows = [orjson.loads(x) for x in groups.read_bytes().splitlines()]
+    ids = {orjson.loads(x)["id"] for x in data.read_bytes().splitlines()}
+    assert {r["id"] for r in rows} == ids
+    assert all({"id", "group", "duplicate_of", "score", "why"} <= set(r) for r in rows)
+
+
+def test_cli_csv_with_mapping(tmp_path: Path) -> None:
+    data = tmp_path / "p.csv"
+    data.write_text(f'job,text\n1,"{LONG}"\n2,"{LONG}"\n3,hello there\n', encoding="utf-8")
+    res = cli("dedup", str(data), "--map", "id=job", "--map", "description=text", "-q")
+    assert res.returncode == 0, res.stderr
+    rows = {r["id"]: r for r in map(orjson.loads, res.stdout.splitlines())}
+    assert rows["2"]["duplicate_of"] == "1" and rows["3"]["group"] == "3"
+
+
+@pytest.mark.parametrize(
+    "args,stdin,needle",
+    [
+        (("dedup", "/nonexistent/x.jsonl"), b"", b"no such file"),
+        (("dedup", "-"), b'{"id": "a"}\n{"title": 1}\n', b"line 2: field 'id' is missing"),
+        (("dedup", "-", "--format", "xml"), b"", b"unknown input format"),
+        (("dedup", "-", "--map", "oops"), b"", b"FIELD=COLUMN"),
+        (("generate", "-n", "5", "--lang", "fr"), b"", b"--lang must be"),
+    ],
+)
+def test_cli_errors_are_one_line(args: tuple[str, ...], stdin: bytes, needle: bytes) -> None:
+    res = cli(*args, stdin=stdin)
+    assert res.returncode != 0
+    assert needle in res.stderr, res.stderr
+    assert b"Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
