@@ -16,12 +16,19 @@ built from real words, with rules chosen on labeled pairs (benchmarks/eval_profi
   HMM off) for Chinese, MeCab + unidic-lite for Japanese without particles, auxiliaries and symbols.
   CJK words count from CJK_MIN_WORD_LEN characters. Text between CJK runs uses Solr's tokenizer and
   its length rule (tokens longer than 2).
-* Quantization: quant = max(1, round(maxFreq * CJK_QUANT_RATE)). Stock Solr forces quant >= 2 as soon
-  as any token repeats, which drops every single-occurrence token; in a title that repeats one word
-  the whole title then vanishes from the signature, and different jobs sharing a platform's
-  boilerplate collapse. Here short fields keep all words and long descriptions keep their frequent
-  words, counts rounded down to multiples of quant.
-* Profile lines "word count" sorted by count (descending), then word (code point order).
+* Quantization: quant = max(1, round(maxFreq * CJK_QUANT_RATE)), rate 0.4. Stock Solr forces
+  quant >= 2 as soon as any token repeats, which drops every single-occurrence token; a segmented
+  title that repeats one word (17 % of the Chinese, 13 % of the Japanese titles at hand) then keeps
+  only that word. Here short fields keep all words and long descriptions keep their frequent words,
+  counts rounded down to multiples of quant.
+* Profile lines "word count" sorted by quantized count (descending), then word (code point order).
+
+Evidence (eval_profile.py --ablations): on the dev pairs every variant has precision 1.0; stock
+collides on 5/114 (zh) and 6/68 (ja) "stress" pairs (different jobs given one title and company),
+profile_sig on none up to rate 0.5 (zh: 1 at 0.6). Rate 0.4 has the best recall in both languages
+(zh 0.36, ja 0.42 vs stock 0.30 / 0.34). Counting 1-character CJK words costs zh a stress collision
+(ja would gain recall: kept at 2 for both); keeping contacts groups fewer zh reposts; jieba's HMM
+changes nothing.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from signatures.textprofile import (
 
 PROFILE_FIELDS = ("title", "company", "description")
 
-CJK_QUANT_RATE = Fraction(3, 10)
+CJK_QUANT_RATE = Fraction(2, 5)
 """quant = max(1, round-half-up(maxFreq * rate)) for CJK values; exact rational arithmetic."""
 CJK_MIN_WORD_LEN = 2
 """CJK words are kept from this many characters (most Chinese/Japanese content words have 2+)."""

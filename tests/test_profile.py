@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+from fractions import Fraction
 
 import orjson
 import pytest
@@ -150,14 +151,20 @@ def test_quant_keeps_every_word_of_a_title_that_repeats_one() -> None:
 
 
 def test_cjk_profile_quantizes_long_values() -> None:
+    rate = Fraction(3, 10)
     tokens = ["合约"] * 20 + ["审计"] * 7 + ["安全"] * 5 + ["测试"] * 1
-    lines = profile.cjk_profile(tokens).splitlines()  # quant = round(20 * 0.3) = 6
+    lines = profile.cjk_profile(tokens, rate).splitlines()  # quant = round(20 * 0.3) = 6
     assert lines == ["合约 18", "审计 6"]
     # ordered by the quantized count, then by the word: raw counts 7 and 6 both quantize to 6
     tokens = ["合约"] * 20 + ["审计"] * 6 + ["安全"] * 7
-    assert profile.cjk_profile(tokens).splitlines() == ["合约 18", "安全 6", "审计 6"]
+    assert profile.cjk_profile(tokens, rate).splitlines() == ["合约 18", "安全 6", "审计 6"]
     tokens = ["合约"] * 20 + ["审计"] * 7 + ["安全"] * 6
-    assert profile.cjk_profile(tokens).splitlines() == ["合约 18", "安全 6", "审计 6"]
+    assert profile.cjk_profile(tokens, rate).splitlines() == ["合约 18", "安全 6", "审计 6"]
+    # round half up: 5 * 0.3 = 1.5 -> quant 2
+    assert profile.cjk_profile(["合约"] * 5 + ["审计"], rate) == "合约 4"
+    # the default rate is CJK_QUANT_RATE
+    tokens = ["合约"] * 20 + ["审计"] * 9 + ["安全"] * 3
+    assert profile.cjk_profile(tokens) == profile.cjk_profile(tokens, profile.CJK_QUANT_RATE)
     assert profile.cjk_profile([]) == ""
 
 
