@@ -88,6 +88,12 @@ def test_atomic_update_in_cloud_keeps_signature_and_group(cloud: str) -> None:
                       params={"commit": "true"}, timeout=60)
     assert r.status_code == 400 and "dup_group" in r.text
 
+    # changing the group (the route) by atomic update is refused by the plugin: delete + re-add instead
+    r = requests.post(f"{cloud}/postings/update", json=[{"id": "a", "dup_group": {"set": "svc-other"}}],
+                      params={"commit": "true"}, timeout=60)
+    assert r.status_code == 400 and "delete it and add it again" in r.text
+    assert select(cloud, q="*:*")["response"]["numFound"] == 2
+
     # delete by id needs no route: Solr sends it to every shard
     post_docs(cloud, {"delete": {"id": "b"}})
     assert select(cloud, q="id:b")["response"]["numFound"] == 0

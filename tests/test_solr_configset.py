@@ -70,7 +70,8 @@ def test_supplied_group_and_profile_sig_win_signature_stays_single(clean_solr: s
 def test_atomic_update_never_changes_signature_or_group(clean_solr: str) -> None:
     post_docs(clean_solr, [
         {"id": "a", "title": "Backend Developer", "company": "Hooli", "description": "Go, Postgres",
-         "seen_count": 1, "first_seen": "2024-01-02", "last_seen": "2024-01-02T00:00:00Z"},
+         "seen_count": 1, "first_seen": "2024-01-02", "last_seen": "2024-01-02T00:00:00Z",
+         "mh_bands": ["b0-aa11", "b1-bb22"], "mh_sketch": "c2tldGNo", "profile_sig": "p-a"},
         {"id": "b", "title": "Backend Developer", "company": "Hooli", "description": "Go, Postgres",
          "dup_group": "g-b", "seen_count": 1},
     ])
@@ -87,6 +88,10 @@ def test_atomic_update_never_changes_signature_or_group(clean_solr: str) -> None
         assert after[i]["title"] == "Backend Developer"  # the rest of the posting survives
     assert after["a"]["first_seen"] == "2024-01-02T00:00:00Z"
     assert after["b"]["dup_group"] == "g-b"
+    # the service's fields survive too: stored ones, and the unstored band keys (docValues)
+    assert after["a"]["profile_sig"] == "p-a" and after["a"]["mh_sketch"] == "c2tldGNo"
+    assert sorted(after["a"]["mh_bands"]) == ["b0-aa11", "b1-bb22"]
+    assert select(clean_solr, q="mh_bands:b1-bb22", fl="id")["response"]["docs"] == [{"id": "a"}]
 
 
 def test_unknown_fields_are_kept_never_an_error(clean_solr: str) -> None:

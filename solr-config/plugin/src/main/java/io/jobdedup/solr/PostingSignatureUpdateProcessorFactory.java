@@ -6,10 +6,13 @@ package io.jobdedup.solr;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import org.apache.solr.cloud.CloudDescriptor;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.SolrException.ErrorCode;
 import org.apache.solr.common.SolrInputDocument;
 import org.apache.solr.common.SolrInputField;
+import org.apache.solr.common.cloud.DocCollection;
 import org.apache.solr.common.util.NamedList;
 import org.apache.solr.core.SolrCore;
 import org.apache.solr.request.SolrQueryRequest;
@@ -40,6 +43,12 @@ import org.apache.solr.update.processor.UpdateRequestProcessor;
  *       a second value. A posting none of whose signed fields carries text is its own group
  *       ({@code dup_group} = its uniqueKey): otherwise every empty posting would share the
  *       signature of "nothing" and collapse into one.
+ *   <li><b>In SolrCloud with {@code router.field=dup_group}, a group change by atomic update is
+ *       refused.</b> The route of such an update is the value it carries, so {@code
+ *       {"dup_group":{"set":"g2"}}} would be routed by the text "{set=g2}" and create a partial
+ *       copy of the posting on whatever shard that hashes to. A clear 400 instead: move a posting
+ *       to another group by deleting it and adding it again (atomic updates carry the current
+ *       {@code dup_group} as a plain value).
  * </ul>
  *
  * <p>Solr never writes {@code profile_sig}: what the service supplies is stored as is.
@@ -105,7 +114,19 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
       SolrQueryRequest req, SolrQueryResponse rsp, UpdateRequestProcessor next) {
     UpdateRequestProcessor fixup = new FixupProcessor(next);
     UpdateRequestProcessor stock = super.getInstance(req, rsp, fixup);
-    return new SkipAtomicProcessor(stock, next);
+    return new SkipAtomicProcessor(stock, next, routedByGroup(req) ? groupField : null);
+  }
+
+  /** True in SolrCloud when this collection is routed by the group field (router.field). */
+  private boolean routedByGroup(SolrQueryRequest req) {
+    CloudDescriptor cloud = req.getCore().getCoreDescriptor().getCloudDescriptor();
+    if (cloud == null || req.getCoreContainer().getZkController() == null) return false;
+    DocCollection coll =
+        req.getCoreContainer()
+            .getZkController()
+            .getClusterState()
+            .getCollectionOrNull(cloud.getCollectionName());
+    return coll != null && groupField.equals(coll.getRouter().getRouteField(coll));
   }
 
   private static boolean blank(Object value) {
@@ -129,15 +150,27 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
   /** Front of the pair: partial updates bypass the stock signing step. */
   private static final class SkipAtomicProcessor extends UpdateRequestProcessor {
     private final UpdateRequestProcessor afterSigning;
+    private final String routeField;
 
-    SkipAtomicProcessor(UpdateRequestProcessor stock, UpdateRequestProcessor afterSigning) {
+    SkipAtomicProcessor(
+        UpdateRequestProcessor stock, UpdateRequestProcessor afterSigning, String routeField) {
       super(stock);
       this.afterSigning = afterSigning;
+      this.routeField = routeField;
     }
 
     @Override
     public void processAdd(AddUpdateCommand cmd) throws IOException {
       if (AtomicUpdateDocumentMerger.isAtomicUpdate(cmd)) {
+        if (routeField != null
+            && cmd.getSolrInputDocument().getFieldValue(routeField) instanceof Map) {
+          throw new SolrException(
+              ErrorCode.BAD_REQUEST,
+              routeField + " is this collection's route (router.field): an atomic update must carry"
+                  + " the posting's current " + routeField + " as a plain value, not an operation;"
+                  + " to move posting " + cmd.getPrintableId() + " to another group, delete it and"
+                  + " add it again");
+        }
         if (afterSigning != null) afterSigning.processAdd(cmd);
       } else {
         super.processAdd(cmd);
