@@ -305,7 +305,7 @@ def _roles(
         m = _TITLE_HIRE_RE.search(title)
         t = m.group(1) if m else title
         t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
-        parts = [r for r in re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／]|\band\b|及|和)\s*", t) if r.strip()]
+        parts = [c for c in (_clean_role(r) for r in re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)) if c]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
     for line in lines:

@@ -29,7 +29,7 @@ FEATURES: tuple[str, ...] = (
     "title_sim",  # title similarity (character bigrams), 0.5 when a title is missing
     "role_sim",  # role-set similarity, title_sim when roles are missing
     "mention_sim",  # soft Jaccard of all job titles (roles + phrases mentioned anywhere), role_sim when none
-    "roles_changed",  # job titles (roles and mentions) only one side has, capped at 5, / 5
+    "roles_changed",  # share of job titles one side names that the other side's text never mentions
     "employer_agree",  # +1 same company / shared contact, -1 different company, 0 unknown
     "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
     "location_agree",  # +1 same location, -1 different, 0 unknown
@@ -39,6 +39,7 @@ FEATURES: tuple[str, ...] = (
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 _DIGITS_RE = re.compile(r"\d+")
+_URL_RE = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
 _SHINGLE = {"en": 3, "zh": 3, "ja": 3}
 
 
@@ -104,6 +105,8 @@ class Prepared:
     roles: tuple[frozenset[str], ...]
     mentions: frozenset[str]
     all_roles: tuple[frozenset[str], ...]
+    role_keys: tuple[str, ...]  # role phrases in searchable form (see _search_form)
+    search_text: str  # the whole text in searchable form
     company: str
     contacts: frozenset[str]
     salaries: frozenset[float]
@@ -120,12 +123,20 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
-    hs: list[int] = []
-    ws: list[float] = []
+    # one token stream over all lines (so re-flowed lines keep their shingles), URLs left out (tracking
+    # and requisition links change between reposts; contacts are compared separately)
+    toks: list[str] = []
+    tw: list[float] = []
     for line, wt in zip(ex.lines, lw, strict=True):
-        s = shingle_hashes(_tokens(line), k)
-        hs.extend(s)
-        ws.extend([float(wt)] * len(s))
+        t = _tokens(_URL_RE.sub(" ", line))
+        toks.extend(t)
+        tw.extend([float(wt)] * len(t))
+    hs = shingle_hashes(toks, k)
+    if len(toks) <= k:
+        ws = [min(tw)] if toks else []
+    else:
+        twa = np.array(tw, dtype=np.float32)
+        ws = np.minimum.reduce([twa[i : len(twa) - k + 1 + i] for i in range(k)]).tolist()
     if hs:
         arr = np.array(hs, dtype=np.uint64)
         warr = np.array(ws, dtype=np.float32)
@@ -148,6 +159,8 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         roles=tuple(g for g in (_grams(r) for r in ex.roles) if g),
         mentions=frozenset(ex.mentions),
         all_roles=_merge_roles([*ex.roles, *ex.mentions]),
+        role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in (*ex.mentions, *ex.roles)) if len(k) >= 4),
+        search_text=" " + _search_form(ex.title + " " + ex.text) + " ",
         company=company_key(ex.company),
         contacts=contacts,
         salaries=frozenset(round(s, -2) for s in ex.salaries),
@@ -190,6 +203,22 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) ->
     return matched
 
 
+_SEARCH_RE = re.compile(r"[^\w]+")
+
+
+def _search_form(text: str) -> str:
+    """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
+    words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
+
+
+def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
+    """(roles named by one side that the other side's text never mentions, all roles named)."""
+    novel = sum(1 for k in a.role_keys if f" {k} " not in b.search_text and k not in b.search_text.replace(" ", ""))
+    novel += sum(1 for k in b.role_keys if f" {k} " not in a.search_text and k not in a.search_text.replace(" ", ""))
+    return novel, len(a.role_keys) + len(b.role_keys)
+
+
 def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
     """Soft Jaccard of two role sets; NaN when either is empty."""
     if not a or not b:
@@ -216,9 +245,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     f[4] = title if math.isnan(roles) else roles
     both = _role_sim(a.all_roles, b.all_roles)
     f[5] = f[4] if math.isnan(both) else both
-    if a.all_roles or b.all_roles:
-        m = _role_match(a.all_roles, b.all_roles) if (a.all_roles and b.all_roles) else 0
-        f[6] = min(5, len(a.all_roles) + len(b.all_roles) - 2 * m) / 5.0
+    novel, total = _novel_roles(a, b)
+    f[6] = novel / total if total else 0.0
     if a.company and b.company:
         f[7] = 1.0 if (a.company == b.company or a.company in b.company or b.company in a.company) else -1.0
     if f[7] <= 0 and a.contacts and b.contacts and (a.contacts & b.contacts):
