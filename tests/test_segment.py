@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from signatures import script, segment
-from signatures.segment_ja import MecabSegmenter
+from signatures.segment_ja import DROP_POS, MecabSegmenter
 from signatures.segment_zh import JiebaSegmenter, RJiebaSegmenter
 from signatures.version import TOKENIZERS, tokenizer_mismatches
 
@@ -180,6 +180,17 @@ def test_ja_drops_particles_and_auxiliaries(ja_seg: MecabSegmenter) -> None:
         assert function_word not in words
     pos = dict(ja_seg.morphemes("会社で営業を募集します"))
     assert pos["で"] == "助詞" and pos["ます"] == "助動詞"
+
+
+def test_ja_content_words_are_the_morphemes_minus_dropped_pos(ja_seg: MecabSegmenter) -> None:
+    rng = random.Random(13)
+    for _ in range(50):
+        for run in script.CJK_RE.findall(ja_text(rng, 8)):
+            expected = [s for s, pos in ja_seg.morphemes(run) if pos not in DROP_POS]
+            assert ja_seg.words([run]) == expected
+    keep_all = MecabSegmenter(drop_pos=frozenset())
+    run = "会社で営業を募集します"
+    assert keep_all.words([run]) == [s for s, _ in keep_all.morphemes(run)]
 
 
 def test_ja_runs_are_independent_and_cached(ja_seg: MecabSegmenter) -> None:
