@@ -368,7 +368,8 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
         rep = LabelSetReport(s.name, dict(Counter(labels)))
         cols = [FEATURES.index(f) for f in model.features]
         p = model.proba(s.X[:, cols])
-        rep.results.append(score(f"verifier (shipped, sig_version {model.meta.get('sig_version', '?') if model.meta else '?'})",
+        version = (model.meta or {}).get("coefficients_version") or (model.meta or {}).get("sig_version", "?")
+        rep.results.append(score(f"verifier (verifier-{version}.json)",
                                  f"p >= {verifier.threshold:.2f}", p >= verifier.threshold, labels))
         if cv_probs is not None:
             rep.results.append(score(f"verifier, grouped {cv}-fold CV", f"p >= {THRESHOLD:.2f}",

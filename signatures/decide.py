@@ -123,15 +123,35 @@ def fit_logistic(
     return LogisticModel(tuple(features), mean, scale, w[:-1].copy(), float(w[-1]), threshold, meta)
 
 
+def _version_key(v: str) -> tuple[int, ...] | tuple[float]:
+    try:
+        return tuple(int(x) for x in v.split("."))
+    except ValueError:
+        return (float("inf"),)
+
+
 @lru_cache(maxsize=4)
 def load_model(version: str = SIG_VERSION) -> LogisticModel:
-    """The shipped verifier coefficients for `version` (package data, read via importlib.resources)."""
-    name = f"verifier-{version}.json"
-    try:
-        text = resources.files("signatures").joinpath("data", name).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ValueError(f"no shipped verifier coefficients {name} for sig_version {version}") from exc
-    return LogisticModel.from_json(json.loads(text))
+    """The shipped verifier coefficients for `version` (package data, read via importlib.resources):
+    `verifier-<version>.json`, else the newest shipped file of an earlier version (a SIG_VERSION bump
+    for sketch parameters does not invalidate the verifier; retraining writes the new file)."""
+    data = resources.files("signatures").joinpath("data")
+    shipped = {
+        f.name[len("verifier-") : -len(".json")]: f
+        for f in data.iterdir()
+        if f.name.startswith("verifier-") and f.name.endswith(".json")
+    }
+    chosen = version if version in shipped else None
+    if chosen is None:
+        older = [v for v in shipped if _version_key(v) <= _version_key(version)]
+        chosen = max(older, key=_version_key) if older else None
+    if chosen is None:
+        raise ValueError(f"no shipped verifier coefficients for sig_version {version}")
+    model = LogisticModel.from_json(json.loads(shipped[chosen].read_text(encoding="utf-8")))
+    meta = dict(model.meta or {})
+    meta["coefficients_version"] = chosen
+    return LogisticModel(model.features, model.mean, model.scale, model.coef, model.intercept,
+                         model.threshold, meta)
 
 
 _LABELS = {

@@ -68,13 +68,18 @@ def verifier(corpus: dict[str, dict]) -> Verifier:
     return Verifier(BoilerplateModel.fit(corpus.values()))
 
 
-def test_shipped_coefficients_load_and_match_sig_version() -> None:
+def test_shipped_coefficients_load_for_current_and_later_sig_versions() -> None:
     model = load_model()
-    doc = json.loads(resources.files("signatures").joinpath("data", f"verifier-{SIG_VERSION}.json").read_text())
-    assert doc["sig_version"] == SIG_VERSION
+    name = f"verifier-{model.meta['coefficients_version']}.json"
+    doc = json.loads(resources.files("signatures").joinpath("data", name).read_text())
+    assert doc["sig_version"] == model.meta["coefficients_version"]
+    assert int(model.meta["coefficients_version"]) <= int(SIG_VERSION)
     assert model.features == tuple(doc["features"]) and set(model.features) <= set(FEATURES)
+    assert 0.0 < model.threshold < 1.0
+    later = load_model(str(int(SIG_VERSION) + 1))
+    assert later.meta["coefficients_version"] == model.meta["coefficients_version"]
     with pytest.raises(ValueError, match="no shipped verifier"):
-        load_model("no-such-version")
+        load_model("0")
 
 
 def test_repost_is_duplicate_with_reasons(corpus: dict[str, dict], verifier: Verifier) -> None:
