@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
@@ -65,7 +66,28 @@ def get_segmenter(name: str) -> Segmenter:
             module, _, cls = target.partition(":")
             seg = getattr(importlib.import_module(module), cls)()
             _INSTANCES[name] = seg
+            _warn_on_unpinned_tokenizers()
     return seg
+
+
+_CHECKED = False
+
+
+def _warn_on_unpinned_tokenizers() -> None:
+    """Warn once when an installed tokenizer differs from the pinned one (signatures would differ)."""
+    global _CHECKED
+    if _CHECKED:
+        return
+    _CHECKED = True
+    from signatures.version import tokenizer_mismatches
+
+    bad = tokenizer_mismatches()
+    if bad:
+        warnings.warn(
+            "profile signatures depend on pinned tokenizers; installed versions differ: " + "; ".join(bad),
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 # --- registrations: one line per tokenizer -------------------------------------------------------

@@ -238,3 +238,10 @@ def test_tokenizer_versions_are_the_pinned_ones() -> None:
     assert TOKENIZERS["jieba"] in segment.get_segmenter("zh-jieba").version
     assert TOKENIZERS["rjieba"] in segment.get_segmenter("zh").version
     assert TOKENIZERS["unidic-lite"] in segment.get_segmenter("ja").version
+
+
+def test_unpinned_tokenizer_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(TOKENIZERS, "jieba", "0.0.0-not-installed")
+    monkeypatch.setattr(segment, "_CHECKED", False)
+    with pytest.warns(RuntimeWarning, match="jieba: pinned 0.0.0-not-installed"):
+        segment._warn_on_unpinned_tokenizers()
