@@ -2,7 +2,7 @@
 
 Text is normalized (NFKC, casefold) and cut into tokens: runs of word characters (letters, digits,
 marks, underscore) for space-delimited scripts, one token per character for Han and kana, so a
-k-shingle over Chinese/Japanese text is a character k-gram. Tokens are hashed with XXH64 (fixed seed;
+k-shingle over Chinese/Japanese text is a character k-gram. Tokens are hashed with XXH3_64 (fixed seed;
 bit-identical to the xxhash library, computed in numpy over a whole batch, so there is no Python call
 per token or shingle); the k token hashes of a shingle are combined arithmetically (position-weighted
 sum, then the MurmurHash3 64-bit finalizer). A caller with a real segmenter (jieba, fugashi) can pass
@@ -132,6 +132,7 @@ def normalize(text: str) -> str:
 # else (expansions like "ß" -> "ss", characters that compose with neighbours); -2: not built yet.
 # Filled lazily in blocks of 256 code points.
 _CP_MAP = np.full(0x110000, -2, dtype=np.int32)
+_CJK_BIT = 1 << 24  # flag in _CP_MAP values: a Han/kana character (a token of its own)
 
 
 def _build_cp_block(block: int) -> None:
@@ -144,8 +145,10 @@ def _build_cp_block(block: int) -> None:
             vals[i] = -1
         elif core == "":
             vals[i] = 0x20
-        elif len(val) == 1 or (len(core) == 1 and val == f" {core} " and is_cjk_char(core)):
-            vals[i] = ord(core)  # CJK characters get their spaces back in _text_bytes
+        elif len(val) == 1:
+            vals[i] = ord(core)
+        elif len(core) == 1 and val == f" {core} " and is_cjk_char(core):
+            vals[i] = ord(core) | _CJK_BIT  # gets its spaces back in _texts_bytes_nonascii
         else:
             vals[i] = -1
     _CP_MAP[block * 256 : block * 256 + 256] = vals
@@ -158,25 +161,53 @@ def _text_bytes(text: str) -> bytes:
         raise TypeError(f"expected str, got {type(text).__name__}")
     if text.isascii():
         return text.lower().encode("ascii")  # NFKC is the identity, casefold == lower on ASCII
-    # Fast path: map code points through a table in numpy (most characters map one-to-one).
-    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    mapped = _CP_MAP[cps]
-    if (mapped == -2).any():
-        for block in np.unique(cps[mapped == -2] >> 8).tolist():
-            _build_cp_block(block)
-        mapped = _CP_MAP[cps]
-    if not (mapped < 0).any():
-        cjk = _IS_CJK[mapped]  # mapped values are spaces or word characters
-        if cjk.any():  # pad every Han/kana character with spaces
-            c = cjk.astype(np.int64)
-            padded = np.full(mapped.shape[0] + 2 * int(c.sum()), 0x20, dtype=np.int32)
-            padded[np.arange(mapped.shape[0]) + 2 * np.cumsum(c) - c] = mapped
-            mapped = padded
-        return mapped.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8")
+    return _texts_bytes_nonascii([text])[0]
+
+
+def _slow_text_bytes(text: str) -> bytes:
+    """Exact path for texts whose characters do not all map one-to-one (see _CP_MAP)."""
     out = text.translate(_RAW_TABLE)
     if "\x00" in out:
         out = unicodedata.normalize("NFKC", text).casefold().translate(_NORM_TABLE)
     return out.encode("utf-8", "surrogatepass")
+
+
+_DOC_SEP = "\uffff"  # a noncharacter; replaced by a space inside texts (it is not a word character)
+
+
+def _texts_bytes_nonascii(texts: list[str]) -> list[bytes]:
+    """`_text_bytes` of many non-ASCII texts at once: one numpy pass over their code points."""
+    joined = _DOC_SEP.join(texts)
+    if joined.count(_DOC_SEP) != len(texts) - 1:
+        joined = _DOC_SEP.join(t.replace(_DOC_SEP, " ") for t in texts)
+    cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    mapped = _CP_MAP[cps]
+    neg = np.flatnonzero(mapped < 0)
+    if neg.size and (mapped[neg] == -2).any():
+        for block in np.unique(cps[neg[mapped[neg] == -2]] >> 8).tolist():
+            _build_cp_block(block)
+        mapped = _CP_MAP[cps]
+        neg = np.flatnonzero(mapped < 0)
+    seps = np.flatnonzero(cps == 0xFFFF)
+    bad_docs = np.unique(np.searchsorted(seps, neg)).tolist() if neg.size else []
+    mapped[neg] = 0x20  # those documents are redone exactly below
+    mapped[seps] = 0x0A  # document separator; every newline inside a text maps to a space
+    cjk = mapped >= _CJK_BIT
+    ncjk = int(np.count_nonzero(cjk))
+    if ncjk:  # pad every Han/kana character with spaces
+        mapped &= _CJK_BIT - 1
+        c = cjk.view(np.int8)
+        pos = np.cumsum(c, dtype=np.int32)
+        pos *= 2
+        pos -= c
+        pos += np.arange(mapped.shape[0], dtype=np.int32)
+        padded = np.full(mapped.shape[0] + 2 * ncjk, 0x20, dtype=np.int32)
+        padded[pos] = mapped
+        mapped = padded
+    out = mapped.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8").split(b"\n")
+    for d in bad_docs:
+        out[d] = _slow_text_bytes(texts[d])
+    return out
 
 
 def _token_spans(buf: bytes) -> tuple[np.ndarray, np.ndarray]:
@@ -211,78 +242,103 @@ def _tokens_from_list(tokens: Sequence[str]) -> list[bytes]:
     return out
 
 
-# -- XXH64, vectorized over many short byte spans ------------------------------------------------------
-_P1 = np.uint64(0x9E3779B185EBCA87)
+# -- XXH3_64, vectorized over many short byte spans -------------------------------------------------
+# XXH3 default secret, first 56 bytes (the part short inputs read), from the XXH3 specification.
+_XXH3_SECRET = bytes.fromhex(
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
+    "cb79e64eccc0e578825ad07dccff7221b8084674f743248e"
+)
+_PRIME_MX1 = np.uint64(0x165667919E3779F9)
+_PRIME_MX2 = np.uint64(0x9FB21C651E98DF25)
 _P2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _P3 = np.uint64(0x165667B19E3779F9)
-_P4 = np.uint64(0x85EBCA77C2B2AE63)
-_P5 = 0x27D4EB2F165667C5
+_M32 = np.uint64(0xFFFFFFFF)
+
+
+def _le(off: int, size: int) -> int:
+    return int.from_bytes(_XXH3_SECRET[off : off + size], "little")
 
 
 def _rotl(x: np.ndarray, r: int) -> np.ndarray:
     return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
 
 
-def _mix_lane(h: np.ndarray, k: np.ndarray, rot: int, mul: np.uint64, add: np.uint64 | None) -> np.ndarray:
-    """One XXH64 input step: h = rotl(h ^ k, rot) * mul (+ add)."""
-    h ^= k
-    h = _rotl(h, rot)
-    h *= mul
-    if add is not None:
-        h += add
+def _avalanche_xxh64(h: np.ndarray) -> np.ndarray:
+    h ^= h >> np.uint64(33)
+    h *= _P2
+    h ^= h >> np.uint64(29)
+    h *= _P3
+    h ^= h >> np.uint64(32)
     return h
 
 
-def xxh64_spans(buf: bytes, starts: np.ndarray, lens: np.ndarray, seed: int) -> np.ndarray:
-    """XXH64(buf[s:s+l], seed) for every span, bit-identical to xxhash.xxh64_intdigest.
+def _mul128_fold64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(low 64 bits) xor (high 64 bits) of the 128-bit products a*b, from 32-bit halves."""
+    a_lo, a_hi = a & _M32, a >> np.uint64(32)
+    b_lo, b_hi = b & _M32, b >> np.uint64(32)
+    p0, p1, p2 = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo
+    mid = (p0 >> np.uint64(32)) + (p1 & _M32) + (p2 & _M32)
+    hi = a_hi * b_hi + (p1 >> np.uint64(32)) + (p2 >> np.uint64(32)) + (mid >> np.uint64(32))
+    return (a * b) ^ hi
 
-    Spans shorter than 32 bytes (nearly all tokens) are hashed in numpy, following the XXH64
-    specification's short-input path; longer spans go through the xxhash library one by one.
+
+def xxh3_spans(buf: bytes, starts: np.ndarray, lens: np.ndarray, seed: int) -> np.ndarray:
+    """XXH3_64(buf[s:s+l], seed) for every span, bit-identical to xxhash.xxh3_64_intdigest.
+
+    Spans of 1-16 bytes (nearly all tokens) follow the specification's short-input formulas in
+    numpy, three vectorized cases; other lengths go through the xxhash library one by one.
     """
     starts = np.asarray(starts, dtype=np.int64)
     lens = np.asarray(lens, dtype=np.int64)
+    seed &= _MASK64
     padded = buf + bytes(8)
     npos = len(buf) + 1
     v8 = np.ndarray((npos,), dtype="<u8", buffer=padded, strides=(1,))
     v4 = np.ndarray((npos,), dtype="<u4", buffer=padded, strides=(1,))
     b1 = np.frombuffer(padded, dtype=np.uint8)
     out = np.empty(lens.shape[0], dtype=np.uint64)
-    # Group spans by length: within a group every span takes the same steps, on contiguous arrays
-    # (uint8 keys: numpy sorts them with a radix sort).
-    short = np.flatnonzero(lens < 32)
-    order = short[np.argsort(lens[short].astype(np.uint8), kind="stable")]
-    bounds = np.searchsorted(lens[order], np.arange(33))
-    base = (seed + _P5) & _MASK64
-    p5 = np.uint64(_P5)
-    for length in range(32):
-        grp = order[bounds[length] : bounds[length + 1]]
-        if not grp.size:
-            continue
-        pos = starts[grp]
-        h = np.full(grp.size, np.uint64((base + length) & _MASK64))
-        off = 0
-        while length - off >= 8:
-            k1 = _rotl(v8[pos + off] * _P2, 31)
-            k1 *= _P1
-            h = _mix_lane(h, k1, 27, _P1, _P4)
-            off += 8
-        if length - off >= 4:
-            h = _mix_lane(h, v4[pos + off].astype(np.uint64) * _P1, 23, _P2, _P3)
-            off += 4
-        while off < length:
-            h = _mix_lane(h, b1[pos + off].astype(np.uint64) * p5, 11, _P1, None)
-            off += 1
-        out[grp] = h
-    h = out
-    h ^= h >> np.uint64(33)
-    h *= _P2
-    h ^= h >> np.uint64(29)
-    h *= _P3
-    h ^= h >> np.uint64(32)
-    for i in np.flatnonzero(lens >= 32).tolist():
+
+    sel = np.flatnonzero((lens >= 1) & (lens <= 3))
+    if sel.size:
+        p, n = starts[sel], lens[sel]
+        combined = (
+            b1[p + n - 1].astype(np.uint64)
+            | (n.astype(np.uint64) << np.uint64(8))
+            | (b1[p].astype(np.uint64) << np.uint64(16))
+            | (b1[p + (n >> 1)].astype(np.uint64) << np.uint64(24))
+        )
+        combined ^= np.uint64(((_le(0, 4) ^ _le(4, 4)) + seed) & _MASK64)
+        out[sel] = _avalanche_xxh64(combined)
+
+    sel = np.flatnonzero((lens >= 4) & (lens <= 8))
+    if sel.size:
+        p, n = starts[sel], lens[sel]
+        low32 = seed & 0xFFFFFFFF
+        modified = seed ^ (int.from_bytes(low32.to_bytes(4, "little"), "big") << 32)
+        v = v4[p + n - 4].astype(np.uint64) | (v4[p].astype(np.uint64) << np.uint64(32))
+        v ^= np.uint64(((_le(8, 8) ^ _le(16, 8)) - modified) & _MASK64)
+        v ^= _rotl(v, 49) ^ _rotl(v, 24)
+        v *= _PRIME_MX2
+        v ^= (v >> np.uint64(35)) + n.astype(np.uint64)
+        v *= _PRIME_MX2
+        v ^= v >> np.uint64(28)
+        out[sel] = v
+
+    sel = np.flatnonzero((lens >= 9) & (lens <= 16))
+    if sel.size:
+        p, n = starts[sel], lens[sel]
+        low = v8[p] ^ np.uint64(((_le(24, 8) ^ _le(32, 8)) + seed) & _MASK64)
+        high = v8[p + n - 8] ^ np.uint64(((_le(40, 8) ^ _le(48, 8)) - seed) & _MASK64)
+        acc = n.astype(np.uint64) + low.byteswap() + high + _mul128_fold64(low, high)
+        acc ^= acc >> np.uint64(37)
+        acc *= _PRIME_MX1
+        acc ^= acc >> np.uint64(32)
+        out[sel] = acc
+
+    for i in np.flatnonzero((lens < 1) | (lens > 16)).tolist():
         s = int(starts[i])
-        h[i] = xxhash.xxh64_intdigest(buf[s : s + int(lens[i])], seed)
-    return h
+        out[i] = xxhash.xxh3_64_intdigest(buf[s : s + int(lens[i])], seed)
+    return out
 
 
 def fmix64(x: np.ndarray) -> np.ndarray:
@@ -317,7 +373,7 @@ def _constants(seed: int, n: int, odd: bool = True) -> np.ndarray:
 class Shingler:
     """Text (or token list) -> 64-bit hashes of its k-shingles.
 
-    Tokens are hashed with XXH64 (seed), computed in numpy over the whole batch. Shingle i of a
+    Tokens are hashed with XXH3_64 (seed), computed in numpy over the whole batch. Shingle i of a
     document is the token window [i, i+k). A document with 1..k-1 tokens has a single shorter
     shingle (all its tokens); an empty document has none. Hashes depend only on (k, seed) and the
     token sequence, never on the machine or run.
@@ -340,32 +396,38 @@ class Shingler:
         if isinstance(docs, str):
             raise TypeError("expected a list of documents, got one str (use a one-element list)")
         n = len(docs)
-        parts: list[bytes] = []
+        parts: list[bytes] = [b""] * n
         list_docs: list[int] = []
+        wide: list[int] = []  # non-ASCII texts, converted together
         for i, doc in enumerate(docs):
             if isinstance(doc, str):
-                parts.append(_text_bytes(doc))
+                if doc.isascii():
+                    parts[i] = doc.lower().encode("ascii")  # NFKC: identity, casefold: lower
+                else:
+                    wide.append(i)
             elif isinstance(doc, (bytes, bytearray)):
                 raise TypeError("pass text as str (decoded), not bytes")
             elif isinstance(doc, Sequence):
-                parts.append(b"")
                 list_docs.append(i)
             else:
                 raise TypeError(f"expected a text (str) or a token list, got {type(doc).__name__}")
+        if wide:
+            for i, b in zip(wide, _texts_bytes_nonascii([docs[i] for i in wide]), strict=True):  # type: ignore[misc]
+                parts[i] = b
         buf = b" ".join(parts).translate(_BYTES_TABLE)
         starts, ends = _token_spans(buf)
         part_lens = np.fromiter(map(len, parts), dtype=np.int64, count=n)
         doc_starts = np.cumsum(part_lens + 1) - (part_lens + 1)
         first_tok = np.searchsorted(starts, doc_starts)
         lens = np.diff(np.append(first_tok, starts.shape[0])).astype(np.int64)
-        flat = xxh64_spans(buf, starts, ends - starts, self.seed)
+        flat = xxh3_spans(buf, starts, ends - starts, self.seed)
         if list_docs:  # token lists: tokens kept whole, spliced in at their document's place
             pieces, counts = [], []
             for i in list_docs:
                 toks = _tokens_from_list(docs[i])
                 tl = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
                 tb = b"".join(toks)
-                pieces.append(xxh64_spans(tb, np.cumsum(tl) - tl, tl, self.seed))
+                pieces.append(xxh3_spans(tb, np.cumsum(tl) - tl, tl, self.seed))
                 counts.append(len(toks))
             offs = np.cumsum(lens) - lens
             flat = np.insert(flat, np.repeat(offs[list_docs], counts), np.concatenate(pieces))

@@ -10,7 +10,7 @@ SIG_VERSION = "1"
 # and the code in signatures/shingles.py, minhash.py, lsh.py: changing any of them bumps SIG_VERSION.
 MINHASH = {
     "algorithm": "oph-optimal-densification",  # one-permutation hashing, Shrivastava 2017
-    "token_hash": "xxh64",
+    "token_hash": "xxh3_64",
     "num_perm": 128,
     "shingle_k": 5,  # word tokens; Han/kana: characters
     "seed": 0x6A6F6264,

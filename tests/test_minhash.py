@@ -45,7 +45,7 @@ def fmix(x: int) -> int:
 
 
 def reference_sketch(text: str, num_perm: int, k: int, seed: int) -> list[int]:
-    toks = [xxhash.xxh64_intdigest(t.encode("utf-8"), seed) for t in tokenize(text)]
+    toks = [xxhash.xxh3_64_intdigest(t.encode("utf-8"), seed) for t in tokenize(text)]
     mul = splitmix_constants(seed ^ 0x5348494E474C45, k)
     tag = splitmix_constants(seed ^ 0x5749445448, k + 1, odd=False)
     if not toks:

@@ -1,4 +1,4 @@
-"""Shingles: tokenization against an independent per-character reference, XXH64 against the xxhash
+"""Shingles: tokenization against an independent per-character reference, XXH3 against the xxhash
 library, shingle counts and hashing properties."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from signatures.shingles import Shingler, tokenize, xxh64_spans
+from signatures.shingles import Shingler, tokenize, xxh3_spans
 
 CJK_RANGES = [(0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x303B, 0x303C), (0x3040, 0x30FF),
               (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3FFFF)]
@@ -78,23 +78,33 @@ def test_tokenize_examples(text: str, expected: list[str]) -> None:
     assert tokenize(text) == expected
 
 
-def test_xxh64_spans_equals_xxhash_library() -> None:
+def test_xxh3_spans_equals_xxhash_library() -> None:
     rng = random.Random(5)
     toks = [bytes(rng.randrange(256) for _ in range(n)) for n in list(range(0, 80)) * 20]
     buf = b"".join(toks)
     lens = np.array([len(t) for t in toks])
     starts = np.cumsum(lens) - lens
     for seed in (0, 1, 0x6A6F6264, 2**63 + 12345, 2**64 - 1):
-        got = xxh64_spans(buf, starts, lens, seed)
-        want = np.array([xxhash.xxh64_intdigest(t, seed) for t in toks], dtype=np.uint64)
+        got = xxh3_spans(buf, starts, lens, seed)
+        want = np.array([xxhash.xxh3_64_intdigest(t, seed) for t in toks], dtype=np.uint64)
         assert np.array_equal(got, want)
 
 
-def test_token_hashes_are_xxh64_of_utf8_tokens() -> None:
+def test_token_hashes_are_xxh3_of_utf8_tokens() -> None:
     sh = Shingler(k=3, seed=99)
     docs = ["Hello, wörld! 東京 ｶﾞ", "", "one", "x y z w", "e\u0301 ﬁ ß"]
     flat, lens = sh.token_hashes_batch(docs)
-    want = [xxhash.xxh64_intdigest(t.encode("utf-8"), 99) for d in docs for t in tokenize(d)]
+    want = [xxhash.xxh3_64_intdigest(t.encode("utf-8"), 99) for d in docs for t in tokenize(d)]
+    assert flat.tolist() == want
+    assert lens.tolist() == [len(tokenize(d)) for d in docs]
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.lists(st.text(alphabet=ALPHABET + "\uffff", max_size=30), max_size=8))
+def test_batch_tokenization_equals_one_by_one(docs: list[str]) -> None:
+    sh = Shingler(seed=5)
+    flat, lens = sh.token_hashes_batch(docs)
+    want = [xxhash.xxh3_64_intdigest(t.encode("utf-8", "surrogatepass"), 5) for d in docs for t in tokenize(d)]
     assert flat.tolist() == want
     assert lens.tolist() == [len(tokenize(d)) for d in docs]
 
