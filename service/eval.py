@@ -188,6 +188,8 @@ def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[
         out.append(score("TextProfileSignature (Solr stock)", "equal", eq, labels))
     except (ImportError, NotImplementedError) as exc:
         skipped.append(f"TextProfileSignature: not available ({type(exc).__name__})")
+    except Exception as exc:  # another module's bug must not hide the other results; it is reported
+        skipped.append(f"TextProfileSignature: failed ({type(exc).__name__}: {exc})")
     texts = [_plain(postings[pid]) for pid in ids]
     try:
         from signatures.minhash import MinHasher, jaccard_pairs
