@@ -22,6 +22,9 @@ def register(app: typer.Typer) -> None:
         cv: int = typer.Option(
             0, "--cv", help="Also report K-fold cross-validated verifier quality (folds by pair-graph component)."
         ),
+        no_generated: bool = typer.Option(
+            False, "--no-generated", help="With --cv: train folds on the labeled pairs only, without generated pairs."
+        ),
         no_baselines: bool = typer.Option(False, "--no-baselines", help="Skip TextProfileSignature/MinHash/SimHash."),
         as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables."),
     ) -> None:
@@ -32,7 +35,7 @@ def register(app: typer.Typer) -> None:
 
         if cv == 1 or cv < 0:
             raise UserError("--cv needs at least 2 folds (or 0 to skip)")
-        reports = evaluate(data, labels, cv=cv, baselines=not no_baselines)
+        reports = evaluate(data, labels, cv=cv, baselines=not no_baselines, generated=not no_generated)
         if as_json:
             doc = [
                 {"labels": r.name, "counts": r.counts, "results": [m.as_dict() for m in r.results],

@@ -350,7 +350,8 @@ def cross_validated(sets: Sequence[LabelSet], k: int = 5, X_gen: np.ndarray | No
 
 
 def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
-             baselines: bool = True, model: LogisticModel | None = None) -> list[LabelSetReport]:
+             baselines: bool = True, model: LogisticModel | None = None,
+             generated: bool = True) -> list[LabelSetReport]:
     """Everything `jobdedup eval` prints, per labels file."""
     postings = read_postings(data_paths)
     sets = load_label_sets(postings, label_paths)
@@ -359,7 +360,7 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
     cv_probs: list[np.ndarray] | None = None
     if cv:
         X_gen, y_gen = np.zeros((0, len(FEATURES))), []
-        for lang in ("en", "zh", "ja"):
+        for lang in ("en", "zh", "ja") if generated else ():
             Xg, yg = generated_pairs(lang)
             X_gen = np.vstack([X_gen, Xg])
             y_gen += yg

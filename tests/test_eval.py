@@ -90,7 +90,7 @@ def test_eval_cli_prints_verifier_and_baselines(tmp_path: Path, capsys: pytest.C
 def test_eval_cli_json_and_cv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     posts, labels = _corpus(2)
     d, lab = _write(tmp_path, posts, labels)
-    main(["eval", "--data", d, "--labels", lab, "--json", "--cv", "2", "--no-baselines"])
+    main(["eval", "--data", d, "--labels", lab, "--json", "--cv", "2", "--no-baselines", "--no-generated"])
     doc = json.loads(capsys.readouterr().out)
     methods = [r["method"] for r in doc[0]["results"]]
     assert any("CV" in m for m in methods) and not any("SimHash" in m for m in methods)
@@ -116,3 +116,16 @@ def test_eval_cli_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["eval", "--data", str(tmp_path / "nope.jsonl"), "--labels", str(tmp_path / "l.jsonl")])
     assert "no such file" in capsys.readouterr().err
+
+
+def test_generated_repost_pairs_are_labeled_and_separated() -> None:
+    from service.eval import generated_pairs
+    from signatures.decide import load_model
+
+    X, labels = generated_pairs("en", n=120, seed=3)
+    lab = np.array(labels)
+    assert {"TEMPORAL", "PARTIAL", "NON"} <= set(labels) and len(X) == len(labels)
+    p = load_model().proba(X)
+    # reposts of one job look like duplicates, other jobs of the same company do not
+    assert p[lab == "TEMPORAL"].mean() > 0.7 > 0.3 > p[lab == "PARTIAL"].mean()
+    assert score("v", "", p >= 0.75, labels).f1 > 0.8
