@@ -253,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         posts, pairs = load(args.data, lang)
         print(row(lang, "stock TextProfileSignature", evaluate(posts, pairs, stock)))
         print(row(lang, "profile_sig", evaluate(posts, pairs, _profile_sig)))
+        same = sum(_profile_sig(p) == stock(p) for p in posts.values())
+        print(f"{lang:4}   profile_sig == stock signature on {same}/{len(posts)} postings")
         if args.ablations and lang in ("zh", "ja"):
             for name, ctx in ablations():
                 if "zh only" in name and lang != "zh":
