@@ -130,6 +130,12 @@ def band_keys_batch(sketches: np.ndarray, bands: int = DEFAULT_BANDS, rows: int 
     ]
 
 
+def _expand(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenated ranges [starts[i], starts[i] + counts[i]), vectorized."""
+    total = int(counts.sum())
+    return np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(starts, counts)
+
+
 class LSHIndex:
     """In-memory LSH index over numpy arrays: `insert` sketches in batches, `query` candidates for a
     batch, or list all `candidate_pairs` among the inserted documents.
@@ -198,13 +204,10 @@ class LSHIndex:
             lo = np.searchsorted(col, qh[qrows, j], side="left")
             hi = np.searchsorted(col, qh[qrows, j], side="right")
             cnt = hi - lo
-            total = int(cnt.sum())
-            if total == 0:
+            if not cnt.any():
                 continue
-            q = np.repeat(qrows, cnt)
-            offs = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
-            out_q.append(q)
-            out_p.append(order[offs, j])
+            out_q.append(np.repeat(qrows, cnt))
+            out_p.append(order[_expand(lo, cnt), j])
         if not out_q:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
         key = (np.concatenate(out_q).astype(np.int64) << 32) | np.concatenate(out_p).astype(np.int64)
@@ -227,10 +230,28 @@ class LSHIndex:
     def candidate_pairs(self) -> np.ndarray:
         """All candidate pairs among the inserted documents: int64 array (m, 2) of ids, first
         column from the earlier-inserted document, each pair once."""
-        h, ids, _, _ = self._build()
+        _, ids, order, keys = self._build()
         if self._n >= 1 << 31:
             raise ValueError("candidate_pairs supports up to 2**31 documents")
-        live = np.concatenate(self._live) if self._live else np.empty(0, dtype=bool)
-        q, p = self._matches(h, live)
-        keep = q < p
-        return np.stack([ids[q[keep]], ids[p[keep]]], axis=1)
+        found = []
+        for j in range(self.bands):
+            col = keys[:, j]
+            same = np.flatnonzero(col[1:] == col[:-1])  # i and i+1 share the bucket
+            if not same.size:
+                continue
+            # Buckets with >= 2 members, as runs [start, end) of the sorted column.
+            brk = np.flatnonzero(np.diff(same) != 1)
+            run_start = np.concatenate([same[:1], same[brk + 1]])
+            run_end = np.concatenate([same[brk], same[-1:]]) + 2
+            size = run_end - run_start
+            members = _expand(run_start, size)
+            run_of = np.repeat(np.arange(run_start.size), size)
+            later = run_end[run_of] - members - 1  # members after this one in its bucket
+            first = np.repeat(members, later)
+            second = _expand(members + 1, later)
+            a, b = order[first, j], order[second, j]
+            found.append((np.minimum(a, b).astype(np.int64) << 32) | np.maximum(a, b).astype(np.int64))
+        if not found:
+            return np.empty((0, 2), dtype=np.int64)
+        key = np.unique(np.concatenate(found))
+        return np.stack([ids[key >> 32], ids[key & 0xFFFFFFFF]], axis=1)
