@@ -118,6 +118,27 @@ def ours(texts: Sequence[str], seed: int) -> np.ndarray:
     return MinHasher(num_perm=NUM_PERM, seed=seed, k=K).sketch_batch(texts)
 
 
+def ours_kperm(texts: Sequence[str], seed: int) -> np.ndarray:
+    """Ablation: our shingle hashes, then classic MinHash with 128 affine permutations
+    (a*h+b mod 2**64, odd a, on fmix64-premixed hashes), vectorized per 32-document chunk."""
+    from signatures.shingles import Shingler, fmix64
+
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2**63, size=NUM_PERM, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    b = rng.integers(0, 2**63, size=NUM_PERM, dtype=np.uint64)
+    sh = Shingler(k=K, seed=seed)
+    out = np.full((len(texts), NUM_PERM), np.uint64(2**64 - 1))
+    for lo in range(0, len(texts), 32):
+        h, counts = sh.hashes_batch(texts[lo : lo + 32])
+        if not h.size:
+            continue
+        vals = fmix64(h)[:, None] * a[None, :] + b[None, :]
+        offs = np.cumsum(counts) - counts
+        nz = np.flatnonzero(counts)
+        out[lo + nz] = np.minimum.reduceat(vals, offs[nz], axis=0)
+    return out
+
+
 def datasketch_bulk(texts: Sequence[str], seed: int) -> np.ndarray:
     from datasketch import MinHash
 
@@ -148,6 +169,7 @@ def rensa_c(texts: Sequence[str], seed: int) -> np.ndarray:
 
 METHODS: dict[str, Callable[[Sequence[str], int], np.ndarray]] = {
     "jobdedup (OPH + optimal densification)": ours,
+    "jobdedup shingles + 128 permutations (ablation)": ours_kperm,
     "datasketch MinHash.bulk": datasketch_bulk,
     "rensa RMinHash matrix": rensa_r,
     "rensa RMinHash rho": rensa_rho,
