@@ -143,10 +143,11 @@ def normalize_line(line: str) -> str:
 
 # --------------------------------------------------------------------------- contacts / salary
 
-_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _OBF_EMAIL_RE = re.compile(
-    r"([\w.+-]+)\s*[\[(]\s*at\s*[\])]\s*([\w-]+(?:\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*[\w-]+)+)", re.IGNORECASE
+    r"(?<![\w.+-])([\w.+-]+)\s*[\[(]\s*at\s*[\])]\s*([\w-]+(?:\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*[\w-]+)+)", re.IGNORECASE
 )
+_OBF_HINT_RE = re.compile(r"[\[(]\s*at\s*[\])]", re.IGNORECASE)
 _URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
 _HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*(?:id)?\s*[:：]\s*(@?[\w.:-]{3,})")
@@ -188,7 +189,7 @@ def _salaries(lines: tuple[str, ...]) -> tuple[float, ...]:
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
     emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)}
-    for m in _OBF_EMAIL_RE.finditer(text):
+    for m in _OBF_EMAIL_RE.finditer(text) if _OBF_HINT_RE.search(text) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{dom}".lower())
     urls = set()
@@ -344,7 +345,8 @@ _MENTION_HEAD = (
     r"intern|sre|devops|administrator|specialist|consultant|writer|marketer|executive|representative|"
     r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm"
 )
-_MENTION_RE = re.compile(rf"(?i)((?:[\w+#.-]+[ \t/]+){{0,3}})({_MENTION_HEAD})(?:e?s)?\b")
+_MENTION_RE = re.compile(rf"(?i)\b({_MENTION_HEAD})(?:e?s)?\b")
+_MODS_BEFORE_RE = re.compile(r"([\w+#.-]+)[ \t/]+$")
 _MENTION_STOP = frozenset(
     "a an the our of for few several and or with as to is are we you be hiring looking seeking need needs "
     "multiple experienced talented great strong this that who will in on at from by your their us team "
@@ -363,12 +365,10 @@ _MENTION_MODS = frozenset(
     "blockchain smart contract".split()
 )
 _MENTION_CJK_RE = re.compile(
-    r"([A-Za-z0-9+#]*[\u4e00-\u9fff\u30a0-\u30ffA-Za-z]{0,6}\s?"
-    r"(?:工程师|工程師|經理|经理|设计师|研究员|分析师|架构师|主管|专家|总监|实习生|专员|"
-    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ))"
+    r"工程师|工程師|經理|经理|设计师|研究员|分析师|架构师|主管|专家|总监|实习生|专员|"
+    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ"
 )
-
-
+_CJK_MOD_RE = re.compile(r"[A-Za-z0-9+#]*[\u4e00-\u9fff\u30a0-\u30ffA-Za-z]{0,6}\s?$")
 _CJK_CUT_RE = re.compile(r"[的和及与或、，。：:；;招聘需求寻找急缺少位名是为做有在对从向请]")
 
 
@@ -394,22 +394,29 @@ def _mentions(text: str, lang: str) -> tuple[str, ...]:
     """Job-title phrases mentioned anywhere in the text ("a Senior Data Engineer", "前端开发工程师"),
     normalized (lowercase, singular, at most three modifiers, no leading function words)."""
     out: dict[str, None] = {}
-    if True:  # Latin job titles occur in every language's postings
-        for m in _MENTION_RE.finditer(_URL_ONLY_RE.sub(" \n ", text)):
-            mods = [w for w in re.split(r"[ \t/]+", m.group(1)) if w]
+    clean = _URL_ONLY_RE.sub(" \n ", text)  # Latin job titles occur in every language's postings
+    if True:
+        for m in _MENTION_RE.finditer(clean):
+            before = clean[max(0, m.start() - 80) : m.start()]
             keep: list[str] = []
-            for w in reversed(mods):
+            while len(keep) < 3:
+                mm = _MODS_BEFORE_RE.search(before)
+                if mm is None:
+                    break
+                w = mm.group(1)
                 lw = w.lower().strip(".-")
                 titled = w[:1].isupper() and lw not in _MENTION_STOP
                 if not lw or not re.fullmatch(r"[a-z][a-z+#.-]*", lw) or not (lw in _MENTION_MODS or titled):
                     break
                 keep.append(_singular(lw))
-            head = m.group(2).lower()
+                before = before[: mm.start()]
+            head = m.group(1).lower()
             if keep or head in ("sre", "swe", "pm", "devops", "cto"):
                 out.setdefault(" ".join([*reversed(keep), head]), None)
     if lang != "en":
         for m in _MENTION_CJK_RE.finditer(text):
-            phrase = _CJK_CUT_RE.split(m.group(1))[-1]
+            mod = _CJK_MOD_RE.search(text[max(0, m.start() - 24) : m.start()])
+            phrase = _CJK_CUT_RE.split((mod.group(0) if mod else "") + m.group(0))[-1]
             out.setdefault(phrase.lower().replace(" ", ""), None)
     return tuple(list(out)[:60])
 
