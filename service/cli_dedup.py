@@ -53,7 +53,8 @@ def register(app: typer.Typer) -> None:
             doc = {"postings": summary.postings, "lines": summary.lines, "groups": summary.groups,
                    "duplicates": summary.duplicates, "duplicate_share": round(summary.duplicate_share, 4),
                    "resightings": summary.resightings, "seconds": round(summary.seconds, 3),
-                   "candidate_pairs": summary.candidate_pairs, "accepted_pairs": summary.accepted_pairs,
+                   "candidate_pairs": summary.candidate_pairs,
+                   "compared_pairs": summary.compared_pairs, "accepted_pairs": summary.accepted_pairs,
                    "evidence": summary.evidence}
             print(orjson.dumps(doc).decode(), file=sys.stderr)
         elif not quiet:
