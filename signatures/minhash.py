@@ -39,7 +39,8 @@ __all__ = [
 DEFAULT_NUM_PERM: int = MINHASH["num_perm"]  # type: ignore[assignment]
 EMPTY_VALUE = np.uint64(0xFFFFFFFFFFFFFFFF)
 _U64 = np.uint64
-_PROBE_BLOCK = 32  # probes evaluated per vectorized step
+_FIRST_PROBES = 8  # probes tried at once first (enough for nearly every empty bin of a normal text)
+_PROBE_BLOCK = 32  # probes per vectorized step after that (short texts with few filled bins)
 _PROBE_LIMIT = 1 << 14  # probes per empty bin before the deterministic fallback (never reached in practice)
 _BATCH = 256  # documents per internal chunk: keeps temporaries in cache (measured fastest)
 
@@ -66,7 +67,7 @@ class MinHasher:
         c1, c2, c3 = (int(x) for x in _constants(seed ^ 0x44454E5345, 3))
         self._probe_c1 = _U64(c1)
         self._probe_c2, self._probe_c3 = c2, c3
-        self._probe_table = self._probe_block(1)
+        self._probe_table = self._probe_block(1, _FIRST_PROBES)
 
     def __repr__(self) -> str:
         return f"MinHasher(num_perm={self.num_perm}, seed={self.seed}, k={self.k})"
@@ -112,12 +113,12 @@ class MinHasher:
         return sk
 
     # -- densification ---------------------------------------------------------------------------
-    def _probe_block(self, first_attempt: int) -> np.ndarray:
-        """Probes first_attempt .. first_attempt+_PROBE_BLOCK-1 of every bin, shape (num_perm, block):
+    def _probe_block(self, first_attempt: int, size: int = _PROBE_BLOCK) -> np.ndarray:
+        """Probes first_attempt .. first_attempt+size-1 of every bin, shape (num_perm, size):
         probe t of empty bin i is a fixed pseudo-random bin, the same for every document."""
         bins = np.arange(self.num_perm, dtype=np.uint64)[:, None] * self._probe_c1
         att = [(t * self._probe_c2 + self._probe_c3) & 0xFFFFFFFFFFFFFFFF
-               for t in range(first_attempt, first_attempt + _PROBE_BLOCK)]
+               for t in range(first_attempt, first_attempt + size)]
         x = bins + np.array(att, dtype=np.uint64)[None, :]
         return _bins(fmix64(x), self.num_perm).astype(np.int64)
 
@@ -133,29 +134,33 @@ class MinHasher:
         if single.size:
             sk[single] = sk[single].min(axis=1, keepdims=True)
             todo[single] = False
-        rows, cols = np.nonzero(~filled & todo[:, None])
-        if rows.size == 0:
+        m = self.num_perm
+        empty_flat = np.flatnonzero(~filled & todo[:, None])  # row * m + col of every empty bin
+        if empty_flat.size == 0:
             return
-        src = np.empty(rows.size, dtype=np.int64)
-        pending = np.arange(rows.size)
+        filled_flat = filled.ravel()
+        cols = empty_flat % m
+        base = empty_flat - cols  # row * m
+        src = np.empty(empty_flat.size, dtype=np.int64)  # row * m + source col
+        pending = np.arange(empty_flat.size)
         attempt = 1
         while pending.size and attempt <= _PROBE_LIMIT:
             # A block of probes at once: the first probe that lands on a filled bin wins.
             block = self._probe_table if attempt == 1 else self._probe_block(attempt)
-            cand = block[cols[pending]]  # (pending, _PROBE_BLOCK)
-            ok = filled[rows[pending][:, None], cand]
+            cand = block[cols[pending]]  # (pending, probes in this block)
+            cand += base[pending, None]
+            ok = filled_flat[cand]
             hit = ok.any(axis=1)
-            first = ok.argmax(axis=1)
             done = pending[hit]
-            src[done] = cand[hit, first[hit]]
+            src[done] = cand[hit, ok[hit].argmax(axis=1)]
             pending = pending[~hit]
-            attempt += _PROBE_BLOCK
-        if pending.size:  # deterministic fallback: next filled bin to the right, circularly
-            for p in pending.tolist():
-                r, c = int(rows[p]), int(cols[p])
-                order = np.roll(np.arange(self.num_perm), -c - 1)
-                src[p] = int(order[np.argmax(filled[r, order])])
-        sk[rows, cols] = sk[rows, src]
+            attempt += block.shape[1]
+        for p in pending.tolist():  # deterministic fallback (never seen): next filled bin to the right
+            r, c = divmod(int(empty_flat[p]), m)
+            order = np.roll(np.arange(m), -c - 1)
+            src[p] = r * m + int(order[np.argmax(filled[r, order])])
+        flat = sk.reshape(-1)
+        flat[empty_flat] = flat[src]
 
 
 # -- estimates -------------------------------------------------------------------------------------

@@ -212,9 +212,10 @@ def _texts_bytes_nonascii(texts: list[str]) -> list[bytes]:
 
 def _token_spans(buf: bytes) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends) of the maximal runs of non-space bytes of a buffer, vectorized."""
-    word = np.frombuffer(buf, dtype=np.uint8) != 0x20
-    edges = np.diff(word.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    word = np.zeros(len(buf) + 2, dtype=bool)
+    np.not_equal(np.frombuffer(buf, dtype=np.uint8), 0x20, out=word[1:-1])
+    edges = np.flatnonzero(word[1:] != word[:-1])  # alternately a token start and a token end
+    return edges[0::2], edges[1::2]
 
 
 def _token_bytes(text: str) -> list[bytes]:
