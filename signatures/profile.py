@@ -133,9 +133,22 @@ def _runs_language(runs: Sequence[str]) -> str:
     return script.JA if kana and kana >= script.JA_KANA_SHARE * len(joined) else script.ZH
 
 
+_NON_ASCII_WORD_CHAR = re.compile(r"[^\x00-\x7f\W]")
+_ASCII_TOKEN = re.compile("[a-z0-9]{" + str(NON_CJK_MIN_TOKEN_LEN + 1) + ",}")
+
+
+def between_tokens(text: str) -> list[str]:
+    """solr_tokens(text, NON_CJK_MIN_TOKEN_LEN), with a fast path when no non-ASCII character is a
+    word character: then Java's letters/digits are exactly [A-Za-z0-9] and every other character
+    separates tokens (Python's \\w covers all Java letters and digits, so the test is safe)."""
+    if _NON_ASCII_WORD_CHAR.search(text) is None:
+        return _ASCII_TOKEN.findall(text.encode("ascii", "replace").decode("ascii").lower())
+    return solr_tokens(text, NON_CJK_MIN_TOKEN_LEN)
+
+
 def _counts(runs: Sequence[str], between: str, lang: str) -> Counter[str]:
     counts = get_segmenter(lang).word_counts(runs, CJK_MIN_WORD_LEN) if runs else Counter()
-    counts.update(solr_tokens(between, NON_CJK_MIN_TOKEN_LEN))
+    counts.update(between_tokens(between))
     return counts
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from signatures import profile, segment
 from signatures.profile import PROFILE_FIELDS, posting_profile_signature, profile_signature
-from signatures.textprofile import solr_fields_signature, solr_text_signature
+from signatures.textprofile import solr_fields_signature, solr_text_signature, solr_tokens
 
 EMPTY_MD5 = hashlib.md5(b"").hexdigest()
 
@@ -109,6 +109,36 @@ def test_text_without_han_or_kana_equals_solr(text: str) -> None:
 )
 def test_posting_without_han_or_kana_equals_solr_signature(posting: dict) -> None:
     assert posting_profile_signature(posting) == solr_fields_signature(posting, PROFILE_FIELDS)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            list("abcXYZ019 .,;!?-_\n\t?")
+            + [
+                "éÉ",
+                "ß",
+                "İ",
+                "Σ",
+                "²",
+                "Ⅻ",
+                "①",
+                "ａＢ",
+                "，",
+                "。",
+                "●",
+                "서울",
+                "\u0301",
+                "ﬁ",
+                "\U0001d400",
+            ]
+        ),
+        max_size=60,
+    ).map("".join)
+)
+def test_between_tokens_equal_solr_tokens(text: str) -> None:
+    assert profile.between_tokens(text) == solr_tokens(text, profile.NON_CJK_MIN_TOKEN_LEN)
 
 
 def test_bad_input_is_a_clear_error() -> None:
