@@ -14,11 +14,15 @@ def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_cmd(
         data: Annotated[
-            list[str], typer.Option("--data", help="Postings (JSON Lines, CSV/TSV); repeat for several files.")
-        ],
+            list[str] | None, typer.Option("--data", help="Postings (JSON Lines, CSV/TSV); repeat for several files.")
+        ] = None,
         labels: Annotated[
-            list[str], typer.Option("--labels", help="Labeled pairs (JSON Lines: a, b, label); repeat for several files.")
-        ],
+            list[str] | None,
+            typer.Option("--labels", help="Labeled pairs (JSON Lines: a, b, label); repeat for several files."),
+        ] = None,
+        generated: int = typer.Option(
+            0, "--generated", help="Also score N generated postings per language (service.synth, held-out seed)."
+        ),
         cv: int = typer.Option(
             0, "--cv", help="Also report K-fold cross-validated verifier quality (folds by pair-graph component)."
         ),
@@ -33,9 +37,16 @@ def register(app: typer.Typer) -> None:
         Duplicate = FULL, SEMANTIC or TEMPORAL; PARTIAL and NON must stay apart."""
         from service.eval import evaluate, format_reports
 
+        if not labels and not generated:
+            raise UserError("give --data and --labels, or --generated N")
+        if labels and not data:
+            raise UserError("--labels needs the postings they refer to: add --data FILE")
+        if generated < 0:
+            raise UserError("--generated must be >= 0")
         if cv == 1 or cv < 0:
             raise UserError("--cv needs at least 2 folds (or 0 to skip)")
-        reports = evaluate(data, labels, cv=cv, baselines=not no_baselines, generated=not no_generated)
+        reports = evaluate(data or [], labels or [], cv=cv, baselines=not no_baselines, generated=not no_generated,
+                           generated_eval=generated)
         if as_json:
             doc = [
                 {"labels": r.name, "counts": r.counts, "results": [m.as_dict() for m in r.results],

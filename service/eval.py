@@ -36,6 +36,7 @@ GENERATED_PER_LANG = 300  # postings generated per language for training pairs
 #: Merging two different jobs hides one from search; missing a duplicate only shows a repost twice.
 #: Counting a false merge as 3 missed duplicates gives the Bayes decision threshold p >= 3 / (3 + 1).
 THRESHOLD = 0.75
+GENERATED_EVAL_SEED = 11  # held-out generated pairs for reporting (training uses seed 7)
 
 
 @dataclass(frozen=True)
@@ -253,19 +254,18 @@ def group_folds(groups: np.ndarray, k: int) -> np.ndarray:
     return np.array([fold_of[g] for g in groups.tolist()])
 
 
-def generated_pairs(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7) -> tuple[np.ndarray, list[str]]:
-    """Features and labels of repost pairs from service.synth: reposts of one job (TEMPORAL), other jobs
-    of the same company (PARTIAL, the hard negatives) and other companies (NON)."""
+def generated_corpus(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7
+                     ) -> tuple[dict[str, dict[str, Any]], list[LabeledPair]]:
+    """Postings from service.synth and labeled pairs over them: reposts of one job (TEMPORAL), other jobs
+    of the same company (PARTIAL, the hard negatives) and other companies (NON). Empty without synth."""
     try:
         from service.synth import generate
     except ImportError:
-        return np.zeros((0, len(FEATURES))), []
-    rows = [p for p in generate(n, lang=lang, seed=seed) if p.get("synthetic_job")]
-    uniq = {p["id"]: p for p in rows}
-    prep = prepare_all(uniq)
+        return {}, []
+    uniq = {p["id"]: p for p in generate(n, lang=lang, seed=seed) if p.get("synthetic_job")}
     ps = list(uniq.values())
     rng = np.random.default_rng(seed)
-    pairs: list[tuple[str, str, str]] = []
+    pairs: list[LabeledPair] = []
     by_job: dict[str, list[str]] = {}
     job_domain: dict[str, str] = {}
     for p in ps:  # a job's first posting is on the company's own careers site: its domain names the company
@@ -277,18 +277,25 @@ def generated_pairs(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7) -> tu
         by_co.setdefault(dom, []).append(job)
     for ids in by_job.values():
         for i in range(len(ids) - 1):
-            pairs.append((ids[i], ids[i + 1], "TEMPORAL"))
+            pairs.append(LabeledPair(ids[i], ids[i + 1], "TEMPORAL"))
     for jobs in by_co.values():
         for i in range(len(jobs) - 1):
             a, b = by_job[jobs[i]], by_job[jobs[i + 1]]
-            pairs.append((a[int(rng.integers(len(a)))], b[int(rng.integers(len(b)))], "PARTIAL"))
-    n_non = max(10, len(pairs) // 4)
-    for _ in range(n_non):
-        a, b = rng.choice(len(ps), 2, replace=False)
-        if ps[a]["synthetic_job"] != ps[b]["synthetic_job"]:
-            pairs.append((ps[a]["id"], ps[b]["id"], "NON"))
-    X = feature_matrix([(prep[a], prep[b]) for a, b, _ in pairs])
-    return X, [lb for _, _, lb in pairs]
+            pairs.append(LabeledPair(a[int(rng.integers(len(a)))], b[int(rng.integers(len(b)))], "PARTIAL"))
+    for _ in range(max(10, len(pairs) // 4)):
+        i, j = rng.choice(len(ps), 2, replace=False)
+        if ps[i]["synthetic_job"] != ps[j]["synthetic_job"]:
+            pairs.append(LabeledPair(ps[i]["id"], ps[j]["id"], "NON"))
+    return uniq, pairs
+
+
+def generated_pairs(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7) -> tuple[np.ndarray, list[str]]:
+    """Features and labels of the `generated_corpus` pairs (boilerplate learned from that corpus)."""
+    postings, pairs = generated_corpus(lang, n, seed)
+    if not pairs:
+        return np.zeros((0, len(FEATURES))), []
+    prep = prepare_all(postings)
+    return feature_matrix([(prep[p.a], prep[p.b]) for p in pairs]), [p.label for p in pairs]
 
 
 def train_model(X: np.ndarray, labels: Sequence[str], X_gen: np.ndarray | None = None,
@@ -351,14 +358,22 @@ def cross_validated(sets: Sequence[LabelSet], k: int = 5, X_gen: np.ndarray | No
 
 def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
              baselines: bool = True, model: LogisticModel | None = None,
-             generated: bool = True) -> list[LabelSetReport]:
+             generated: bool = True, generated_eval: int = 0) -> list[LabelSetReport]:
     """Everything `jobdedup eval` prints, per labels file."""
     postings = read_postings(data_paths)
-    sets = load_label_sets(postings, label_paths)
+    sets = load_label_sets(postings, label_paths) if label_paths else []
+    held_out: list[tuple[LabelSet, dict[str, dict[str, Any]]]] = []
+    for lang in ("en", "zh", "ja") if generated_eval else ():
+        gen_posts, gen_pairs = generated_corpus(lang, generated_eval, seed=GENERATED_EVAL_SEED)
+        if gen_pairs:
+            prep = prepare_all(gen_posts)
+            X = feature_matrix([(prep[p.a], prep[p.b]) for p in gen_pairs])
+            held_out.append((LabelSet(f"generated-{lang} (seed {GENERATED_EVAL_SEED}, {generated_eval} postings)",
+                                      gen_pairs, X), gen_posts))
     model = model or load_model()
     verifier = Verifier(model=model)
     cv_probs: list[np.ndarray] | None = None
-    if cv:
+    if cv and sets:
         X_gen, y_gen = np.zeros((0, len(FEATURES))), []
         for lang in ("en", "zh", "ja") if generated else ():
             Xg, yg = generated_pairs(lang)
@@ -366,7 +381,8 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             y_gen += yg
         cv_probs = cross_validated(sets, cv, X_gen, y_gen)
     reports = []
-    for i, s in enumerate(sets):
+    sources = [(s, postings) for s in sets] + held_out
+    for i, (s, posts) in enumerate(sources):
         labels = s.labels
         rep = LabelSetReport(s.name, dict(Counter(labels)))
         cols = [FEATURES.index(f) for f in model.features]
@@ -374,11 +390,11 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
         version = (model.meta or {}).get("coefficients_version") or (model.meta or {}).get("sig_version", "?")
         rep.results.append(score(f"verifier (verifier-{version}.json)",
                                  f"p >= {verifier.threshold:.2f}", p >= verifier.threshold, labels))
-        if cv_probs is not None:
+        if cv_probs is not None and i < len(sets):
             rep.results.append(score(f"verifier, grouped {cv}-fold CV", f"p >= {THRESHOLD:.2f}",
                                      cv_probs[i] >= THRESHOLD, labels))
         if baselines:
-            res, skipped = baseline_results(postings, s.pairs)
+            res, skipped = baseline_results(posts, s.pairs)
             rep.results.extend(res)
             rep.skipped.extend(skipped)
         reports.append(rep)

@@ -129,3 +129,17 @@ def test_generated_repost_pairs_are_labeled_and_separated() -> None:
     # reposts of one job look like duplicates, other jobs of the same company do not
     assert p[lab == "TEMPORAL"].mean() > 0.7 > 0.3 > p[lab == "PARTIAL"].mean()
     assert score("v", "", p >= 0.75, labels).f1 > 0.8
+
+
+def test_eval_cli_generated_only(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["eval", "--generated", "60", "--no-baselines", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert [d["labels"].split(" ")[0] for d in doc] == ["generated-en", "generated-zh", "generated-ja"]
+    for d in doc:
+        assert d["counts"].get("TEMPORAL", 0) > 0 and d["results"][0]["method"].startswith("verifier")
+
+
+def test_eval_cli_needs_labels_or_generated(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["eval"])
+    assert exc.value.code == 2 and "--generated" in capsys.readouterr().err
