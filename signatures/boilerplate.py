@@ -133,6 +133,14 @@ class BoilerplateModel:
         w = self.line_weights(ex)
         return [ln for ln, x in zip(ex.lines, w, strict=True) if x < 1.0]
 
+    def job_text(self, posting: Mapping[str, Any] | Extracted) -> str:
+        """The main text without its boilerplate lines: what profile signatures and shingles of the job
+        itself should see (falls back to the full text when every line is boilerplate)."""
+        ex = posting if isinstance(posting, Extracted) else extract(posting)
+        w = self.line_weights(ex)
+        kept = [ln for ln, x in zip(ex.lines, w, strict=True) if x >= 1.0]
+        return "\n".join(kept) if kept else ex.text
+
     def __len__(self) -> int:
         return sum(len(t) for t in self._table.values())
 

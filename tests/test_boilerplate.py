@@ -36,6 +36,14 @@ def test_blurb_recurring_across_jobs_is_boilerplate() -> None:
     assert model.boilerplate_lines(ex) == [BLURB, EEO]
 
 
+def test_job_text_drops_boilerplate_lines() -> None:
+    posts = _corpus()
+    model = BoilerplateModel.fit(posts)
+    assert model.job_text(posts[2]) == "As our Sales Manager you will grow the DACH pipeline."
+    lonely = {"id": "x", "company": "Northwind Robotics", "title": "Intern", "description": f"{BLURB}\n\n{EEO}"}
+    assert model.job_text(lonely) == f"{BLURB}\n{EEO}"  # nothing job-specific left: keep the text
+
+
 def test_reposts_of_one_job_do_not_make_boilerplate() -> None:
     posts = [_post(i, "Backend Engineer", "own the fleet API") for i in range(6)]
     model = BoilerplateModel.fit(posts)
