@@ -22,6 +22,9 @@ def register(app: typer.Typer) -> None:
         workers: int | None = typer.Option(None, "--workers", "-j", help="Worker processes (default: all cores)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
         summary_json: bool = typer.Option(False, "--summary-json", help="Print the summary as JSON on stderr."),
+        verify: bool = typer.Option(
+            False, "--verify", help="Decide ambiguous MinHash pairs with the trained Verifier (slower; "
+            "re-reads the postings involved)."),
     ) -> None:
         """Group duplicate postings: one output line per posting with id, group, duplicate_of, score, why.
 
@@ -43,7 +46,7 @@ def register(app: typer.Typer) -> None:
             except OSError as exc:
                 raise UserError(f"{output}: cannot write ({exc.strerror})") from None
         try:
-            summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet)
+            summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet, verify=verify)
         finally:
             if out is not sys.stdout.buffer:
                 out.close()

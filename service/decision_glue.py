@@ -20,15 +20,15 @@ TITLE_CONFLICT_JACCARD = 0.80  # two different titles: only near-identical texts
 MIN_TOKENS_FOR_PROFILE = 25
 
 # Evidence bits, in the order they are reported.
-EXACT, URL, PROFILE, NEAR, FIELDS = 1, 2, 4, 8, 16
+EXACT, URL, PROFILE, NEAR, FIELDS, VERIFIED = 1, 2, 4, 8, 16, 32
 WHY_NAMES = ((EXACT, "exact_content"), (URL, "same_url"), (PROFILE, "profile_sig"),
-             (NEAR, "minhash"), (FIELDS, "same_company_title"))
+             (NEAR, "minhash"), (FIELDS, "same_company_title"), (VERIFIED, "verifier"))
 
 
 def why_list(bits: int, est: float | None = None) -> list[str]:
     """Human-readable evidence names for an evidence bit set."""
     out = [name for bit, name in WHY_NAMES if bits & bit]
-    if est is not None and bits & (NEAR | FIELDS):
+    if est is not None and bits & (NEAR | FIELDS | VERIFIED):
         out.append(f"jaccard~{est:.2f}")
     return out
 

@@ -201,13 +201,18 @@ def _matches(sketch: np.ndarray, prefix: np.ndarray, ii: np.ndarray, jj: np.ndar
     return est
 
 
-def find_groups(f: FeatureBatch, first_key: np.ndarray) -> dict[str, np.ndarray]:
+Verify = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None) -> dict[str, np.ndarray]:
     """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays.
 
     Candidates: equal exact keys (content, canonical URL, profile signature) and equal LSH band keys
     (sorted neighbourhood of width WINDOW per band). A pair whose band keys collide in one band only
     (estimated Jaccard around the LSH threshold) is compared further only when company and title agree;
-    the rest get a 16-slot prefix test, then the full estimate, then the decision.
+    the rest get a 16-slot prefix test, then the full estimate, then the decision. With `verify`
+    (rows i, rows j, estimates -> accept, score), pairs without exact evidence whose estimate is at
+    least FIELD_JACCARD are decided by it instead (e.g. the issue-5 Verifier).
     """
     n = len(f.content)
     nn = max(n, 1)
@@ -219,6 +224,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray) -> dict[str, np.ndarray]
     exact_codes, _ = _sorted_unique(np.concatenate(exact))
     prefix = np.ascontiguousarray(f.sketch[:, :PREFIX_SLOTS])
     parts: list[tuple[np.ndarray, ...]] = []
+    pending: list[tuple[np.ndarray, ...]] = []
     n_candidates = 0
     for src, is_exact in ((exact_codes, True), (codes, False)):
         for s in range(0, len(src), PAIR_CHUNK):
@@ -241,7 +247,16 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray) -> dict[str, np.ndarray]
             accept, score, bits = decision_glue.decide_arrays(
                 est, nz(f.content), nz(f.url), nz(f.profile), nz(f.company), nz(f.title), conflict(f.location),
                 np.minimum(f.ntok[ii], f.ntok[jj]), conflict(f.title))
+            if verify is not None:
+                amb = ((bits & (decision_glue.EXACT | decision_glue.URL)) == 0) & (est >= decision_glue.FIELD_JACCARD)
+                pending.append((ii[amb], jj[amb], est[amb]))
+                accept &= ~amb
             parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
+    if verify is not None and pending:
+        vi, vj, ve = (np.concatenate([p[k] for p in pending]) for k in range(3))
+        ok, vscore = verify(vi, vj, ve)
+        vbits = np.full(int(ok.sum()), decision_glue.VERIFIED, np.int32)
+        parts.append((vi[ok], vj[ok], np.asarray(vscore, np.float32)[ok], vbits, ve[ok]))
     cat = [np.concatenate([p[k] for p in parts]) if parts else np.zeros(0) for k in range(5)]
     ai, aj = cat[0].astype(np.int64), cat[1].astype(np.int64)
     ascore, abits, aest = cat[2].astype(np.float32), cat[3].astype(np.int32), cat[4].astype(np.float32)
@@ -319,9 +334,41 @@ def _progress(path: str, quiet: bool) -> Any:
                 mininterval=0.5)
 
 
+def _verify_with_verifier(path: str, kind: str, mapping: Mapping[str, str] | None, store: _Store,
+                          quiet: bool) -> Verify:
+    """A `verify` callback running the issue-5 Verifier on pairs; re-reads the postings it needs."""
+
+    def run(vi: np.ndarray, vj: np.ndarray, ve: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        v = decision_glue.verifier()
+        if v is None:
+            raise UserError("--verify needs signatures.decide (the Verifier), which is not installed")
+        want = {store.ids[r]: r for r in set(np.concatenate([vi, vj]).tolist())}
+        prepared: dict[int, Any] = {}
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(want), desc="verify: prepare", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
+        for _, p in io.read_postings(path, kind, mapping):
+            r = want.get(p["id"])
+            if r is not None and r not in prepared:
+                prepared[r] = v.prepare(p)
+                bar.update()
+        bar.close()
+        pairs = [(prepared[a], prepared[b]) for a, b in zip(vi.tolist(), vj.tolist(), strict=True)]
+        scores = np.concatenate([v.scores(pairs[s:s + 5000]) for s in range(0, len(pairs), 5000)] or [np.zeros(0)])
+        return scores >= v.threshold, scores
+
+    return run
+
+
 def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Mapping[str, str] | None = None,
-               workers: int | None = None, quiet: bool = False) -> Summary:
-    """Deduplicate a postings file and write one JSON line per posting to `output`."""
+               workers: int | None = None, quiet: bool = False, verify: bool = False) -> Summary:
+    """Deduplicate a postings file and write one JSON line per posting to `output`.
+
+    `verify`: ambiguous MinHash pairs (no exact evidence) are decided by the issue-5 Verifier, which
+    is slower (the postings involved are read again and prepared); a file is needed, not stdin.
+    """
+    if verify and path == "-":
+        raise UserError("--verify re-reads the input: give a file, not stdin")
     t0 = time.perf_counter()
     kind = io.detect_format(path, fmt)
     if path != "-" and not os.path.exists(path):
@@ -358,7 +405,7 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         bar.close()
     feats = store.columns()
     first_key = _date_key(store.first)
-    res = find_groups(feats, first_key)
+    res = find_groups(feats, first_key, _verify_with_verifier(path, kind, mapping, store, quiet) if verify else None)
     del feats
     _write(output, store, res)
     n = len(store.ids)

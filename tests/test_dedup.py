@@ -14,6 +14,7 @@ import orjson
 import pytest
 
 from service.embedded import dedup_file
+from service.errors import UserError
 from service.synth import generate
 
 LONG = (
@@ -137,3 +138,21 @@ def test_cli_errors_are_one_line(args: tuple[str, ...], stdin: bytes, needle: by
     assert needle in res.stderr, res.stderr
     assert b"Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_verify_uses_the_trained_verifier(tmp_path: Path) -> None:
+    postings = list(generate(300, seed=12))
+    path = tmp_path / "v.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings) + b"\n")
+    out = _io.BytesIO()
+    summary = dedup_file(str(path), out, workers=1, quiet=True, verify=True)
+    assert summary.evidence["verifier"] > 0
+    rows = {r["id"]: r for r in map(orjson.loads, out.getvalue().splitlines())}
+    truth = {p["id"]: p["synthetic_job"] for p in postings}
+    truth_pairs = same_group_pairs(truth)
+    pred_pairs = same_group_pairs({k: r["group"] for k, r in rows.items()})
+    tp = len(truth_pairs & pred_pairs)
+    assert tp / len(pred_pairs) >= 0.85 and tp / len(truth_pairs) >= 0.85
+    assert any("verifier" in r["why"] for r in rows.values())
+    with pytest.raises(UserError, match="not stdin"):
+        dedup_file("-", _io.BytesIO(), verify=True)
