@@ -143,3 +143,19 @@ def test_eval_cli_needs_labels_or_generated(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as exc:
         main(["eval"])
     assert exc.value.code == 2 and "--generated" in capsys.readouterr().err
+
+
+def test_eval_reads_csv_postings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    posts, labels = _corpus(4)
+    d, lab = _write(tmp_path, posts, labels)
+    csv_path = tmp_path / "posts.csv"
+    with open(csv_path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=["id", "title", "company", "description", "posted_at"])
+        w.writeheader()
+        w.writerows(posts)
+    main(["eval", "--data", d, "--labels", lab, "--json", "--no-baselines"])
+    from_jsonl = json.loads(capsys.readouterr().out)
+    main(["eval", "--data", str(csv_path), "--labels", lab, "--json", "--no-baselines"])
+    assert json.loads(capsys.readouterr().out) == from_jsonl
