@@ -127,6 +127,28 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
     }
   }
 
+  @Test
+  public void languageCopiesFollowTheScriptAndSurviveAtomicUpdates() throws Exception {
+    assertU(adoc("id", "zh", "title", "高级软件工程师招聘", "lang", "zh-CN"));
+    assertU(adoc("id", "ja", "title", "東京都のソフトウェアエンジニア募集"));
+    assertU(adoc("id", "en", "title", "Senior Engineers"));
+    assertU(adoc("id", "han", "title", "営業部長"));
+    assertU(commit());
+    for (int round = 0; round < 2; round++) {
+      assertQ(req("q", "title_zh:工程师"), "//result[@numFound='1']", "//str[@name='id'][.='zh']");
+      assertQ(req("q", "title_ja:エンジニア"), "//result[@numFound='1']", "//str[@name='id'][.='ja']");
+      assertQ(req("q", "title_en:engineer"), "//result[@numFound='1']", "//str[@name='id'][.='en']");
+      assertQ(req("q", "title_zh:[* TO *] AND title_ja:[* TO *]"), "//result[@numFound='1']",
+          "//str[@name='id'][.='han']");
+      assertQ(req("q", "id:en AND (title_zh:[* TO *] OR title_ja:[* TO *])"), "//result[@numFound='0']");
+      // an atomic update rebuilds the document: the unstored copies must come back
+      for (String id : new String[] {"zh", "ja", "en", "han"}) {
+        assertU(adoc(sdoc("id", id, "seen_count", Map.of("inc", 1))));
+      }
+      assertU(commit());
+    }
+  }
+
   /** Why the plugin exists: Solr's own factory, same parameters, same core, falls into both traps. */
   @Test
   public void stockProcessorFallsIntoBothTrapsOnThisSolr() throws Exception {
