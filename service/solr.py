@@ -125,6 +125,10 @@ class Solr:
         ping = self._request("GET", f"{self.url}/admin/ping", params={"wt": "json"}, timeout=5.0)
         info["ping"] = ping.get("status")
         try:
+            info["schema"] = self._request("GET", f"{self.url}/schema/name", params={"wt": "json"}, timeout=5.0).get("name")
+        except (SolrError, SolrUnavailable):
+            info["schema"] = None
+        try:
             if info["mode"] == "solrcloud":
                 cs = self._request("GET", f"{self.base}/admin/collections",
                                    params={"action": "CLUSTERSTATUS", "collection": self.collection, "wt": "json"},
@@ -135,7 +139,7 @@ class Solr:
                 st = self._request("GET", f"{self.base}/admin/cores",
                                    params={"action": "STATUS", "core": self.collection, "wt": "json"}, timeout=5.0)
                 core = st.get("status", {}).get(self.collection, {})
-                info["configset"] = core.get("config") or core.get("configSet")
+                info["configset"] = core.get("instanceDir", "").rstrip("/").rsplit("/", 1)[-1] or None
                 info["num_docs"] = core.get("index", {}).get("numDocs")
         except (SolrError, SolrUnavailable):
             pass

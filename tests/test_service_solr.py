@@ -82,6 +82,7 @@ def test_ingest_then_collapse_shows_one_posting_per_job(clean_solr: str) -> None
     assert client.get("/v1/postings/nope/duplicates").status_code == 404
     health = client.get("/health").json()
     assert health["status"] == "ok" and health["solr_version"].startswith("9.")
+    assert health["schema"] == "jobdedup-postings"
 
 
 def test_resend_is_idempotent_and_bumps_last_seen_once(clean_solr: str) -> None:
