@@ -128,21 +128,24 @@ def normalize(text: str) -> str:
 
 
 # Code point -> code point of its normalized, classified form, for characters whose NFKC + casefold
-# is one word character (itself or another) or only non-word characters (-> space). -1: anything
-# else (expansions like "ß" -> "ss", characters that compose with neighbours); -2: not built yet.
-# Filled lazily in blocks of 256 code points.
-_CP_MAP = np.full(0x110000, -2, dtype=np.int32)
-_CJK_BIT = 1 << 24  # flag in _CP_MAP values: a Han/kana character (a token of its own)
+# is one word character (itself or another) or only non-word characters (-> space); Han/kana
+# characters carry _CJK_BIT. _COMPLEX: anything else (expansions like "ß" -> "ss", characters that
+# compose with neighbours); _UNBUILT: not built yet. Filled lazily in blocks of 256 code points.
+_CJK_BIT = 1 << 24
+_COMPLEX = 0xFFFFFFFE
+_UNBUILT = 0xFFFFFFFF
+_SPECIAL = _CJK_BIT  # values >= this need attention (CJK padding, complex, unbuilt)
+_CP_MAP = np.full(0x110000, _UNBUILT, dtype=np.uint32)
 
 
 def _build_cp_block(block: int) -> None:
-    vals = np.empty(256, dtype=np.int32)
+    vals = np.empty(256, dtype=np.uint32)
     for i in range(256):
         ch = chr(block * 256 + i)
         val = _RAW_TABLE[ord(ch)]
         core = val.strip(" ")
         if val == "\x00":
-            vals[i] = -1
+            vals[i] = _COMPLEX
         elif core == "":
             vals[i] = 0x20
         elif len(val) == 1:
@@ -150,7 +153,7 @@ def _build_cp_block(block: int) -> None:
         elif len(core) == 1 and val == f" {core} " and is_cjk_char(core):
             vals[i] = ord(core) | _CJK_BIT  # gets its spaces back in _texts_bytes_nonascii
         else:
-            vals[i] = -1
+            vals[i] = _COMPLEX
     _CP_MAP[block * 256 : block * 256 + 256] = vals
 
 
@@ -179,32 +182,38 @@ def _texts_bytes_nonascii(texts: list[str]) -> list[bytes]:
     """`_text_bytes` of many non-ASCII texts at once: one numpy pass over their code points."""
     joined = _DOC_SEP.join(texts)
     if joined.count(_DOC_SEP) != len(texts) - 1:
-        joined = _DOC_SEP.join(t.replace(_DOC_SEP, " ") for t in texts)
+        texts = [t.replace(_DOC_SEP, " ") for t in texts]
+        joined = _DOC_SEP.join(texts)
     cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     mapped = _CP_MAP[cps]
-    neg = np.flatnonzero(mapped < 0)
-    if neg.size and (mapped[neg] == -2).any():
-        for block in np.unique(cps[neg[mapped[neg] == -2]] >> 8).tolist():
+    special = np.flatnonzero(mapped >= _SPECIAL)
+    if special.size and (mapped[special] == _UNBUILT).any():
+        for block in np.unique(cps[special[mapped[special] == _UNBUILT]] >> 8).tolist():
             _build_cp_block(block)
         mapped = _CP_MAP[cps]
-        neg = np.flatnonzero(mapped < 0)
-    seps = np.flatnonzero(cps == 0xFFFF)
-    bad_docs = np.unique(np.searchsorted(seps, neg)).tolist() if neg.size else []
-    mapped[neg] = 0x20  # those documents are redone exactly below
+        special = np.flatnonzero(mapped >= _SPECIAL)
+    lens = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    seps = np.cumsum(lens[:-1] + 1) - 1  # positions of the separators (one code point per char)
     mapped[seps] = 0x0A  # document separator; every newline inside a text maps to a space
-    cjk = mapped >= _CJK_BIT
-    ncjk = int(np.count_nonzero(cjk))
-    if ncjk:  # pad every Han/kana character with spaces
-        mapped &= _CJK_BIT - 1
-        c = cjk.view(np.int8)
-        pos = np.cumsum(c, dtype=np.int32)
-        pos *= 2
-        pos -= c
-        pos += np.arange(mapped.shape[0], dtype=np.int32)
-        padded = np.full(mapped.shape[0] + 2 * ncjk, 0x20, dtype=np.int32)
-        padded[pos] = mapped
-        mapped = padded
-    out = mapped.astype("<u4").tobytes().decode("utf-32-le").encode("utf-8").split(b"\n")
+    bad_docs: list[int] = []
+    if special.size:
+        vals = mapped[special]
+        bad = special[vals == _COMPLEX]
+        if bad.size:
+            bad_docs = np.unique(np.searchsorted(seps, bad)).tolist()
+            mapped[bad] = 0x20  # those documents are redone exactly below
+        cjk = special[vals < _COMPLEX]
+        if cjk.size:  # pad every Han/kana character with spaces
+            mapped[cjk] &= np.uint32(_CJK_BIT - 1)
+            extra = np.zeros(mapped.shape[0], dtype=np.int32)
+            extra[cjk] = 2
+            pos = np.cumsum(extra, dtype=np.int32)
+            pos[cjk] -= 1
+            pos += np.arange(mapped.shape[0], dtype=np.int32)
+            padded = np.full(mapped.shape[0] + 2 * cjk.size, 0x20, dtype=np.uint32)
+            padded[pos] = mapped
+            mapped = padded
+    out = mapped.astype("<u4", copy=False).tobytes().decode("utf-32-le").encode("utf-8").split(b"\n")
     for d in bad_docs:
         out[d] = _slow_text_bytes(texts[d])
     return out
