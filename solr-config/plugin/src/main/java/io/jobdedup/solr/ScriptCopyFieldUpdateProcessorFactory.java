@@ -28,7 +28,9 @@ import org.apache.solr.update.processor.UpdateRequestProcessorFactory;
  * about twice as fast as three unconditional copyFields.
  *
  * <p>Place it after {@code DistributedUpdateProcessorFactory}: there an atomic update arrives as
- * the merged, full document, so the (unstored) copies are rebuilt from the stored sources.
+ * the merged, full document, so the (unstored) copies are rebuilt from the stored sources. Existing
+ * copies are replaced, never doubled: a document merged from the transaction log (an update before
+ * the last commit) already carries them.
  *
  * <pre>
  * &lt;processor class="io.jobdedup.solr.ScriptCopyFieldUpdateProcessorFactory"&gt;
@@ -42,6 +44,7 @@ public class ScriptCopyFieldUpdateProcessorFactory extends UpdateRequestProcesso
   static final int S_LATIN = 1;
   static final int S_KANA = 2;
   static final int S_HAN = 4;
+  private static final String[] SUFFIXES = {"en", "ja", "zh"};
 
   private List<String> sources = new ArrayList<>();
   private String langField;
@@ -107,6 +110,8 @@ public class ScriptCopyFieldUpdateProcessorFactory extends UpdateRequestProcesso
           if (lang.length() > 2) lang = lang.substring(0, 2); // zh-CN, ja_JP
         }
         for (String source : sources) {
+          // idempotent: an atomic update merged from the transaction log already carries the copies
+          for (String suffix : SUFFIXES) doc.removeField(source + "_" + suffix);
           SolrInputField f = doc.getField(source);
           if (f == null) continue;
           for (Object v : f.getValues()) {
