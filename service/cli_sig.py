@@ -82,6 +82,12 @@ def register(app: typer.Typer) -> None:
         names = _parse_fields(fields)
 
         def sign(obj: object, where: str) -> str:
+            try:
+                return _sign(obj, where)
+            except (TypeError, ValueError) as exc:  # e.g. a field value that is a JSON object
+                raise UserError(f"{where}: {exc}") from None
+
+        def _sign(obj: object, where: str) -> str:
             if names is not None:
                 return textprofile.solr_fields_signature(_posting(obj, where), names, quant_rate, min_token_len)
             if isinstance(obj, str):

@@ -28,6 +28,8 @@ def test_help_lists_commands() -> None:
         (("sig", "--fields", "title"), b"[1, 2]", b"expected a JSON object"),
         (("sig", "--solr-compatible"), b"\xff\xfe bad utf8", b"not valid UTF-8"),
         (("sig", "--min-token-len", "-1", "x"), b"", b"--min-token-len"),
+        (("sig", "--jsonl"), b'{"id": "1", "title": {"a": 1}}\n', b"unsupported field value type dict"),
+        (("sig", "--fields", "title"), b'{"id": "1", "title": {"a": 1}}', b"unsupported field value type dict"),
     ],
 )
 def test_user_errors_are_one_line(args: tuple[str, ...], stdin: bytes, needle: bytes) -> None:
