@@ -4,6 +4,7 @@ needs, the service command the CLI really accepts."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -24,6 +25,19 @@ def compose() -> dict:
     data = yaml.safe_load((DOCKER / "docker-compose.yml").read_text(encoding="utf-8"))
     assert isinstance(data, dict) and set(data["services"]) == {"solr", "jobdedup"}
     return data
+
+
+def test_compose_file_follows_the_compose_specification() -> None:
+    if os.environ.get("CI") == "true":
+        import compose_spec  # a declared test dependency: in CI its absence is a failure
+    else:
+        compose_spec = pytest.importorskip("compose_spec", reason="pip install -e '.[test]' (compose-spec)")
+    text = (DOCKER / "docker-compose.yml").read_text(encoding="utf-8")
+    spec = compose_spec.PyCompose.from_yaml(text)  # raises ValueError with the offending path and line
+    spec.validate()
+    assert spec.service_names() == ["solr", "jobdedup"]
+    with pytest.raises(ValueError, match="healthchek"):  # the validator really checks keys
+        compose_spec.PyCompose.from_yaml(text.replace("healthcheck:", "healthchek:"))
 
 
 def _pom(path: Path) -> ET.Element:
