@@ -78,9 +78,10 @@ def main() -> None:
     }
     model = train_model(X, labels, X_gen, y_gen, meta=meta)
     for s in sets:
-        r = score("fit", "", model.proba(s.X) >= THRESHOLD, s.labels)
+        cols = [FEATURES.index(f) for f in model.features]
+        r = score("fit", "", model.proba(s.X[:, cols]) >= THRESHOLD, s.labels)
         print(f"{s.name:28s} training fit:       F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%}")
-    print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(FEATURES, model.coef, strict=True)),
+    print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(model.features, model.coef, strict=True)),
           f"intercept={model.intercept:+.2f}")
     if not args.dry_run:
         with open(args.out, "w", encoding="utf-8") as fh:
