@@ -29,6 +29,9 @@ def register(app: typer.Typer) -> None:
         no_generated: bool = typer.Option(
             False, "--no-generated", help="With --cv: train folds on the labeled pairs only, without generated pairs."
         ),
+        no_boilerplate: bool = typer.Option(
+            False, "--no-boilerplate", help="Ablation: score without the corpus-learned boilerplate model."
+        ),
         no_baselines: bool = typer.Option(False, "--no-baselines", help="Skip TextProfileSignature/MinHash/SimHash."),
         as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables."),
     ) -> None:
@@ -46,7 +49,7 @@ def register(app: typer.Typer) -> None:
         if cv == 1 or cv < 0:
             raise UserError("--cv needs at least 2 folds (or 0 to skip)")
         reports = evaluate(data or [], labels or [], cv=cv, baselines=not no_baselines, generated=not no_generated,
-                           generated_eval=generated)
+                           generated_eval=generated, boilerplate=not no_boilerplate)
         if as_json:
             doc = [
                 {"labels": r.name, "counts": r.counts, "results": [m.as_dict() for m in r.results],

@@ -328,10 +328,12 @@ class LabelSet:
         return [p.label for p in self.pairs]
 
 
-def load_label_sets(postings: Mapping[str, Mapping[str, Any]], label_paths: Sequence[str]) -> list[LabelSet]:
-    """Read each labels file and compute the pair features (boilerplate learned from all postings)."""
+def load_label_sets(postings: Mapping[str, Mapping[str, Any]], label_paths: Sequence[str],
+                    boilerplate: bool = True) -> list[LabelSet]:
+    """Read each labels file and compute the pair features (boilerplate learned from all postings,
+    unless `boilerplate` is False: the ablation without suppression)."""
     sets = []
-    bp = BoilerplateModel.fit(postings.values())
+    bp = BoilerplateModel.fit(postings.values()) if boilerplate else None
     prepared: dict[str, Prepared] = {}
     for path in label_paths:
         pairs = read_pairs(path, postings)
@@ -364,10 +366,11 @@ def cross_validated(sets: Sequence[LabelSet], k: int = 5, X_gen: np.ndarray | No
 
 def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
              baselines: bool = True, model: LogisticModel | None = None,
-             generated: bool = True, generated_eval: int = 0) -> list[LabelSetReport]:
+             generated: bool = True, generated_eval: int = 0,
+             boilerplate: bool = True) -> list[LabelSetReport]:
     """Everything `jobdedup eval` prints, per labels file."""
     postings = read_postings(data_paths)
-    sets = load_label_sets(postings, label_paths) if label_paths else []
+    sets = load_label_sets(postings, label_paths, boilerplate) if label_paths else []
     held_out: list[tuple[LabelSet, dict[str, dict[str, Any]]]] = []
     for lang in ("en", "zh", "ja") if generated_eval else ():
         gen_posts, gen_pairs = generated_corpus(lang, generated_eval, seed=GENERATED_EVAL_SEED)

@@ -162,3 +162,11 @@ def test_eval_reads_csv_postings(tmp_path: Path, capsys: pytest.CaptureFixture[s
     from_jsonl = json.loads(capsys.readouterr().out)
     main(["eval", "--data", str(csv_path), "--labels", lab, "--json", "--no-baselines"])
     assert json.loads(capsys.readouterr().out) == from_jsonl
+
+
+def test_eval_cli_boilerplate_ablation_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    posts, labels = _corpus(5)
+    d, lab = _write(tmp_path, posts, labels)
+    main(["eval", "--data", d, "--labels", lab, "--json", "--no-baselines", "--no-boilerplate"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc[0]["results"][0]["per_label"]["TEMPORAL"] == 1.0  # reposts still found without suppression
