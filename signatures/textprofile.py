@@ -15,9 +15,10 @@ import math
 import re
 import struct
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from fractions import Fraction
 from functools import lru_cache
+from itertools import filterfalse
 
 from signatures import javachars
 
@@ -521,8 +522,6 @@ def hashmap_order(keys: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------------------------------
 # Fast path: counts in first-occurrence order, HashMap order computed only for the kept tokens
 
-_SPREAD_CACHE_STR: dict[str, int] = {}
-_SPREAD_CACHE_BYTES: dict[bytes, int] = {}
 _CACHE_LIMIT = 1 << 20
 _NON_ASCII_RUN = re.compile("[^\x00-\x7f]+")
 
@@ -542,15 +541,41 @@ def _spread_of_bytes(key: bytes) -> int:
     return _spread(java_string_hash(key.decode("utf-8")))
 
 
-def _spreads(keys: Sequence, cache: dict, fn) -> list[int]:  # type: ignore[no-untyped-def]
-    hs = list(map(cache.get, keys))
-    if None in hs:
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        for i, h in enumerate(hs):
-            if h is None:
-                hs[i] = cache[keys[i]] = fn(keys[i])
-    return hs
+class _Hashes:
+    """Per key type: cached spread Java hashes, and one byte `spread & 63` per key (tree-bin checks)."""
+
+    def __init__(self, fn) -> None:  # type: ignore[no-untyped-def]
+        self.fn = fn
+        self.spread_cache: dict = {}
+        self.low6_cache: dict = {}
+
+    def spreads(self, keys: Sequence) -> list[int]:
+        cache = self.spread_cache
+        hs = list(map(cache.get, keys))
+        if None in hs:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            fn = self.fn
+            for i, h in enumerate(hs):
+                if h is None:
+                    hs[i] = cache[keys[i]] = fn(keys[i])
+        return hs
+
+    def low6(self, keys: Sequence) -> bytes:
+        cache = self.low6_cache
+        parts = list(map(cache.get, keys))
+        if None in parts:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            missing = [i for i, b in enumerate(parts) if b is None]
+            for i, h in zip(missing, self.spreads([keys[i] for i in missing]), strict=True):
+                parts[i] = cache[keys[i]] = _LOW6[h & 63]
+        return b"".join(parts)
+
+
+_LOW6 = [bytes([i]) for i in range(64)]
+_HASHES_BYTES = _Hashes(_spread_of_bytes)
+_HASHES_STR = _Hashes(_spread_of_str)
 
 
 def _capacity(n: int) -> int:
@@ -565,23 +590,26 @@ def _max_bin(hs: Sequence[int], mask: int) -> int:
     return max(Counter([h & mask for h in hs]).values())
 
 
-def _tree_free(keys: list, counts_n: int, cap: int, tied_buckets: Iterable[int], cache: dict, fn) -> bool:  # type: ignore[no-untyped-def]
-    """True when no bin the tied buckets descend from was ever treeified and treeifyBin never resized
-    (so HashMap order there is plain insertion order): a bin treeifies on reaching 9 nodes."""
-    n = counts_n
+def _tree_free(keys: list, cap: int, tied_buckets: Iterable[int], hashes: _Hashes) -> bool:
+    """True when no bin the tied buckets descend from was ever a red-black tree and treeifyBin never
+    resized the table (a list bin treeifies on reaching 9 nodes; below capacity 64 it resizes instead),
+    so HashMap order there is plain insertion order. False: take the exact simulation."""
+    n = len(keys)
     if n <= _TREEIFY_THRESHOLD:
         return True
-    hs_all = _spreads(keys, cache, fn)
-    # capacities 16 and 32: treeifyBin resizes instead, which may change the final capacity (n <= 48)
-    if n <= 48:
-        if _max_bin(hs_all[:13], 15) > _TREEIFY_THRESHOLD or _max_bin(hs_all[:25], 31) > _TREEIFY_THRESHOLD:
+    if n <= 48:  # capacities 16 and 32 held the first 13 / 25 keys
+        hs16 = hashes.spreads(keys[:25])
+        if _max_bin(hs16[:13], 15) > _TREEIFY_THRESHOLD or _max_bin(hs16, 31) > _TREEIFY_THRESHOLD:
             return False
         if cap < _MIN_TREEIFY_CAPACITY:
             return True
+    low6 = hashes.low6(keys)
+    hs_all: list[int] | None = None
     for f in tied_buckets:
-        low = f & 63
-        if sum(1 for h in hs_all if (h & 63) == low) <= _TREEIFY_THRESHOLD:
-            continue
+        if low6.count(_LOW6[f & 63]) <= _TREEIFY_THRESHOLD:
+            continue  # every ancestor bin (capacity >= 64) is a subset of this class
+        if hs_all is None:
+            hs_all = hashes.spreads(keys)
         c = 64
         while c <= cap:  # exact: the bin f descends from at capacity c held the first 3c/4+1 keys at most
             m = c - 1
@@ -591,44 +619,49 @@ def _tree_free(keys: list, counts_n: int, cap: int, tied_buckets: Iterable[int],
     return True
 
 
-def _profile_items(counts: dict, quant: int, cache: dict, fn) -> list[tuple]:  # type: ignore[no-untyped-def]
-    """(token, quantized count) in TextProfileSignature's output order; counts in first-seen order."""
-    if quant == 1:
-        kept = list(counts)
-    else:
-        kept = [k for k, v in counts.items() if v >= quant]
-    if not kept:
+def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set = frozenset()) -> list[tuple]:
+    """(token, quantized count) in TextProfileSignature's output order. `counts` in first-seen order
+    (HashMap insertion order); keys in `short` are ignored (tokens Java never put in its map)."""
+    n = len(counts) - len(short)
+    if n <= 0:
         return []
-    n = len(counts)
-    cap = _capacity(n)
-    mask = cap - 1
-    hs = _spreads(kept, cache, fn)
-    if quant == 1:
-        items = [((h & mask) - (counts[k] << 32), k, counts[k]) for k, h in zip(kept, hs, strict=True)]
+    if short:
+        kept = [k for k, v in counts.items() if v >= 2 and k not in short]
     else:
-        items = []
-        for k, h in zip(kept, hs, strict=True):
-            q = counts[k] // quant * quant
-            items.append(((h & mask) - (q << 32), k, q))
-    items.sort(key=_first)
-    keys_sorted = [it[0] for it in items]
-    if n > _TREEIFY_THRESHOLD and (len(set(keys_sorted)) != len(keys_sorted) or n <= 48):
-        tied = {key & mask for key, nxt in zip(keys_sorted, keys_sorted[1:], strict=False) if key == nxt}
-        if not _tree_free(list(counts), n, cap, tied, cache, fn):
-            return _exact_items(counts, quant, cache, fn)
-    return [(k, q) for _, k, q in items]
+        kept = [k for k, v in counts.items() if v >= 2]
+    if kept:  # maxFreq >= 2, so quant >= 2 and every kept token is in this superset
+        qs = [counts[k] for k in kept]
+        quant = _quant(max(qs), quant_rate)
+        if quant > 2:
+            sel = [i for i, v in enumerate(qs) if v >= quant]
+            kept = [kept[i] for i in sel]
+            qs = [qs[i] // quant * quant for i in sel]
+            if not kept:
+                return []
+        else:
+            qs = [v & -2 for v in qs]
+    else:  # every count is 1
+        if _quant(1, quant_rate) != 1:
+            return []
+        kept = [k for k in counts if k not in short] if short else list(counts)
+        qs = [1] * n
+    mask = _capacity(n) - 1
+    hs = hashes.spreads(kept)
+    keys = [(h & mask) - (q << 32) for h, q in zip(hs, qs, strict=True)]  # count desc, then bucket
+    order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: insertion order within a bucket
+    if n > _TREEIFY_THRESHOLD and (n <= 48 or len(set(keys)) < len(keys)):
+        tied = {k & mask for k, c in Counter(keys).items() if c > 1}
+        if n <= 48 or tied:
+            all_keys = [k for k in counts if k not in short] if short else list(counts)
+            if not _tree_free(all_keys, mask + 1, tied, hashes):
+                return _exact_items(all_keys, counts, _quant(max(counts[k] for k in all_keys), quant_rate), hashes)
+    return [(kept[i], qs[i]) for i in order]
 
 
-def _first(t: tuple) -> int:
-    return t[0]
-
-
-def _exact_items(counts: dict, quant: int, cache: dict, fn) -> list[tuple]:  # type: ignore[no-untyped-def]
-    """Slow exact path: simulate the HashMap (tree bins included)."""
-    keys = list(counts)
-    hs = _spreads(keys, cache, fn)
+def _exact_items(keys: list, counts: dict, quant: int, hashes: _Hashes) -> list[tuple]:
+    """Slow exact path: simulate the HashMap (tree bins included) holding `keys` in this order."""
     m = JavaHashMapOrder()
-    for k, h in zip(keys, hs, strict=True):
+    for k, h in zip(keys, hashes.spreads(keys), strict=True):
         m.put(k, h)
     kept = [(k, c // quant * quant) for k in m.keys() if (c := counts[k]) >= quant]
     kept.sort(key=_neg_second)
@@ -649,31 +682,42 @@ def _fold_bytes(text: str) -> bytes:
     return folded.encode("utf-8").translate(at)
 
 
-def _token_counts(text: str, min_token_len: int) -> dict[bytes, int]:
-    """Counts of the kept UTF-8 tokens of `text`, in first-occurrence order (HashMap insertion order)."""
+@lru_cache(maxsize=4)
+def _short_ascii(m: int) -> frozenset[bytes]:
+    """All ASCII tokens (lowercase letters, digits) of 1..m characters."""
+    alnum = [bytes([c]) for c in b"abcdefghijklmnopqrstuvwxyz0123456789"]
+    out: set[bytes] = set()
+    layer = [b""]
+    for _ in range(m):
+        layer = [a + c for a in layer for c in alnum]
+        out.update(layer)
+    return frozenset(out)
+
+
+def _token_counts(text: str, min_token_len: int) -> tuple[dict[bytes, int], Set]:
+    """Counts of the UTF-8 tokens of `text` in first-occurrence order (HashMap insertion order), and
+    the set of those too short for Java's map (UTF-16 length <= min_token_len)."""
     b = _fold_bytes(text)
     counts = Counter(b.split())
     m = min_token_len
-    if m >= 0:
-        if b.isascii():
-            short = [k for k in counts if len(k) <= m]
-        else:
-            m3 = 3 * m
-            short = [k for k in counts if len(k) <= m or (len(k) <= m3 and not k.isascii() and len(k.decode()) <= m)]
-        for k in short:
-            del counts[k]
-    elif not b or b.endswith(b" "):
-        counts[b""] += 1  # Java counts the empty trailing token when 0 > minTokenLen
-    return counts
+    if m < 0:
+        if not b or b.endswith(b" "):
+            counts[b""] += 1  # Java counts the empty trailing token when 0 > minTokenLen
+        return counts, frozenset()
+    if m <= 3:
+        short: Set = _short_ascii(m).intersection(counts) if m else set()
+    else:
+        short = {k for k in counts if len(k) <= m}
+    if not b.isascii():  # UTF-8 byte length overstates the UTF-16 length of non-ASCII tokens
+        m3 = 3 * m
+        short |= {k for k in filterfalse(bytes.isascii, counts) if len(k) <= m3 and len(k.decode()) <= m}
+    return counts, short
 
 
 def _profile_bytes(text: str, quant_rate: float, min_token_len: int) -> bytes:
     """UTF-8 of the profile TextProfileSignature.add(text) feeds to MD5."""
-    counts = _token_counts(text, min_token_len)
-    if not counts:
-        return b""
-    quant = _quant(max(counts.values()), quant_rate)
-    items = _profile_items(counts, quant, _SPREAD_CACHE_BYTES, _spread_of_bytes)
+    counts, short = _token_counts(text, min_token_len)
+    items = _profile_items(counts, quant_rate, _HASHES_BYTES, short)
     return b"\n".join([b"%s %d" % kq for kq in items])
 
 
@@ -694,11 +738,7 @@ def solr_tokens(text: str, min_token_len: int = DEFAULT_MIN_TOKEN_LEN) -> list[s
 def java_profile(tokens: Sequence[str], quant_rate: float = DEFAULT_QUANT_RATE) -> str:
     """The profile string TextProfileSignature builds from already-filtered, lowercased tokens in text
     order: "token count" lines, counts quantized, stable-sorted by count over HashMap iteration order."""
-    counts: dict[str, int] = Counter(tokens)
-    if not counts:
-        return ""
-    quant = _quant(max(counts.values()), quant_rate)
-    items = _profile_items(counts, quant, _SPREAD_CACHE_STR, _spread_of_str)
+    items = _profile_items(Counter(tokens), quant_rate, _HASHES_STR)
     return "\n".join([f"{k} {q}" for k, q in items])
 
 
