@@ -5,6 +5,7 @@ field mode; real postings from ../shared/data when present. One Java process, ba
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -17,6 +18,8 @@ from hypothesis import strategies as st
 from signatures import javachars
 from signatures.textprofile import (
     _spread,
+    hashmap_order,
+    java_profile,
     java_string_hash,
     solr_fields_signature,
     solr_text_signature,
@@ -38,6 +41,13 @@ def harness_cp() -> str:
 @pytest.fixture(scope="session")
 def java_text(harness_cp: str):
     signer = JavaSigner(harness_cp, "text")
+    yield signer
+    signer.close()
+
+
+@pytest.fixture(scope="session")
+def java_order(harness_cp: str):
+    signer = JavaSigner(harness_cp, "order")
     yield signer
     signer.close()
 
@@ -179,6 +189,61 @@ def test_crafted_hashmap_tree_bins_match_solr(java_text: JavaSigner) -> None:
 
 def test_orientation_vector_from_issue(java_text: JavaSigner) -> None:
     assert java_text.sign([_req("I have an apple", 1.0, 2)]) == ["8b821c9e763bb2fc567d473996cfde4a"]
+
+
+# ---------------------------------------------------------------------------------------------
+# java_profile over given tokens (the API the Chinese/Japanese profile signatures use) and HashMap order
+
+# Java letters/digits that toLowerCase leaves alone: a text of such tokens joined by spaces makes Solr
+# count exactly these tokens, so java_profile(tokens) can be checked against Solr's own class.
+_FIXED = [chr(c) for c, v in enumerate(javachars.java_table()) if v == c and v != 0]
+_LOWER_COLLIDE = ["".join(p) for p in __import__("itertools").product(["aþ", "bß"], repeat=4)]  # equal hashes
+_fixed_token = st.one_of(
+    st.text(alphabet=st.sampled_from(_FIXED), min_size=1, max_size=4),
+    st.text(alphabet=st.sampled_from("abcdefghij0123中文字ßþ"), min_size=1, max_size=3),
+    st.sampled_from(_LOWER_COLLIDE),
+)
+
+
+def test_java_profile_over_tokens_matches_solr(java_text: JavaSigner) -> None:
+    cases: list[tuple[list[str], float]] = []
+
+    @settings(max_examples=3_000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(_fixed_token, max_size=250), quant_rates)
+    def collect(tokens: list[str], q: float) -> None:
+        cases.append((tokens, q))
+
+    collect()
+    expected = java_text.sign([_req(" ".join(toks), q, 0) for toks, q in cases])
+    bad = [(c, e) for c, e in zip(cases, expected, strict=True)
+           if hashlib.md5(java_profile(c[0], c[1]).encode("utf-8")).hexdigest() != e]
+    assert not bad, f"{len(bad)} of {len(cases)} differ from Solr; first: {bad[:2]!r}"
+
+
+def test_hashmap_order_matches_java(java_order: JavaSigner) -> None:
+    cases: list[list[str]] = []
+
+    @settings(max_examples=2_000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.one_of(st.text(max_size=4), st.sampled_from(COLLIDE + MATES + _LOWER_COLLIDE)), max_size=200))
+    def collect(keys: list[str]) -> None:
+        cases.append(keys)
+
+    collect()
+    rng = random.Random(5)
+    for _ in range(200):  # tree bins for sure: > 48 keys, then >= 9 equal hashes (some astral)
+        keys = [f"f{i}" for i in range(rng.randint(40, 120))]
+        keys += rng.sample(COLLIDE, rng.randint(5, 16)) + ["😀" + k for k in rng.sample(_LOWER_COLLIDE, 12)]
+        keys += rng.sample(MATES, rng.randint(0, 30))
+        if rng.random() < 0.5:
+            rng.shuffle(keys)
+        cases.append(keys)
+    expected = java_order.sign([{"keys": k} for k in cases])
+    for keys, exp in zip(cases, expected, strict=True):
+        first = {}
+        for i, k in enumerate(keys):
+            first.setdefault(k, i)
+        got = ",".join(str(first[k]) for k in hashmap_order(list(first)))
+        assert got == exp, keys
 
 
 # ---------------------------------------------------------------------------------------------

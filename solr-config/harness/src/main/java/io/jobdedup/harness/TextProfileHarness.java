@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,9 @@ import org.noggit.JSONParser;
  * fields   each stdin line: {"q": "0.01", "m": "2", "fields": "title,company", "doc": {...}}
  *          prints what SignatureUpdateProcessorFactory(fields=..., signatureClass=TextProfileSignature)
  *          writes into the signature field; doc values are typed as Solr's JsonLoader types them.
+ * order    each stdin line: {"keys": ["k1", "k2", ...]}
+ *          puts the keys into a new java.util.HashMap in this order and prints the iteration order as
+ *          comma-separated indexes of the first occurrences (HashMap order proof for signatures.textprofile).
  * tables OUT   writes the Java character tables (see writeTables) used by signatures/javachars.py.
  * </pre>
  *
@@ -53,7 +57,8 @@ public final class TextProfileHarness {
         return;
       case "text":
       case "fields":
-        serve(args[0].equals("fields"));
+      case "order":
+        serve(args[0]);
         return;
       default:
         System.err.println("unknown mode " + args[0]);
@@ -85,7 +90,7 @@ public final class TextProfileHarness {
             + "\"}");
   }
 
-  static void serve(boolean fieldsMode) throws IOException {
+  static void serve(String mode) throws IOException {
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
     Writer out =
@@ -101,7 +106,18 @@ public final class TextProfileHarness {
       }
       try {
         Map<String, Object> req = asMap(parse(line));
-        pending.append(fieldsMode ? signFields(req) : signText(req)).append('\n');
+        String answer;
+        switch (mode) {
+          case "fields":
+            answer = signFields(req);
+            break;
+          case "order":
+            answer = hashMapOrder(req);
+            break;
+          default:
+            answer = signText(req);
+        }
+        pending.append(answer).append('\n');
       } catch (RuntimeException e) {
         pending.append("ERROR ").append(String.valueOf(e).replace('\n', ' ')).append('\n');
       }
@@ -150,6 +166,21 @@ public final class TextProfileHarness {
       }
     }
     return hex(sig.getSignature());
+  }
+
+  @SuppressWarnings("unchecked")
+  static String hashMapOrder(Map<String, Object> req) {
+    List<Object> keys = (List<Object>) req.get("keys");
+    HashMap<String, Integer> map = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      map.putIfAbsent((String) keys.get(i), i);
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Integer i : map.values()) {
+      if (sb.length() > 0) sb.append(',');
+      sb.append(i);
+    }
+    return sb.toString();
   }
 
   static String hex(byte[] b) {
