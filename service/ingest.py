@@ -332,7 +332,9 @@ class Ingestor:
                 shoulds.append(f"should=${name}")
         if not shoulds:
             return []
-        params["q"] = "{!bool " + " ".join(shoulds) + "}"
+        # as a filter, not q: /select defaults to edismax, and SolrCloud rejects big {!terms} main queries
+        params["q"] = "*:*"
+        params["fq"] = "{!bool cache=false " + " ".join(shoulds) + "}"
         docs = self.solr.query(params)["response"]["docs"]
         out = []
         for d in docs:

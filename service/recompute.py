@@ -97,7 +97,8 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
         ck, uk = _hex(fb.content[i]), _hex(fb.url[i])
         if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk):
             updates.append({
-                "id": d["id"], "profile_sig": _set(fb.profile_hex[i]), "mh_bands": _set(fb.band_keys[i]),
+                "id": d["id"], "dup_group": d.get("dup_group") or d["id"],  # the route (SolrCloud router.field)
+                "profile_sig": _set(fb.profile_hex[i]), "mh_bands": _set(fb.band_keys[i]),
                 "mh_sketch": _set(sk_text), "content_key_s": _set(ck), "url_key_s": _set(uk),
                 "company_key_s": _set(_hex(fb.company[i])), "title_key_s": _set(_hex(fb.title[i])),
                 "location_key_s": _set(_hex(fb.location[i])), "ntok_i": _set(int(fb.ntok[i])),
@@ -197,25 +198,18 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         batches = [changed[s:s + rows] for s in range(0, len(changed), rows)]
         bar = tqdm(total=len(changed), initial=sum(len(b) for b in batches[:ck.group_batches_done]), unit=" postings",
                    desc="recompute: groups", disable=not show, file=sys.stderr)
+        cloud = solr.is_cloud()
+        if cloud:
+            solr.commit()  # the re-adds below read stored documents: make phase-1 updates visible
         for bno in range(ck.group_batches_done, len(batches)):
             sel = batches[bno]
             bid = [str(ids[i]) for i in sel]
-            sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(bid, fl="id,mh_sketch")}
-            updates = []
-            for i, pid in zip(sel, bid, strict=True):
-                text = sketches.get(pid)
-                if text is None:  # deleted meanwhile
-                    continue
-                full = minhash.decode_sketch(text, sketching.NUM_PERM)
-                keys = [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
-                updates.append({"id": pid, "dup_group": {"set": str(new_group[i])},
-                                "duplicate_of": _set(str(new_dup_of[i])),
-                                "dup_score": _set(float(new_score[i]) if new_score[i] else ""),
-                                "mh_bands": _set(keys)})
-            if updates:
-                solr.update(updates, commit_within_ms=commit_within_ms)
+            new = {pid: (str(new_group[i]), str(new_dup_of[i]), float(new_score[i]) if new_score[i] else None)
+                   for i, pid in zip(sel, bid, strict=True)}
+            n_written = _regroup_readd(solr, new, commit_within_ms) if cloud else \
+                _regroup_atomic(solr, new, commit_within_ms)
             ck.group_batches_done = bno + 1
-            ck.groups_changed += len(updates)
+            ck.groups_changed += n_written
             ck.save(directory)
             bar.update(len(sel))
         bar.close()
@@ -223,6 +217,48 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         ck.save(directory)
     solr.commit()
     return ck
+
+
+def _band_keys_of(sketch_text: str | None) -> list[str] | None:
+    if sketch_text is None:
+        return None
+    full = minhash.decode_sketch(sketch_text, sketching.NUM_PERM)
+    return [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
+
+
+def _regroup_atomic(solr: Solr, new: dict[str, tuple[str, str, float | None]], commit_within_ms: int) -> int:
+    """Standalone: atomic updates of the group fields (plus mh_bands, which is not stored)."""
+    sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(list(new), fl="id,mh_sketch")}
+    updates = []
+    for pid, (group, dup_of, score) in new.items():
+        keys = _band_keys_of(sketches.get(pid))
+        if keys is None:  # deleted meanwhile
+            continue
+        updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": _set(dup_of),
+                        "dup_score": _set(score if score is not None else ""), "mh_bands": _set(keys)})
+    if updates:
+        solr.update(updates, commit_within_ms=commit_within_ms)
+    return len(updates)
+
+
+def _regroup_readd(solr: Solr, new: dict[str, tuple[str, str, float | None]], commit_within_ms: int) -> int:
+    """SolrCloud routes by dup_group (router.field): a posting changing group must move shards, so it is
+    deleted everywhere and re-added whole (stored fields + new group + recomputed mh_bands), in one request."""
+    from service.solr import terms_query
+
+    docs = solr.query({"q": "*:*", "fq": terms_query("id", list(new)), "fl": "*", "rows": len(new)})["response"]["docs"]
+    derived = solr.copy_field_targets()
+    readd = []
+    for d in docs:
+        group, dup_of, score = new[d["id"]]
+        keys = _band_keys_of(d.get("mh_sketch"))
+        doc = {k: v for k, v in d.items() if k not in derived and k not in (
+            "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score")}
+        doc.update({"dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score})
+        readd.append({k: v for k, v in doc.items() if v is not None})
+    if readd:
+        solr.delete_and_add([d["id"] for d in readd], readd, commit_within_ms=commit_within_ms)
+    return len(readd)
 
 
 def _norm_score(x: str) -> str:

@@ -43,6 +43,8 @@ class Solr:
         self.base = url[: -(len(self.collection) + 1)]  # .../solr
         self.timeout = timeout
         self.http = session or requests.Session()
+        self._cloud: bool | None = None
+        self._copy_targets: set[str] | None = None
 
     # -- transport ---------------------------------------------------------------------------------
     def _request(self, method: str, url: str, *, params: Any = None, data: bytes | None = None,
@@ -72,9 +74,14 @@ class Solr:
                              headers={"Content-Type": "application/x-www-form-urlencoded"})
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
-        """Real-time get: the latest version of each id, searchable or not."""
+        """Real-time get: the latest version of each id, searchable or not (SolrCloud: committed only)."""
         if not ids:
             return []
+        if self.is_cloud():
+            # router.field=dup_group: real-time get would look on the id's shard, not the group's;
+            # a distributed search finds every committed posting (the service's window covers the rest)
+            return self.query({"q": "*:*", "fq": terms_query("id", list(ids)), "fl": fl, "rows": len(ids)})[
+                "response"]["docs"]
         body = {"ids": ",".join(ids), "fl": fl, "wt": "json"}
         res = self._request("POST", f"{self.url}/get", data=_form(body),
                             headers={"Content-Type": "application/x-www-form-urlencoded"})
@@ -90,6 +97,31 @@ class Solr:
             params["commit"] = "true"
         self._request("POST", f"{self.url}/update", params=params, data=orjson.dumps(list(docs)),
                       headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 30.0))
+
+    def delete_and_add(self, ids: Sequence[str], docs: Sequence[Mapping[str, Any]],
+                       commit_within_ms: int | None = None) -> None:
+        """One request: delete `ids` on every shard (delete by query), then add `docs`."""
+        parts = [b'"delete":' + orjson.dumps({"query": terms_query("id", list(ids))})]
+        parts += [b'"add":' + orjson.dumps({"doc": d}) for d in docs]
+        params: dict[str, Any] = {"wt": "json"}
+        if commit_within_ms is not None:
+            params["commitWithin"] = commit_within_ms
+        self._request("POST", f"{self.url}/update", params=params, data=b"{" + b",".join(parts) + b"}",
+                      headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 30.0))
+
+    def copy_field_targets(self) -> set[str]:
+        """Fields filled by copyField (never to be sent back when re-adding a fetched document; cached)."""
+        if self._copy_targets is None:
+            res = self._request("GET", f"{self.url}/schema/copyfields", params={"wt": "json"}, timeout=5.0)
+            self._copy_targets = {c["dest"] for c in res.get("copyFields", [])}
+        return self._copy_targets
+
+    def is_cloud(self) -> bool:
+        """True when Solr runs in SolrCloud mode (cached)."""
+        if self._cloud is None:
+            system = self._request("GET", f"{self.base}/admin/info/system", params={"wt": "json"}, timeout=5.0)
+            self._cloud = system.get("mode") == "solrcloud"
+        return self._cloud
 
     def commit(self) -> None:
         """Hard commit with a new searcher."""

@@ -105,3 +105,40 @@ def test_recompute_errors_are_one_line(tmp_path: Path) -> None:
     assert b"not reachable" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     res = cli("recompute", "--solr", "http://127.0.0.1:9/solr")
     assert res.returncode != 0 and b"collection" in res.stderr and b"Traceback" not in res.stderr
+
+
+def test_recompute_in_solrcloud_moves_regrouped_postings_to_their_shard(solr_cloud_url: str, tmp_path: Path) -> None:
+    """The cloud collection routes by dup_group: regrouped postings are re-added on the right shard."""
+    solr = Solr(f"{solr_cloud_url}/postings")
+    solr.delete_all()
+    postings = list(generate(300, seed=9, resight_rate=0.0))
+    ing = Ingestor(solr, commit_within_ms=500)
+    for s in range(0, len(postings), 100):
+        ing.ingest(postings[s:s + 100])
+    solr.commit()
+    # corrupt: move every fourth posting into a bogus group (delete + re-add, as routing requires)
+    docs = solr.query({"q": "*:*", "fl": "*", "rows": 1000, "sort": "id asc"})["response"]["docs"][::4]
+    derived = solr.copy_field_targets() | {"_version_", "mh_bands"}
+    bogus = [{**{k: v for k, v in d.items() if k not in derived}, "dup_group": f"bogus-{k % 5}"}
+             for k, d in enumerate(docs)]
+    solr.delete_and_add([d["id"] for d in bogus], bogus)
+    solr.commit()
+    res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "cloud"), "--rows", "80")
+    assert res.returncode == 0, res.stderr
+    solr.commit()
+    assert solr.count() == len(postings)
+    shard_groups = []
+    for shard in ("shard1", "shard2"):
+        r = solr.query({"q": "*:*", "fl": "id,dup_group", "rows": 1000, "shards": shard})["response"]["docs"]
+        shard_groups.append({d["dup_group"] for d in r})
+    assert not shard_groups[0] & shard_groups[1], "a group is split across shards"
+    assert not any(g.startswith("bogus") for g in shard_groups[0] | shard_groups[1])
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings))
+    out = _io.BytesIO()
+    dedup_file(str(path), out, workers=1, quiet=True)
+    embedded = {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())}
+    got = {d["id"]: d["dup_group"] for d in solr.query({"q": "*:*", "fl": "id,dup_group", "rows": 1000})["response"]["docs"]}
+    assert got == embedded
+    collapsed = solr.query({"q": "*:*", "rows": 0, "fq": "{!collapse field=dup_group}"})["response"]["numFound"]
+    assert collapsed == len(set(embedded.values()))
