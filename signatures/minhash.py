@@ -68,6 +68,7 @@ class MinHasher:
         self._probe_c1 = _U64(c1)
         self._probe_c2, self._probe_c3 = c2, c3
         self._probe_table = self._probe_block(1, _FIRST_PROBES)
+        self._probe_cache: dict[int, np.ndarray] = {}  # later blocks, by first attempt
 
     def __repr__(self) -> str:
         return f"MinHasher(num_perm={self.num_perm}, seed={self.seed}, k={self.k})"
@@ -146,7 +147,12 @@ class MinHasher:
         attempt = 1
         while pending.size and attempt <= _PROBE_LIMIT:
             # A block of probes at once: the first probe that lands on a filled bin wins.
-            block = self._probe_table if attempt == 1 else self._probe_block(attempt)
+            if attempt == 1:
+                block = self._probe_table
+            else:
+                block = self._probe_cache.get(attempt)
+                if block is None:
+                    block = self._probe_cache.setdefault(attempt, self._probe_block(attempt))
             cand = block[cols[pending]]  # (pending, probes in this block)
             cand += base[pending, None]
             ok = filled_flat[cand]
