@@ -25,7 +25,7 @@ from service import decision_glue, io
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
 
-WINDOW = 4            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
+WINDOW = 3            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
 PREFIX_SLOTS = 16     # sketch slots compared first ...
 PREFIX_MIN = 2        # ... and at least this many must agree (P(miss) ~3 % at Jaccard 0.3, ~0 at 0.5)
 CHUNK_LINES = 1000    # lines per worker task
@@ -182,14 +182,17 @@ def _codes(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     return lo * n + hi
 
 
-def _sorted_unique(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unique values of an int64 array and their multiplicities (sort-based: fast for integers)."""
+def _unique_multi(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unique values of an int64 array (sorted in place, radix) and whether each occurred twice or more."""
     if not len(codes):
-        return codes, np.zeros(0, np.int64)
-    codes = np.sort(codes, kind="stable")  # radix sort for integers
-    starts = np.flatnonzero(np.concatenate([[True], codes[1:] != codes[:-1]]))
-    counts = np.diff(np.append(starts, len(codes)))
-    return codes[starts], counts
+        return codes, np.zeros(0, bool)
+    codes.sort(kind="stable")
+    first = np.empty(len(codes), bool)
+    first[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=first[1:])
+    nxt_same = np.zeros(len(codes), bool)
+    nxt_same[:-1] = ~first[1:]
+    return codes[first], nxt_same[first]
 
 
 def _matches(sketch: np.ndarray, prefix: np.ndarray, ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
@@ -219,9 +222,9 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     exact = [_codes(*_equal_key_pairs(keys, 2), nn) for keys in (f.content, f.url, f.profile)]
     band_codes = np.concatenate([_codes(*_equal_key_pairs(f.bands[:, b], WINDOW), nn)
                                  for b in range(f.bands.shape[1])] or [np.zeros(0, np.int64)])
-    codes, hits = _sorted_unique(band_codes)
+    codes, multi = _unique_multi(band_codes)
     del band_codes
-    exact_codes, _ = _sorted_unique(np.concatenate(exact))
+    exact_codes, _ = _unique_multi(np.concatenate(exact))
     prefix = np.ascontiguousarray(f.sketch[:, :PREFIX_SLOTS])
     parts: list[tuple[np.ndarray, ...]] = []
     pending: list[tuple[np.ndarray, ...]] = []
@@ -233,7 +236,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
             if not is_exact:
                 keep = ~np.isin(c, exact_codes, assume_unique=True)
                 same_ct = (f.company[ii] == f.company[jj]) & (f.title[ii] == f.title[jj]) & (f.title[ii] != 0)
-                keep &= (hits[s:s + PAIR_CHUNK] >= 2) | same_ct
+                keep &= multi[s:s + PAIR_CHUNK] | same_ct
                 ii, jj = ii[keep], jj[keep]
             n_candidates += len(ii)
             est = _matches(f.sketch, prefix, ii, jj)
