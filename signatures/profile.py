@@ -35,7 +35,10 @@ from __future__ import annotations
 
 import functools
 import html
+import multiprocessing
+import multiprocessing.context
 import re
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -53,6 +56,7 @@ from signatures.textprofile import (
 )
 
 PROFILE_FIELDS = ("title", "company", "description")
+_SORTED_FIELDS = tuple(sorted(PROFILE_FIELDS))
 
 CJK_QUANT_RATE = Fraction(2, 5)
 """quant = max(1, round-half-up(maxFreq * rate)) for CJK values; exact rational arithmetic."""
@@ -118,9 +122,14 @@ def strip_markup(text: str) -> str:
     return text
 
 
+def _clean(text: str) -> str:
+    """Drop markup, width-fold, drop contacts: the text whose CJK runs and between-text are signed."""
+    return strip_contacts(_WIDTH_RE.sub(_nfkc, strip_markup(text)))
+
+
 def _prepare(text: str) -> tuple[list[str], str]:
     """Drop markup, width-fold, drop contacts, split: (CJK runs, the text between them, spaced)."""
-    parts = _CJK_SPLIT.split(strip_contacts(_WIDTH_RE.sub(_nfkc, strip_markup(text))))
+    parts = _CJK_SPLIT.split(_clean(text))
     return parts[1::2], " ".join(parts[0::2])
 
 
@@ -134,15 +143,21 @@ def _runs_language(runs: Sequence[str]) -> str:
 
 
 _NON_ASCII_WORD_CHAR = re.compile(r"[^\x00-\x7f\W]")
-_ASCII_TOKEN = re.compile("[a-z0-9]{" + str(NON_CJK_MIN_TOKEN_LEN + 1) + ",}")
+# ASCII letters/digits -> themselves, lowercased; every other byte -> space (a separator)
+_ASCII_WORD_TABLE = (
+    bytes((c | 0x20 if chr(c).isalpha() else c) if chr(c).isalnum() else 0x20 for c in range(128))
+    + b" " * 128
+)
 
 
 def between_tokens(text: str) -> list[str]:
     """solr_tokens(text, NON_CJK_MIN_TOKEN_LEN), with a fast path when no non-ASCII character is a
     word character: then Java's letters/digits are exactly [A-Za-z0-9] and every other character
-    separates tokens (Python's \\w covers all Java letters and digits, so the test is safe)."""
+    separates tokens (Python's \\w covers all Java letters and digits, so the test is safe); the
+    fast path maps bytes with one table (lowercase letters, separators to spaces) and splits."""
     if _NON_ASCII_WORD_CHAR.search(text) is None:
-        return _ASCII_TOKEN.findall(text.encode("ascii", "replace").decode("ascii").lower())
+        words = text.encode("ascii", "replace").translate(_ASCII_WORD_TABLE).decode("ascii").split()
+        return [w for w in words if len(w) > NON_CJK_MIN_TOKEN_LEN]
     return solr_tokens(text, NON_CJK_MIN_TOKEN_LEN)
 
 
@@ -150,6 +165,9 @@ def _counts(runs: Sequence[str], between: str, lang: str) -> Counter[str]:
     counts = get_segmenter(lang).word_counts(runs, CJK_MIN_WORD_LEN) if runs else Counter()
     counts.update(between_tokens(between))
     return counts
+
+
+_LINE = "{} {}".format
 
 
 @functools.lru_cache(maxsize=256)
@@ -190,7 +208,7 @@ def cjk_profile(tokens: Iterable[str] | Counter[str], quant_rate: Fraction | Non
         q = {k: c // quant * quant for k, c in counts.items() if c >= quant}
     kept = sorted(q)
     kept.sort(key=q.__getitem__, reverse=True)  # by quantized count; stable: ties in code point order
-    return "\n".join([f"{k} {q[k]}" for k in kept])
+    return "\n".join(map(_LINE, kept, map(q.__getitem__, kept)))  # C-level loops, no bytecode per word
 
 
 def profile_signature(text: str) -> str:
@@ -219,8 +237,9 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
             f"posting_profile_signature expects a mapping (a posting), got {type(posting).__name__}"
         )
     # plain ASCII names: code point order == Java's UTF-16 order, as SignatureUpdateProcessorFactory sorts
-    fields = [(name, _field_values(posting, name)) for name in sorted(PROFILE_FIELDS) if name in posting]
-    if not any(script.CJK_RE.search(v) for _, values in fields for v in values):
+    fields = [(name, _field_values(posting, name)) for name in _SORTED_FIELDS if name in posting]
+    cjk_search = script.CJK_RE.search
+    if not any(cjk_search(v) for _, values in fields for v in values):
         return solr_fields_signature(posting, PROFILE_FIELDS)
     prepared = [(name, [_prepare(v) for v in values]) for name, values in fields]
     lang = _runs_language([r for _, preps in prepared for runs, _ in preps for r in runs])
@@ -231,6 +250,37 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     return profile_digest(profiles)
 
 
-def posting_profile_signatures(postings: Iterable[Mapping[str, object]]) -> list[str]:
-    """Batch form of posting_profile_signature."""
+def _sign_chunk(postings: Sequence[Mapping[str, object]]) -> list[str]:
     return [posting_profile_signature(p) for p in postings]
+
+
+POOL_MIN_CHUNK = 64
+"""Postings per worker task; batches smaller than workers * POOL_MIN_CHUNK are signed in-process."""
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """fork when this process runs a single thread (children inherit the loaded dictionaries);
+    otherwise forkserver (forking a multi-threaded process can deadlock on locks held elsewhere)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def posting_profile_signatures(postings: Iterable[Mapping[str, object]], workers: int = 1) -> list[str]:
+    """Batch form of posting_profile_signature, in input order. `workers` > 1 signs a large batch in
+    that many processes (one per core: segmentation is CPU-bound and holds the GIL); small batches
+    stay in-process, where a pool's start-up would cost more than it saves."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    items = postings if isinstance(postings, list) else list(postings)
+    if workers == 1 or len(items) < workers * POOL_MIN_CHUNK:
+        return _sign_chunk(items)
+    ctx = _pool_context()
+    if ctx.get_start_method() == "fork":  # load both tokenizers once, before the children are forked
+        get_segmenter(script.ZH)
+        get_segmenter(script.JA)
+    size = max(POOL_MIN_CHUNK, -(-len(items) // (workers * 8)))  # ~8 tasks per worker balance load
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    with ctx.Pool(min(workers, len(chunks))) as pool:
+        return [sig for part in pool.map(_sign_chunk, chunks, chunksize=1) for sig in part]

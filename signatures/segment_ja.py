@@ -8,7 +8,6 @@ boilerplate, reposts), so the cache carries much of the speed. Words whose UniDi
 
 from __future__ import annotations
 
-import functools
 import re
 import shlex
 from collections import Counter
@@ -38,40 +37,61 @@ class MecabSegmenter:
             ]
         )  # fmt: skip
         self._tagger = fugashi.GenericTagger(args)
+        self._parse = self._tagger.parse
         self._drop = drop_pos
-        alternatives = "|".join(re.escape(p) for p in sorted(drop_pos, key=len, reverse=True))
-        self._content_re = (
-            re.compile(rf"^([^\t\n]+)\t(?!(?:{alternatives})$)", re.M)
-            if drop_pos
-            else (re.compile(r"^([^\t\n]+)\t", re.M))
-        )
+        self._alternatives = "|".join(re.escape(p) for p in sorted(drop_pos, key=len, reverse=True))
         self.version = f"fugashi-{_dist_version('fugashi')}-unidic-lite-{_dist_version('unidic-lite')}"
-        self._run_words = functools.lru_cache(maxsize=cache_runs)(self._parse_run)
+        self._cache_runs = cache_runs
+        # per min_len: (regex keeping content surfaces of >= min_len characters, run -> words cache)
+        self._by_min_len: dict[int, tuple[re.Pattern[str], dict[str, tuple[str, ...]]]] = {}
+
+    def _content(self, min_len: int) -> tuple[re.Pattern[str], dict[str, tuple[str, ...]]]:
+        """The surface filter and word cache for `min_len`: one C-level regex pass over MeCab's
+        "surface<TAB>pos1" lines keeps the surfaces of >= min_len characters whose pos1 is kept."""
+        entry = self._by_min_len.get(min_len)
+        if entry is None:
+            surface = rf"([^\t\n]{{{max(1, min_len)},}})"
+            pos = rf"(?!(?:{self._alternatives})$)" if self._alternatives else ""
+            entry = (re.compile(rf"^{surface}\t{pos}", re.M), {})
+            self._by_min_len[min_len] = entry
+        return entry
 
     def morphemes(self, text: str) -> list[tuple[str, str]]:
         """(surface, UniDic pos1) of every morpheme MeCab finds in `text`."""
         out = []
-        for line in self._tagger.parse(text).split("\n"):
+        for line in self._parse(text).split("\n"):
             if line:
                 surface, _, pos = line.partition("\t")
                 out.append((surface, pos))
         return out
 
-    def _parse_run(self, run: str) -> tuple[str, ...]:
-        # one C-level regex pass over MeCab's "surface<TAB>pos1" lines keeps the content surfaces
-        return tuple(self._content_re.findall(self._tagger.parse(run)))
-
     def words(self, runs: Sequence[str], min_len: int = 1) -> list[str]:
-        """Content words of all CJK runs with at least `min_len` characters, in order."""
-        get = self._run_words
+        """Content words of all CJK runs with at least `min_len` characters, in order. Each run is
+        parsed on its own (cached per run); runs shorter than `min_len` cannot hold such a word."""
+        content, cache = self._content(min_len)
+        get = cache.get
         out: list[str] = []
         for run in runs:
-            out.extend(get(run))
-        return [w for w in out if len(w) >= min_len] if min_len > 1 else out
+            words = get(run)
+            if words is None:
+                if len(run) < min_len:
+                    continue
+                words = tuple(content.findall(self._parse(run)))
+                if self._cache_runs > 0:
+                    if len(cache) >= self._cache_runs:
+                        cache.clear()  # bounded; cheaper than LRU bookkeeping on every hit
+                    cache[run] = words
+            out += words
+        return out
 
     def word_counts(self, runs: Sequence[str], min_len: int = 1) -> Counter[str]:
         """Counts of words(runs, min_len)."""
         return Counter(self.words(runs, min_len))
+
+    def cache_clear(self) -> None:
+        """Forget all cached runs (benchmarks: measure parsing new text)."""
+        for _, cache in self._by_min_len.values():
+            cache.clear()
 
 
 def _dist_version(dist: str) -> str:

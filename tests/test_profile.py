@@ -5,18 +5,24 @@ All postings are generated here from small vocabularies."""
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import random
+import re
 import subprocess
 import sys
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from signatures import profile, segment
+from signatures import profile, script, segment
+from signatures import textprofile as tp
 from signatures.profile import PROFILE_FIELDS, posting_profile_signature, profile_signature
 from signatures.textprofile import solr_fields_signature, solr_text_signature, solr_tokens
 
@@ -317,3 +323,160 @@ def test_cli_sig_prints_profile_signature() -> None:
     assert res.returncode == 0, res.stderr
     expected = [posting_profile_signature(p) for p in posts] + [profile_signature("東京の会社")]
     assert res.stdout.decode().split() == expected
+
+
+# --- the fast paths equal a straightforward reference implementation ----------------------------------
+# The reference below is the signature's definition written plainly: no shared caches, no joined
+# segmenter calls, every jieba piece cut on its own, every MeCab run parsed on its own with its
+# morphemes filtered in Python, Solr's exact tokenizer between runs, quant with Fractions.
+
+# width folding: NFKC of each maximal run of fullwidth Latin/digits, halfwidth kana, compat ideographs
+_REF_WIDTH = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f\uf900-\ufaff]+")
+# jieba's own Han range: other characters of a run are 1-character words, never kept
+_REF_JIEBA_PIECE = re.compile("[\u4e00-\u9fd5]+")
+
+
+@pytest.fixture(scope="module")
+def reference() -> Callable[[dict], str]:
+    """The reference posting signature; its `.text` attribute signs one text (profile_signature)."""
+    import rjieba
+
+    from signatures.segment_ja import DROP_POS, MecabSegmenter
+
+    jieba = rjieba.Jieba()
+    mecab = MecabSegmenter(cache_runs=0)
+
+    def clean(text: str) -> str:
+        text = profile.strip_markup(text)
+        text = _REF_WIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+        return profile.strip_contacts(text)
+
+    def counts(text: str, lang: str) -> Counter[str]:
+        runs = script.CJK_RE.findall(text)
+        words: list[str] = []
+        for run in runs:
+            if lang == "zh":
+                for piece in _REF_JIEBA_PIECE.findall(run):
+                    words += jieba.cut(piece, False)
+            else:
+                words += [s for s, pos in mecab.morphemes(run) if pos not in DROP_POS]
+        c = Counter(w for w in words if len(w) >= 2)
+        c.update(solr_tokens(script.CJK_RE.sub(" ", text), 2))
+        return c
+
+    def cjk_profile(c: Counter[str]) -> str:
+        if not c:
+            return ""
+        quant = max(1, math.floor(max(c.values()) * Fraction(2, 5) + Fraction(1, 2)))
+        q = {w: n // quant * quant for w, n in c.items() if n >= quant}
+        return "\n".join(f"{w} {n}" for w, n in sorted(q.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def sign(posting: dict) -> str:
+        fields = []
+        for name in sorted(PROFILE_FIELDS):
+            if name in posting:
+                v = posting[name]
+                fields.append((name, [tp.java_string_value(x) for x in (v if isinstance(v, list) else [v])]))
+        if not any(script.CJK_RE.search(v) for _, vs in fields for v in vs):
+            return solr_fields_signature(posting, PROFILE_FIELDS)
+        cleaned = [(name, [clean(v) for v in vs]) for name, vs in fields]
+        lang = language([v for _, vs in cleaned for v in vs])
+        profiles = []
+        for name, vs in cleaned:
+            profiles.append(tp.java_profile(solr_tokens(name)))
+            profiles += [cjk_profile(counts(v, lang)) for v in vs]
+        return tp.profile_digest(profiles)
+
+    def language(texts: list[str]) -> str:
+        cjk = "".join(r for v in texts for r in script.CJK_RE.findall(v))
+        kana = len("".join(script.KANA_RE.findall(cjk)))
+        return "ja" if kana and kana >= 0.1 * len(cjk) else "zh"
+
+    def sign_text(text: str) -> str:
+        if not script.CJK_RE.search(text):
+            return solr_text_signature(text)
+        cleaned = clean(text)
+        return tp.profile_digest([cjk_profile(counts(cleaned, language([cleaned])))])
+
+    sign.text = sign_text  # type: ignore[attr-defined]
+    return sign
+
+
+# Fragments that stress every step: markup, entities, width folding (fullwidth Latin, halfwidth kana,
+# compatibility ideographs), contacts, Han outside jieba's range, astral Han, kana share near 10 %,
+# non-ASCII word characters between runs (Solr's exact tokenizer), repeated words (quant > 1).
+FRAGMENTS = (
+    list(ZH_COMPANY)
+    + [w for ws in ZH_ROLES.values() for w in ws]
+    + list(JA_COMPANY)
+    + [w for ws in JA_ROLES.values() for w in ws]
+    + list(JA_PARTICLES)
+    + list(ZH_PUNCT)
+    + [
+        "募集します",
+        "しています",
+        "ｽﾀｯﾌ",
+        "ｶﾞｲﾄﾞ",
+        "ＡＷＳ",
+        "１２３",
+        "\uf900\uf901",
+        "\u3400\u4db5",
+        "〇",
+        "々",
+    ]
+    + ["\U00020000\U0002a6d6", "<p>", "</li>", "<br/>", "&amp;", "&#x4e2d;", "&lt;b&gt;", "\n", " ", "  "]
+    + ["https://jobs.example.com/1?a=b", "www.example.cn/x", "hr@example.com", "a@b", "Rust", "Go"]
+    + ["Kubernetes", "café", "Zürich", "서울", "Москва", "①", "Ⅻ", "ﬁ", "²", "İ", "2024年", "35k-50k", "の"]
+)
+
+
+@st.composite
+def cjk_postings(draw: st.DrawFn) -> dict:
+    def text(max_size: int) -> str:
+        return "".join(draw(st.lists(st.sampled_from(FRAGMENTS), max_size=max_size)))
+
+    posting: dict = {"id": "x"}
+    for name, size in (("title", 8), ("company", 6), ("description", 120)):
+        kind = draw(st.sampled_from(["text", "text", "list", "absent", "none", "int"]))
+        if kind == "text":
+            posting[name] = text(size)
+        elif kind == "list":
+            posting[name] = [text(size) for _ in range(draw(st.integers(0, 3)))]
+        elif kind == "none":
+            posting[name] = None
+        elif kind == "int":
+            posting[name] = draw(st.integers(-5, 10**6))
+    return posting
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cjk_postings())
+def test_fast_path_equals_reference_on_generated_postings(
+    reference: Callable[[dict], str], posting: dict
+) -> None:
+    assert posting_profile_signature(posting) == reference(posting)
+    for value in posting.values():
+        if isinstance(value, str):
+            assert profile_signature(value) == reference.text(value)  # type: ignore[attr-defined]
+
+
+def test_fast_path_equals_reference_on_generated_postings_batch(reference: Callable[[dict], str]) -> None:
+    rng = random.Random(2026)
+    posts = []
+    for i in range(3 * profile.POOL_MIN_CHUNK):
+        if i % 3 == 0:
+            posts.append(zh_posting(rng, rng.choice(sorted(ZH_ROLES)), rng.choice(["招聘", "后端 工程师"])))
+        elif i % 3 == 1:
+            posts.append(ja_posting(rng, rng.choice(sorted(JA_ROLES)), rng.choice(["募集", "営業部長"])))
+        else:  # unspaced: the segmenters decide every boundary
+            p = zh_posting(rng, rng.choice(sorted(ZH_ROLES)), "招聘")
+            posts.append(dict(p, description=p["description"].replace(" ", "")))
+    expected = [reference(p) for p in posts]
+    assert profile.posting_profile_signatures(posts) == expected
+    assert profile.posting_profile_signatures(iter(posts), workers=2) == expected  # process pool
+
+
+def test_batch_rejects_bad_worker_counts() -> None:
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="workers must be a positive int"):
+            profile.posting_profile_signatures([], workers=bad)  # type: ignore[arg-type]

@@ -203,6 +203,18 @@ def test_ja_runs_are_independent_and_cached(ja_seg: MecabSegmenter) -> None:
     assert fresh.words(runs) == joined
 
 
+def test_ja_min_len_filter_and_bounded_cache_keep_the_words(ja_seg: MecabSegmenter) -> None:
+    rng = random.Random(8)
+    runs = script.CJK_RE.findall(ja_text(rng, 40)) + ["を", "東", "ｶﾞ"]  # 1-char runs are skipped
+    everything = MecabSegmenter(cache_runs=0).words(runs)
+    for min_len in (1, 2, 3):
+        expected = [w for w in everything if len(w) >= min_len]
+        assert ja_seg.words(runs, min_len) == expected
+        assert MecabSegmenter(cache_runs=3).words(runs + runs, min_len) == expected + expected
+    ja_seg.cache_clear()
+    assert ja_seg.words(runs, 2) == [w for w in everything if len(w) >= 2]
+
+
 # --- registry and versions ------------------------------------------------------------------------
 
 
