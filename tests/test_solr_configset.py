@@ -107,6 +107,14 @@ def test_unknown_fields_are_kept_never_an_error(clean_solr: str) -> None:
     assert len(d["big_blob"][0]) == 40000
 
 
+def test_nested_object_is_a_clear_400_not_a_silent_child_document(clean_solr: str) -> None:
+    # postings must be flat: without nested-document support a JSON object is an atomic operation
+    r = requests.post(f"{clean_solr}/postings/update", json=[{"id": "n", "meta": {"a": 1}}],
+                      params={"commit": "true"}, timeout=60)
+    assert r.status_code == 400 and "Unknown operation" in r.text
+    assert select(clean_solr, q="*:*")["response"]["numFound"] == 0
+
+
 def test_posting_without_text_is_its_own_group(clean_solr: str) -> None:
     post_docs(clean_solr, [{"id": "e1", "url": "https://x/1"}, {"id": "e2", "url": "https://x/2", "title": " "}])
     docs = _docs(clean_solr)
