@@ -20,7 +20,7 @@ import numpy as np
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.extract import Extracted
-from signatures.features import FEATURES, Prepared, feature_matrix, prepare
+from signatures.features import FEATURES, Prepared, families_added, feature_matrix, prepare
 from signatures.version import SIG_VERSION
 
 __all__ = [
@@ -163,8 +163,10 @@ _LABELS = {
 }
 
 
-def _explain(model: LogisticModel, x: np.ndarray, names: Sequence[str], est: float | None) -> tuple[str, ...]:
-    """Readable evidence: the strongest feature contributions, signed, plus field agreements."""
+def _explain(model: LogisticModel, x: np.ndarray, names: Sequence[str], est: float | None,
+             added: Sequence[str] = ()) -> tuple[str, ...]:
+    """Readable evidence: the strongest feature contributions, signed, plus field agreements;
+    `added` names the role families only one side hires for."""
     contrib = model.contributions(x)
     order = np.argsort(-np.abs(contrib))
     out: list[str] = []
@@ -180,6 +182,8 @@ def _explain(model: LogisticModel, x: np.ndarray, names: Sequence[str], est: flo
             out.append(("same_salary" if v > 0 else "salary_differs") + f"({c:+.1f})")
         elif n == "location_agree":
             out.append(("same_location" if v > 0 else "other_location") + f"({c:+.1f})")
+        elif n == "families_added":
+            out.append((f"roles_added={','.join(added)}" if added else "same_role_families") + f"({c:+.1f})")
         elif n == "date_gap":
             days = math.expm1(v * math.log(366.0))
             out.append(f"days_apart={days:.0f}({c:+.1f})")
@@ -237,6 +241,7 @@ class Verifier:
         for i in range(len(pairs)):
             dup = bool(p[i] >= self.threshold)
             e = None if est is None else float(est[i])
-            reasons = (f"p={p[i]:.2f}",) + _explain(self.model, X[i], self.model.features, e)
+            added = families_added(*pairs[i]) if "families_added" in self.model.features else ()
+            reasons = (f"p={p[i]:.2f}",) + _explain(self.model, X[i], self.model.features, e, added)
             out.append(Decision(dup, float(p[i]), reasons))
         return out

@@ -21,6 +21,7 @@ __all__ = [
     "html_to_text",
     "markdown_to_text",
     "normalize_line",
+    "role_families",
 ]
 
 
@@ -51,6 +52,7 @@ class Extracted:
     roles: tuple[str, ...] = ()
     mentions: tuple[str, ...] = ()
     salaries: tuple[float, ...] = ()
+    families: tuple[str, ...] = ()  # role families announced (see role_families)
     posted_at: str | None = None
     site: str = ""
     fields_found: tuple[str, ...] = field(default=())
@@ -199,7 +201,12 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         if u:
             urls.add(u)
     for h in _HANDLE_RE.findall(text):
-        urls.add("handle:" + h.lower().lstrip("@"))
+        if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read below
+            urls.add("handle:" + h.lower().lstrip("@"))
+    for u in list(urls):  # a Telegram link names the same account as a "TG: @x" handle
+        m = re.match(r"(?:t\.me|telegram\.me)/([\w]{3,})$", u)
+        if m:
+            urls.add("handle:" + m.group(1))
     phones = set()
     for p in _PHONE_RE.findall(text):
         digits = re.sub(r"\D", "", p)
@@ -421,10 +428,57 @@ def _mentions(text: str, lang: str) -> tuple[str, ...]:
     return tuple(list(out)[:60])
 
 
+# --------------------------------------------------------------------------- role families
+
+#: Canonical role families and the words that announce them (en / zh / ja). Role titles are reworded
+#: between reposts ("Senior Backend Engineer" -> "Staff SWE, backend"), but the families a posting
+#: hires for stay; a repost that adds or drops a family is another set of jobs.
+_FAMILIES: dict[str, str] = {
+    "frontend": r"front[- ]?end|前端|フロントエンド",
+    "backend": r"back[- ]?end|server[- ]side|后端|後端|服务端|服務端|バックエンド|サーバーサイド",
+    "fullstack": r"full[- ]?stack|全栈|全端|フルスタック",
+    "ios": r"\bios\b|\bswift\b",
+    "android": r"android|安卓|\bkotlin\b",
+    "mobile": r"\bmobile\b|react native|flutter|移动端|客户端|アプリ",
+    "infra": r"devops|dev ops|\bsre\b|site reliability|\binfra(?:structure)?\b|platform engineer|cloud engineer|运维|運維|インフラ",
+    "data": r"data engineer|analytics engineer|data platform|数据开发|数据工程|データエンジニア",
+    "analyst": r"data scien|\banalyst|数据分析|分析师|データサイエンティスト|アナリスト",
+    "ml": r"machine learning|\bml\b|\bai engineer|applied ai|\bllm\b|\bai/ml|算法|机器学习|大模型|機械学習",
+    "research": r"research(?:er| scientist| engineer)|研究员|研究員|研究者",
+    "security": r"security|安全|审计|セキュリティ",
+    "qa": r"\bqa\b|quality assurance|test engineer|\bsdet\b|测试|測試|テスト",
+    "embedded": r"embedded|firmware|hardware|robotics|electrical|mechanical|嵌入式|硬件|組込|ハードウェア",
+    "product": r"product manager|\bpm\b|program manager|project manager|\btpm\b|产品经理|產品經理|プロダクトマネージャー",
+    "design": r"designer|design engineer|\bux\b|\bui\b|设计|設計|デザイナー",
+    "sales": r"\bsales\b|account executive|\bae\b|\bbdr\b|\bsdr\b|business development|\bgtm\b|go-to-market|"
+    r"partnership|\bbd\b|商务|销售|上币|営業",
+    "marketing": r"marketing|\bgrowth\b|\bcontent\b|community|devrel|developer relations|advocate|市场|營銷|营销|"
+    r"增长|社区|社媒|运营|運營|マーケ",
+    "solutions": r"customer success|solutions|forward deployed|\bfde\b|implementation|customer delivery|"
+    r"support engineer|客服|技术支持|カスタマー",
+    "lead": r"head of|director|\bvp\b|\bcto\b|\bcpto\b|chief|engineering manager|\bem\b|team lead|tech lead|"
+    r"总监|總監|负责人|主管|leader|リーダー|マネージャー",
+    "founding": r"founding|co-?founder|合伙人",
+    "business": r"finance|accountant|legal|counsel|recruiter|talent acquisition|people ops|\bhr\b|财务|會計|会计|法务|合规|人事|経理",
+    "contract": r"smart contract|solidity|合约|合約|智能合约",
+    "quant": r"quant|market mak|trader|量化|做市|交易员|流动性",
+    "chain": r"blockchain engineer|protocol engineer|区块链|公链|底层|\bzk\b|零知识|cryptograph|密码学",
+}
+_FAMILY_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FAMILIES.items())
+
+
+def role_families(title: str, lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """Role families (frontend, backend, sales, smart contract, ...) named in the title or in lines that
+    announce jobs (short lines, list items, hiring sentences, lines with a link); sorted."""
+    text = "\n".join([title, *(ln for ln in lines if _role_context(ln, lang))])
+    return tuple(name for name, rx in _FAMILY_RES if rx.search(text))
+
+
 # --------------------------------------------------------------------------- main entry
 
 _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
 _CJK_HEADING_RE = re.compile(r"^\s*[【■◆●□◇〈《\[]([^】\]〉》]{1,24})[】\]〉》]\s*$|^\s*([^\s：:]{1,12})\s*[：:]\s*$")
+_PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])(?:XX+|xx+)(?![A-Za-z])|城市名|公司名|AAA-ZZZ")
 _SITE_RE = re.compile(r"^https?://(?:www\.)?([^/]+)", re.IGNORECASE)
 
 
@@ -500,9 +554,11 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
                 location = m.group(1).strip()
                 found.append("location")
                 break
+    if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
+        title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
     roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found)
-    roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r)))
+    roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r) and not _PLACEHOLDER_RE.search(r)))
     site = _str(posting.get("source")).strip().lower()
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))
@@ -523,6 +579,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         roles=tuple(roles[:40]),
         mentions=_mentions(title + "\n" + "\n".join(ln for ln in tup_lines if _role_context(ln, lang)), lang),
         salaries=_salaries(tup_lines + ((title,) if title else ())),
+        families=role_families(title, tup_lines, lang),
         posted_at=str(posted) if posted else None,
         site=site,
         fields_found=tuple(found),

@@ -19,7 +19,7 @@ import xxhash
 from signatures.boilerplate import BoilerplateModel, company_key
 from signatures.extract import Extracted, extract, normalize_line
 
-__all__ = ["FEATURES", "Prepared", "feature_matrix", "pair_features", "prepare", "shingle_hashes"]
+__all__ = ["FEATURES", "Prepared", "families_added", "feature_matrix", "pair_features", "prepare", "shingle_hashes"]
 
 #: Names of the verifier's features, in model order.
 FEATURES: tuple[str, ...] = (
@@ -34,6 +34,7 @@ FEATURES: tuple[str, ...] = (
     "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
     "location_agree",  # +1 same location, -1 different, 0 unknown
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
+    "families_added",  # log(1 + role families (frontend, sales, ...) one side hires for and the other not), max side
 )
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
@@ -112,6 +113,7 @@ class Prepared:
     salaries: frozenset[float]
     location: frozenset[str]
     day: float
+    families: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -166,6 +168,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         salaries=frozenset(round(s, -2) for s in ex.salaries),
         location=_grams(ex.location),
         day=_parse_date(ex.posted_at),
+        families=frozenset(ex.families),
     )
 
 
@@ -227,6 +230,12 @@ def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> f
     return matched / (len(a) + len(b) - matched)
 
 
+def families_added(a: Prepared, b: Prepared) -> tuple[str, ...]:
+    """Role families one posting hires for that the other does not (the side with more of them)."""
+    only_a, only_b = a.families - b.families, b.families - a.families
+    return tuple(sorted(only_a if len(only_a) >= len(only_b) else only_b))
+
+
 def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     """The FEATURES vector of one pair (float64)."""
     f = np.zeros(len(FEATURES), dtype=np.float64)
@@ -257,6 +266,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[9] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
         f[10] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
+    f[11] = math.log1p(len(families_added(a, b)))
     return f
 
 

@@ -142,3 +142,19 @@ def test_simhash_distances() -> None:
     assert simhash("") == 0
     arr = np.array([simhash(a), simhash(c)], dtype=np.uint64)
     assert list(hamming(arr, arr[::-1])) == [hamming(simhash(a), simhash(c))] * 2
+
+
+def test_added_role_families_push_apart_and_are_named(verifier: Verifier) -> None:
+    base = "Quillbyte | {roles} | Remote (EU) | Full-time\nWe build ledgers for small shops. " + "Apply at jobs@quillbyte.example."
+    one = verifier.prepare({"id": "q1", "description": base.format(roles="Senior Backend Engineer"),
+                            "posted_at": "2026-01-02T00:00:00Z"})
+    same = verifier.prepare({"id": "q2", "description": base.format(roles="Backend Engineer (Senior)"),
+                             "posted_at": "2026-02-02T00:00:00Z"})
+    more = verifier.prepare({"id": "q3", "description": base.format(
+        roles="Senior Backend Engineer, Account Executive, Product Designer, Data Scientist"),
+        "posted_at": "2026-02-02T00:00:00Z"})
+    i = FEATURES.index("families_added")
+    assert pair_features(one, same)[i] == 0.0 and pair_features(one, more)[i] > 0.0
+    d_same, d_more = verifier.decide(one, same), verifier.decide(one, more)
+    assert d_more.score < d_same.score
+    assert any(r.startswith("roles_added=") and "sales" in r for r in d_more.reasons), d_more.reasons

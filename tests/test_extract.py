@@ -102,3 +102,28 @@ def test_bad_input_is_a_clear_error() -> None:
 
 def test_normalize_line_is_width_and_case_insensitive() -> None:
     assert normalize_line("ＡＢＣ  Engineer!!") == normalize_line("abc engineer")
+
+
+def test_role_families_survive_rewording_and_show_added_roles() -> None:
+    a = extract({"id": "a", "description": "Acme | Senior Backend Engineer, Staff SRE | Remote\nWe make ledgers."})
+    b = extract({"id": "b", "description": "Acme | Staff Back-end SWE, DevOps | Remote\nLedgers, rewritten."})
+    c = extract({"id": "c", "description": "Acme | Backend Engineer, SRE, Account Executive, Product Designer | "
+                 "Remote\nWe make ledgers."})
+    assert a.families == b.families == ("backend", "infra")
+    assert set(c.families) - set(a.families) == {"sales", "design"}
+    zh = extract({"id": "z", "title": "[远程] 某交易所诚聘 前端开发工程师 / 智能合约工程师", "description": "### 公司介绍\n交易所"})
+    assert {"frontend", "contract"} <= set(zh.families)
+
+
+def test_unfilled_template_title_names_no_job() -> None:
+    ex = extract({"id": "t", "title": "[城市名] XXXX 公司诚聘 XX工程师", "description": "### 公司介绍\n### 薪资福利待遇"})
+    assert ex.title == "" and not any("xx" in r for r in ex.roles)
+    real = extract({"id": "r", "title": "Xxxholic Labs is hiring a Backend Engineer", "description": "Join us."})
+    assert real.title.startswith("Xxxholic")
+
+
+def test_telegram_link_and_handle_are_one_contact() -> None:
+    a = extract({"id": "a", "description": "联系 Telegram: https://t.me/Evelyn_f9"})
+    b = extract({"id": "b", "description": "TG: @evelyn_f9"})
+    assert "handle:evelyn_f9" in a.urls and "handle:evelyn_f9" in b.urls
+    assert not any(u.startswith("handle:http") for u in a.urls)
