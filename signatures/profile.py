@@ -60,6 +60,7 @@ _SORTED_FIELDS = tuple(sorted(PROFILE_FIELDS))
 
 CJK_QUANT_RATE = Fraction(2, 5)
 """quant = max(1, round-half-up(maxFreq * rate)) for CJK values; exact rational arithmetic."""
+_RATE = (CJK_QUANT_RATE, CJK_QUANT_RATE.numerator, CJK_QUANT_RATE.denominator)  # Fraction attrs are slow
 CJK_MIN_WORD_LEN = 2
 """CJK words are kept from this many characters (most Chinese/Japanese content words have 2+)."""
 NON_CJK_MIN_TOKEN_LEN = 2
@@ -69,6 +70,7 @@ NON_CJK_MIN_TOKEN_LEN = 2
 # CJK compatibility ideographs. Cheaper than NFKC on the whole text, which costs more than
 # segmentation; NFKC's other changes (punctuation widths, ...) never change a word.
 _WIDTH_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f\uf900-\ufaff]+")
+_WIDTH_CHAR = re.compile(_WIDTH_RE.pattern[:-1])  # one character: a search without "+" scans ~2x faster
 # Contact details: "http(s)://..." and "www...." ASCII runs, e-mail addresses (ASCII only: after width
 # folding an address never legitimately contains CJK text next to it). Literal-prefix patterns and an
 # '@'-anchored e-mail scan: one general regex over the whole text cost as much as segmentation.
@@ -124,7 +126,10 @@ def strip_markup(text: str) -> str:
 
 def _clean(text: str) -> str:
     """Drop markup, width-fold, drop contacts: the text whose CJK runs and between-text are signed."""
-    return strip_contacts(_WIDTH_RE.sub(_nfkc, strip_markup(text)))
+    text = strip_markup(text)
+    if _WIDTH_CHAR.search(text) is not None:
+        text = _WIDTH_RE.sub(_nfkc, text)
+    return strip_contacts(text)
 
 
 def _prepare(text: str) -> tuple[list[str], str]:
@@ -133,10 +138,13 @@ def _prepare(text: str) -> tuple[list[str], str]:
     return parts[1::2], " ".join(parts[0::2])
 
 
+_KANA_CHAR = re.compile(script.KANA_RE.pattern[:-1])
+
+
 def _runs_language(runs: Sequence[str]) -> str:
     """script.detect_language's rule on CJK runs (all Han or kana): "ja" or "zh"."""
     joined = "".join(runs)
-    if script.KANA_RE.search(joined) is None:
+    if _KANA_CHAR.search(joined) is None:
         return script.ZH
     kana = sum(map(len, script.KANA_RE.findall(joined)))
     return script.JA if kana and kana >= script.JA_KANA_SHARE * len(joined) else script.ZH
@@ -194,13 +202,16 @@ def cjk_tokens(text: str, lang: str | None = None) -> list[str]:
 def cjk_profile(tokens: Iterable[str] | Counter[str], quant_rate: Fraction | None = None) -> str:
     """Profile string of CJK-value tokens (or their counts): "word count" lines, counts quantized
     (quant >= 1); `quant_rate` defaults to CJK_QUANT_RATE."""
-    counts = tokens if isinstance(tokens, Counter) else Counter(tokens)
+    counts = tokens if type(tokens) is Counter or isinstance(tokens, Counter) else Counter(tokens)
     if not counts:
         return ""
-    if quant_rate is None:
-        quant_rate = CJK_QUANT_RATE
     max_freq = max(counts.values())
-    num, den = quant_rate.numerator, quant_rate.denominator
+    if quant_rate is None:
+        quant_rate = CJK_QUANT_RATE  # read at call time: evaluations patch it
+    if quant_rate is _RATE[0]:
+        num, den = _RATE[1], _RATE[2]
+    else:
+        num, den = quant_rate.numerator, quant_rate.denominator
     quant = max(1, (2 * max_freq * num + den) // (2 * den))  # floor(maxFreq * rate + 1/2)
     if quant == 1:
         q = counts
@@ -232,7 +243,7 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     """The `profile_sig` of a posting, over title, company and description: Solr's `signature` for
     postings without Han/kana, else the same structure over segmented words. The segmenter (Japanese
     or Chinese) is chosen once per posting, from the kana share of all its CJK runs."""
-    if not isinstance(posting, Mapping):
+    if type(posting) is not dict and not isinstance(posting, Mapping):  # exact dict: skip the ABC check
         raise TypeError(
             f"posting_profile_signature expects a mapping (a posting), got {type(posting).__name__}"
         )
