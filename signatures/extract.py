@@ -160,7 +160,8 @@ _SAL_RE = re.compile(
 )
 _MULT = {"k": 1e3, "K": 1e3, "千": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "萬": 1e4, "万円": 1e4}
 _SAL_CONTEXT_RE = re.compile(
-    r"(?i)salary|compensation|comp\b|pay|\$|€|£|usd|薪|月薪|年薪|待遇|报酬|给与|給与|月給|年収|年俸|时薪|時給|万円|k\s*[-–~]"
+    r"(?i)salary|compensation|comp\b|pay|\$|€|£|usd|薪|月薪|年薪|待遇|报酬|给与|給与|月給|年収|年俸|时薪|時給|万円|k\s*[-–~]|"
+    r"\d\s*(?:u|rmb|元|k|w|万)?\s*/\s*(?:月|年|mo(?:nth)?\b|yr\b|year\b)|per (?:month|year|annum)"
 )
 
 

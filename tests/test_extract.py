@@ -127,3 +127,9 @@ def test_telegram_link_and_handle_are_one_contact() -> None:
     b = extract({"id": "b", "description": "TG: @evelyn_f9"})
     assert "handle:evelyn_f9" in a.urls and "handle:evelyn_f9" in b.urls
     assert not any(u.startswith("handle:http") for u in a.urls)
+
+
+def test_monthly_pay_without_the_word_salary_is_a_salary() -> None:
+    ex = extract({"id": "s", "title": "区块链公司招聘“区域负责人”10000-30000U/月", "description": "负责区域业务。"})
+    assert ex.salaries == (10000.0, 30000.0)
+    assert extract({"id": "n", "description": "A team of 5 / 10 engineers across 3 offices."}).salaries == ()
