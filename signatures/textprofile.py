@@ -22,6 +22,15 @@ from itertools import filterfalse
 
 from signatures import javachars
 
+try:  # the C counting loop behind Counter.update, without Counter's Python-level overhead
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Pythons
+
+    def _count_elements(mapping: dict, iterable: Iterable) -> None:  # type: ignore[misc]
+        get = mapping.get
+        for k in iterable:
+            mapping[k] = get(k, 0) + 1
+
 DEFAULT_QUANT_RATE = 0.01
 DEFAULT_MIN_TOKEN_LEN = 2
 
@@ -561,10 +570,12 @@ class _Hashes:
                     hs[i] = cache[keys[i]] = fn(keys[i])
         return hs
 
-    def low6(self, keys: Sequence) -> bytes:
+    def low6(self, keys: Iterable) -> bytes:
+        """One byte (spread hash & 63) per key; `keys` may be any re-iterable (a dict)."""
         cache = self.low6_cache
         parts = list(map(cache.get, keys))
         if None in parts:
+            keys = list(keys)
             if len(cache) > _CACHE_LIMIT:
                 cache.clear()
             missing = [i for i, b in enumerate(parts) if b is None]
@@ -651,6 +662,12 @@ def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set 
     order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: insertion order within a bucket
     if n > _TREEIFY_THRESHOLD and (n <= 48 or len(set(keys)) < len(keys)):
         tied = {k & mask for k, c in Counter(keys).items() if c > 1}
+        if n > 48:
+            # quick exact-enough test over every token seen (short ones too: conservative): an ancestor
+            # bin at capacity >= 64 holds only keys of its low-6-bit class, so <= 8 there means no tree
+            low6 = hashes.low6(counts)
+            if all(low6.count(_LOW6[f & 63]) <= _TREEIFY_THRESHOLD for f in tied):
+                tied = set()
         if n <= 48 or tied:
             all_keys = [k for k in counts if k not in short] if short else list(counts)
             if not _tree_free(all_keys, mask + 1, tied, hashes):
@@ -698,11 +715,12 @@ def _token_counts(text: str, min_token_len: int) -> tuple[dict[bytes, int], Set]
     """Counts of the UTF-8 tokens of `text` in first-occurrence order (HashMap insertion order), and
     the set of those too short for Java's map (UTF-16 length <= min_token_len)."""
     b = _fold_bytes(text)
-    counts = Counter(b.split())
+    counts: dict[bytes, int] = {}
+    _count_elements(counts, b.split())
     m = min_token_len
     if m < 0:
         if not b or b.endswith(b" "):
-            counts[b""] += 1  # Java counts the empty trailing token when 0 > minTokenLen
+            counts[b""] = counts.get(b"", 0) + 1  # Java counts the empty trailing token when 0 > minTokenLen
         return counts, frozenset()
     if m <= 3:
         short: Set = _short_ascii(m).intersection(counts) if m else set()
@@ -718,7 +736,7 @@ def _profile_bytes(text: str, quant_rate: float, min_token_len: int) -> bytes:
     """UTF-8 of the profile TextProfileSignature.add(text) feeds to MD5."""
     counts, short = _token_counts(text, min_token_len)
     items = _profile_items(counts, quant_rate, _HASHES_BYTES, short)
-    return b"\n".join([b"%s %d" % kq for kq in items])
+    return b"\n".join(map(b"%s %d".__mod__, items))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -39,7 +39,12 @@ def build_harness() -> str:
     """Compile the harness (if needed) and return its runtime classpath for `java -cp`."""
     cp_file = HARNESS / "target" / "classpath.txt"
     classes = HARNESS / "target" / "classes"
-    fresh = cp_file.is_file() and classes.is_dir() and cp_file.stat().st_mtime >= _newest_source_mtime()
+    main_class = classes / (MAIN_CLASS.replace(".", "/") + ".class")
+    fresh = (
+        cp_file.is_file()
+        and main_class.is_file()
+        and max(cp_file.stat().st_mtime, main_class.stat().st_mtime) >= _newest_source_mtime()
+    )
     if not fresh:
         base = ["mvn", "-B", "-q", "-f", str(HARNESS / "pom.xml"), "-DskipTests", "package"]
         res = subprocess.run([*base[:3], "-o", *base[3:]], capture_output=True, text=True, timeout=900)
