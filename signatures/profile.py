@@ -29,6 +29,14 @@ profile_sig on none up to rate 0.5 (zh: 1 at 0.6). Rate 0.4 has the best recall 
 (zh 0.36, ja 0.42 vs stock 0.30 / 0.34). Counting 1-character CJK words costs zh a stress collision
 (ja would gain recall: kept at 2 for both); keeping contacts groups fewer zh reposts; jieba's HMM
 changes nothing.
+
+Speed (benchmarks/bench_profile.py): per value one regex split into CJK runs and the text between
+them, one jieba-rs call over the runs joined by spaces (pieces separated by a space are cut
+independently, so the words equal per-run cutting), counting and filtering in C (Counter, set
+intersection, a byte table for the ASCII tokens); Japanese runs are parsed by MeCab one at a time
+(a run's words must not depend on its neighbours) through a per-run cache, runs shorter than
+CJK_MIN_WORD_LEN skipped. posting_profile_signatures(postings, workers=N) spreads a large batch
+over N processes. tests/test_profile.py checks all of it against a plain reference implementation.
 """
 
 from __future__ import annotations
