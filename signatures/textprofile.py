@@ -641,7 +641,7 @@ def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set 
     else:
         kept = [k for k, v in counts.items() if v >= 2]
     if kept:  # maxFreq >= 2, so quant >= 2 and every kept token is in this superset
-        qs = [counts[k] for k in kept]
+        qs = list(map(counts.__getitem__, kept))
         quant = _quant(max(qs), quant_rate)
         if quant > 2:
             sel = [i for i, v in enumerate(qs) if v >= quant]
@@ -661,7 +661,8 @@ def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set 
     keys = [(h & mask) - (q << 32) for h, q in zip(hs, qs, strict=True)]  # count desc, then bucket
     order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: insertion order within a bucket
     if n > _TREEIFY_THRESHOLD and (n <= 48 or len(set(keys)) < len(keys)):
-        tied = {k & mask for k, c in Counter(keys).items() if c > 1}
+        sk = list(map(keys.__getitem__, order))
+        tied = {a & mask for a, b in zip(sk, sk[1:], strict=False) if a == b}
         if n > 48:
             # quick exact-enough test over every token seen (short ones too: conservative): an ancestor
             # bin at capacity >= 64 holds only keys of its low-6-bit class, so <= 8 there means no tree
@@ -672,7 +673,7 @@ def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set 
             all_keys = [k for k in counts if k not in short] if short else list(counts)
             if not _tree_free(all_keys, mask + 1, tied, hashes):
                 return _exact_items(all_keys, counts, _quant(max(counts[k] for k in all_keys), quant_rate), hashes)
-    return [(kept[i], qs[i]) for i in order]
+    return list(zip(map(kept.__getitem__, order), map(qs.__getitem__, order), strict=False))
 
 
 def _exact_items(keys: list, counts: dict, quant: int, hashes: _Hashes) -> list[tuple]:
