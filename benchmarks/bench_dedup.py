@@ -99,7 +99,7 @@ def main() -> None:
         "peak_rss_process_tree_mib": round(peak[0] / 1024),
         "cpu_user_s": round(usage.ru_utime, 1), "cpu_sys_s": round(usage.ru_stime, 1),
         "candidate_pairs": summary["candidate_pairs"], "accepted_pairs": summary["accepted_pairs"],
-        "evidence": summary["evidence"],
+        "evidence": summary["evidence"], "phases": summary.get("phases"),
     }).decode())
 
 

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
                    "resightings": summary.resightings, "seconds": round(summary.seconds, 3),
                    "candidate_pairs": summary.candidate_pairs,
                    "compared_pairs": summary.compared_pairs, "accepted_pairs": summary.accepted_pairs,
-                   "evidence": summary.evidence}
+                   "evidence": summary.evidence, "phases": summary.phases}
             print(orjson.dumps(doc).decode(), file=sys.stderr)
         elif not quiet:
             print(summary.line(), file=sys.stderr)

@@ -87,6 +87,7 @@ class Summary:
     compared_pairs: int = 0
     accepted_pairs: int = 0
     evidence: dict[str, int] = field(default_factory=dict)
+    phases: dict[str, float] = field(default_factory=dict)
 
     @property
     def duplicate_share(self) -> float:
@@ -406,11 +407,15 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
                     bar.update(rows.nbytes)
     finally:
         bar.close()
+    t_read = time.perf_counter()
     feats = store.columns()
     first_key = _date_key(store.first)
     res = find_groups(feats, first_key, _verify_with_verifier(path, kind, mapping, store, quiet) if verify else None)
     del feats
+    t_group = time.perf_counter()
     _write(output, store, res)
+    summary.phases = {"read_and_sign_s": round(t_read - t0, 1), "group_s": round(t_group - t_read, 1),
+                      "write_s": round(time.perf_counter() - t_group, 1)}
     n = len(store.ids)
     summary.postings = n
     summary.groups = int(res["label"].max() + 1) if n else 0

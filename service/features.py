@@ -11,6 +11,7 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -26,6 +27,7 @@ _LEGAL_RE = re.compile(
     r"\b(inc|llc|l l c|ltd|limited|gmbh|corp|corporation|co|company|ag|bv|plc|sa|technologies|tech|labs?)\b"
 )
 _LEGAL_CJK_RE = re.compile(r"(株式会社|合同会社|\(株\)|（株）|\(同\)|有限公司|科技|网络|信息技术|信息|集团|公司)")
+_SIMPLE_URL_RE = re.compile(r"(?i)^https?://([a-z0-9.\-]+)(/[^?#]*)?$")
 _TRACKING = ("utm_", "ref", "source", "src", "fbclid", "gclid", "trk", "campaign")
 
 
@@ -44,6 +46,11 @@ def field_key(value: Any, kind: str = "") -> int:
     """64-bit key of a normalized metadata field (0 when empty); company keys drop legal suffixes."""
     if not value or not isinstance(value, str):
         return 0
+    return _field_key(value, kind)
+
+
+@lru_cache(maxsize=200_000)
+def _field_key(value: str, kind: str) -> int:
     v = value.casefold()
     if kind == "company":
         v = _LEGAL_CJK_RE.sub(" ", _LEGAL_RE.sub(" ", _NONWORD_RE.sub(" ", v)))
@@ -55,8 +62,13 @@ def canonical_url(url: str | None) -> str:
     """A URL without scheme, `www.`, fragment, tracking parameters or trailing slash ('' if none)."""
     if not url or not isinstance(url, str):
         return ""
+    url = url.strip()
+    m = _SIMPLE_URL_RE.match(url)
+    if m:  # fast path: no query, fragment, port or user info
+        host = m.group(1).lower()
+        return f"{host[4:] if host.startswith('www.') else host}{(m.group(2) or '').rstrip('/')}"
     try:
-        parts = urlsplit(url.strip())
+        parts = urlsplit(url)
     except ValueError:
         return ""
     host = (parts.hostname or "").lower()
