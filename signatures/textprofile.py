@@ -76,10 +76,6 @@ def _spread(h: int) -> int:
     return u - 0x100000000 if u & 0x80000000 else u
 
 
-def _java_utf16_len(s: str) -> int:
-    return len(s) if s.isascii() or max(s) < "\U00010000" else len(_utf16_units(s))
-
-
 def _java_utf8(s: str) -> bytes:
     """Java `String.getBytes(UTF_8)`: valid surrogate pairs combine, lone surrogates become '?'."""
     try:
