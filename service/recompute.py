@@ -10,7 +10,8 @@ decision and canonical choice: earliest first_seen, then id), which repairs grou
 by racing ingests; postings whose dup_group / duplicate_of / dup_score change get atomic updates, in
 id order, checkpointed after every batch.
 
-Atomic updates re-send `mh_bands` (indexed, not stored, so an atomic update would otherwise drop it).
+Atomic updates re-send `mh_bands`: it is not stored, and a schema without docValues on it would lose
+it in an atomic update (harmless when it has docValues, as the shipped configset does).
 """
 
 from __future__ import annotations
