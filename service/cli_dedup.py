@@ -23,13 +23,15 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
         summary_json: bool = typer.Option(False, "--summary-json", help="Print the summary as JSON on stderr."),
         verify: bool = typer.Option(
-            False, "--verify", help="Decide ambiguous MinHash pairs with the trained Verifier (slower; "
-            "re-reads the postings involved)."),
+            True, "--verify/--fast", help="--verify (default): ambiguous MinHash pairs (no exact/URL evidence, "
+            "est. Jaccard >= 0.30) are decided by the trained Verifier with a boilerplate model fitted on the "
+            "postings involved (~5 ms per such posting, which are re-read). --fast: the vectorized placeholder "
+            "rule only; use it for millions of postings (the 1M-posting benchmark runs --fast)."),
     ) -> None:
         """Group duplicate postings: one output line per posting with id, group, duplicate_of, score, why.
 
         Evidence: same normalized content, same canonical URL, same profile signature, or a MinHash
-        near-duplicate confirmed by the decision. Re-sightings of one id (crawl logs) fold into one
+        near-duplicate confirmed by the Verifier (its reasons appear in `why`; --fast: by the placeholder rule). Re-sightings of one id (crawl logs) fold into one
         posting with the earliest first_seen, latest last_seen and seen_count.
         """
         from service import io

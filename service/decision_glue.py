@@ -63,6 +63,27 @@ def _verifier() -> Any | None:
     return Verifier()
 
 
+def make_verifier(boilerplate: Any | None = None) -> Any | None:
+    """A Verifier using `boilerplate` (a signatures.boilerplate.BoilerplateModel), or None when
+    signatures.decide is not available."""
+    try:
+        from signatures.decide import Verifier
+    except ImportError:
+        return None
+    return Verifier(boilerplate=boilerplate)
+
+
+def ambiguous(bits: np.ndarray, est: np.ndarray, company_conflict: np.ndarray | None = None) -> np.ndarray:
+    """Pairs the Verifier decides: no exact-content / same-URL evidence and an estimated Jaccard of at
+    least FIELD_JACCARD (below it the pair is neither a near-duplicate nor worth the verifier's time).
+    Two different explicit `company` fields go to the Verifier only from NEAR_JACCARD on: templated
+    postings of different employers otherwise look alike to it; the placeholder rule keeps them apart."""
+    out = ((bits & (EXACT | URL)) == 0) & (est >= FIELD_JACCARD)
+    if company_conflict is not None:
+        out &= ~company_conflict | (est >= NEAR_JACCARD)
+    return out
+
+
 _VERIFIER: Any | None = None
 _VERIFIER_LOADED = False
 

@@ -14,7 +14,6 @@ import orjson
 import pytest
 
 from service.embedded import dedup_file
-from service.errors import UserError
 from service.synth import generate
 
 LONG = (
@@ -153,6 +152,34 @@ def test_verify_uses_the_trained_verifier(tmp_path: Path) -> None:
     pred_pairs = same_group_pairs({k: r["group"] for k, r in rows.items()})
     tp = len(truth_pairs & pred_pairs)
     assert tp / len(pred_pairs) >= 0.85 and tp / len(truth_pairs) >= 0.85
-    assert any("verifier" in r["why"] for r in rows.values())
-    with pytest.raises(UserError, match="not stdin"):
-        dedup_file("-", _io.BytesIO(), verify=True)
+    verified = [r for r in rows.values() if "verifier" in r["why"]]
+    assert verified and all(any(w.startswith("p=") for w in r["why"]) for r in verified)
+
+
+def test_default_verifies_and_fast_does_not(tmp_path: Path) -> None:
+    postings = list(generate(400, seed=21))
+    data = b"\n".join(orjson.dumps(p) for p in postings) + b"\n"
+    (tmp_path / "in.jsonl").write_bytes(data)
+    fast = cli("dedup", str(tmp_path / "in.jsonl"), "--fast", "--summary-json", "-q")
+    assert fast.returncode == 0, fast.stderr
+    assert orjson.loads(fast.stderr.splitlines()[-1])["evidence"]["verifier"] == 0
+    slow = cli("dedup", "-", "--summary-json", "-q", stdin=data)  # stdin is spooled for the re-read
+    assert slow.returncode == 0, slow.stderr
+    summary = orjson.loads(slow.stderr.splitlines()[-1])
+    assert summary["evidence"]["verifier"] > 0 and summary["phases"]["verify_postings"] > 0
+    rows = [orjson.loads(x) for x in slow.stdout.splitlines()]
+    assert {r["id"] for r in rows} == {p["id"] for p in postings}
+
+
+def test_different_explicit_employers_need_near_identical_text(tmp_path: Path) -> None:
+    # same template, same title, two employers: estimated Jaccard ~0.5 (between FIELD and NEAR)
+    a = ("Our alpha team runs the night shift dispatch system, pager rotations and the clinical data warehouse "
+         "for twelve sites. It also maintains radiology archives, lab result feeds and nurse rostering tools.")
+    b = ("The beta group owns billing integrations, insurer claims exports and the patient portal used by three "
+         "regional partners. Members also build pharmacy stock forecasts, ward dashboards and donor records.")
+    postings = [
+        {"id": "x", "title": "Engineer", "company": "Alpha Clinics", "description": LONG + " " + a},
+        {"id": "y", "title": "Engineer", "company": "Beta Hospitals", "description": LONG + " " + b},
+    ]
+    out = run_dedup(tmp_path, postings)
+    assert out["x"]["group"] == "x" and out["y"]["group"] == "y"
