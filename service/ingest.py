@@ -43,6 +43,9 @@ _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,content_key_s,url_key_s,profile_sig,company_key_s,"
             "title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version")
+#: The stored source fields the Verifier's `prepare` reads (extraction, field evidence, date gap).
+VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "posted_at", "first_seen", "lang",
+                 "source")
 
 
 def encode_sketch(sketch: np.ndarray) -> str:
@@ -107,6 +110,7 @@ class _Rec:
     sketch: np.ndarray
     dup_group: str
     keys: list[str]
+    posting: Mapping[str, Any] | None = None   # source fields for the Verifier (window postings)
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -298,6 +302,7 @@ class Ingestor:
         self.max_text_chars = max_text_chars
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
+        self._prepared: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Prepared
 
     # -- the batch -----------------------------------------------------------------------------------
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
@@ -344,6 +349,71 @@ class Ingestor:
             out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], []))
         return out
 
+    def _prepare_cached(self, v: Any, pid: str, content: int, posting: Mapping[str, Any]) -> Any:
+        key = (pid, content)
+        got = self._prepared.get(key)
+        if got is None:
+            got = v.prepare(posting)
+            self._prepared[key] = got
+            while len(self._prepared) > self.window.size:
+                self._prepared.popitem(last=False)
+        else:
+            self._prepared.move_to_end(key)
+        return got
+
+    def _verify(self, batch: list[Mapping[str, Any]], ids: list[str], pool_recs: list[_Rec],
+                cand: _Table, est_all: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]]]:
+        """Decisions of each batch posting against its candidates (pool, then the earlier batch postings):
+        the placeholder rule, with ambiguous MinHash pairs decided by the issue-5 Verifier (without a
+        boilerplate model in the service). Candidates' source fields: window records, else Solr."""
+        npool = len(pool_recs)
+        decided = []
+        amb_pairs: list[tuple[int, int]] = []
+        for i in range(len(batch)):
+            n = npool + i
+            accept, sc, bits = cand.decide(i, n, est_all[i, :n])
+            decided.append((accept, sc.copy(), bits.copy(), {}))
+            v = decision_glue.verifier()
+            if v is None:
+                continue
+            me = npool + i
+            company = cand.cols["company"]
+            cc = (company[:n] != company[me]) & (company[:n] != 0) & (company[me] != 0)
+            amb = decision_glue.ambiguous(bits, est_all[i, :n], cc) & (cand.ids[:n] != ids[i])
+            amb_pairs.extend((i, int(j)) for j in np.flatnonzero(amb))
+        v = decision_glue.verifier()
+        if v is None or not amb_pairs:
+            return decided
+        need = {j for _, j in amb_pairs if j < npool and pool_recs[j].posting is None}
+        fetched = {d["id"]: d for d in self.solr.get(sorted({pool_recs[j].id for j in need}),
+                                                     fl=",".join(VERIFY_FIELDS))} if need else {}
+
+        def source(j: int) -> Mapping[str, Any] | None:
+            if j >= npool:
+                return batch[j - npool]
+            r = pool_recs[j]
+            return r.posting if r.posting is not None else fetched.get(r.id)
+
+        def content(j: int) -> int:
+            return int(cand.cols["content"][j])
+
+        pairs, where = [], []
+        for i, j in amb_pairs:
+            src = source(j)
+            if src is None:  # no stored fields (e.g. deleted meanwhile): keep the placeholder decision
+                continue
+            a = self._prepare_cached(v, ids[i], content(npool + i), batch[i])
+            b = self._prepare_cached(v, str(cand.ids[j]), content(j), src)
+            pairs.append((a, b))
+            where.append((i, j))
+        for (i, j), d in zip(where, v.decide_many(pairs), strict=True):
+            accept, sc, bits, why = decided[i]
+            accept[j] = d.duplicate
+            sc[j] = d.score
+            bits[j] = decision_glue.VERIFIED
+            why[j] = list(d.reasons)
+        return decided
+
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]]) -> list[Result]:
         ids = [p["id"] for p in batch]
@@ -361,6 +431,7 @@ class Ingestor:
                                 else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
         est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
         npool = len(pool_recs)
+        decided = self._verify(batch, ids, pool_recs, cand, est_all) if len(batch) else []
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -377,7 +448,7 @@ class Ingestor:
                 why = ["resent"]
             else:
                 n = npool + i  # pool, then the earlier postings of this batch
-                accept, sc, bits = cand.decide(i, n, est_all[i, :n])
+                accept, sc, bits, vwhy = decided[i]
                 accept &= cand.ids[:n] != pid
                 group, dup_of, score, why = pid, None, None, []
                 if accept.any():
@@ -387,7 +458,7 @@ class Ingestor:
                     group = cand.groups[best]
                     dup_of = group if group != pid else None
                     score = float(top)
-                    why = decision_glue.why_list(int(bits[best]), float(est_all[i, best]))
+                    why = decision_glue.why_list(int(bits[best]), float(est_all[i, best])) + vwhy.get(int(best), [])
             cand.groups.append(group)
             status = "updated" if old is not None else ("duplicate" if dup_of else "new")
             fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
@@ -414,7 +485,8 @@ class Ingestor:
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why))
-            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i]))
+            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i],
+                                 {k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}))
         self.solr.update(docs, commit_within_ms=self.commit_within_ms)
         for r in new_recs:
             self.window.add(r)

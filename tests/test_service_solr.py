@@ -116,6 +116,39 @@ def test_generated_postings_collapse_to_jobs(clean_solr: str) -> None:
     assert pure / len(by_group) >= 0.95  # groups rarely mix jobs
 
 
+def test_ambiguous_candidates_from_solr_are_verified(clean_solr: str) -> None:
+    # a fresh Ingestor per batch (empty window) and a commit in between: candidates come from Solr, and the
+    # Verifier reads their stored title/company/description/url/posted_at
+    postings = list(generate(400, seed=33, resight_rate=0.0))
+    solr = Solr(f"{clean_solr}/postings")
+    fetched: list[str] = []
+    real_get = solr.get
+
+    def get(ids: list[str], fl: str = "*") -> list[dict]:  # spy on the real call: which fields were read
+        if "description" in fl:
+            fetched.extend(ids)
+        return real_get(ids, fl=fl)
+
+    solr.get = get  # type: ignore[method-assign]
+    results = []
+    for s in range(0, len(postings), 100):
+        results += Ingestor(solr, commit_within_ms=200).ingest(postings[s:s + 100])
+        solr.commit()
+    verified = [r for r in results if "verifier" in r.why]
+    assert fetched and set(fetched) <= {p["id"] for p in postings[:300]}
+    assert verified and all(any(w.startswith("p=") for w in r.why) for r in verified)
+    truth = {p["id"]: p["synthetic_job"] for p in postings}
+    assert any(truth[r.id] == truth[r.dup_group] for r in verified if r.dup_group != r.id)
+    by_group = defaultdict(set)
+    for d in docs(clean_solr):
+        by_group[d["dup_group"]].add(first(d["synthetic_job"]))
+    pure = sum(1 for s in by_group.values() if len(s) == 1)
+    assert pure / len(by_group) >= 0.95  # groups rarely mix jobs
+    jobs = set(truth.values())
+    top = [first(d["synthetic_job"]) for d in collapsed(clean_solr)]
+    assert sum(1 for j in jobs if top.count(j) == 1) / len(jobs) >= 0.85
+
+
 def test_concurrent_clients_with_overlapping_duplicates_end_in_one_group(clean_solr: str) -> None:
     client = TestClient(create_app(f"{clean_solr}/postings", commit_within_ms=5000))
     batch = reposts()
