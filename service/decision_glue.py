@@ -3,8 +3,9 @@
 Exact evidence (same normalized content, same canonical URL, same profile signature on a non-trivial
 text) always counts. Near-duplicates by estimated Jaccard of MinHash sketches: accepted above
 `NEAR_JACCARD`; between `FIELD_JACCARD` and `NEAR_JACCARD` only when company and title agree and the
-location does not contradict. When `signatures.decide.Verifier` is available the pair-wise path
-(`verify_pairs`) asks it instead; the array path stays vectorized for the million-posting runs.
+location does not contradict (`decide_arrays`, the `--fast` rule). The `ambiguous` pairs (no exact or
+URL evidence, estimate >= FIELD_JACCARD) are decided by the issue-5 `signatures.decide.Verifier` in
+`jobdedup dedup` (default) and in the service's ingest.
 """
 
 from __future__ import annotations
