@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-import orjson
 import typer
 
+from service import io
 from service.errors import UserError
 
 
@@ -42,14 +42,7 @@ def register(app: typer.Typer) -> None:
         except OSError as exc:
             raise UserError(f"{output}: cannot write ({exc.strerror})") from None
         try:
-            buf: list[bytes] = []
-            for posting in gen.postings(n):
-                buf.append(orjson.dumps(posting))
-                if len(buf) >= 1000:
-                    out.write(b"\n".join(buf) + b"\n")
-                    buf = []
-            if buf:
-                out.write(b"\n".join(buf) + b"\n")
+            io.write_jsonl(out, gen.postings(n), chunk=1000)
         finally:
             if out is not sys.stdout.buffer:
                 out.close()

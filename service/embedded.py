@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import numpy as np
-import orjson
 
 from service import decision_glue, io
 from service.errors import UserError
@@ -487,24 +486,21 @@ def _write(output: IO[bytes], store: _Store, res: dict[str, np.ndarray]) -> None
     est = res["est"].tolist()
     match = res["match"].tolist()
     reasons = res.get("reasons") or {}
-    buf: list[bytes] = []
-    for i, pid in enumerate(ids):
-        c = canonical[i]
-        s = score[i]
-        rec = {
-            "id": pid,
-            "group": ids[c],
-            "duplicate_of": None if c == i else ids[c],
-            "score": None if s != s else round(s, 3),
-            "why": (decision_glue.why_list(bits[i], est[i]) + list(reasons.get(i, ()))) if bits[i] else [],
-            "matched": ids[match[i]] if match[i] >= 0 else None,
-            "first_seen": store.first[i],
-            "last_seen": store.last[i],
-            "seen_count": store.seen[i],
-        }
-        buf.append(orjson.dumps(rec))
-        if len(buf) >= 5000:
-            output.write(b"\n".join(buf) + b"\n")
-            buf = []
-    if buf:
-        output.write(b"\n".join(buf) + b"\n")
+
+    def records() -> Iterator[dict[str, Any]]:
+        for i, pid in enumerate(ids):
+            c = canonical[i]
+            s = score[i]
+            yield {
+                "id": pid,
+                "group": ids[c],
+                "duplicate_of": None if c == i else ids[c],
+                "score": None if s != s else round(s, 3),
+                "why": (decision_glue.why_list(bits[i], est[i]) + list(reasons.get(i, ()))) if bits[i] else [],
+                "matched": ids[match[i]] if match[i] >= 0 else None,
+                "first_seen": store.first[i],
+                "last_seen": store.last[i],
+                "seen_count": store.seen[i],
+            }
+
+    io.write_jsonl(output, records(), chunk=5000)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -180,3 +180,15 @@ def read_postings(path: str, fmt: str | None = None,
             yield from parse_jsonl_chunk(path, start, lines, mapping)
     else:
         yield from iter_delimited(path, "," if kind == "csv" else "\t", mapping)
+
+
+def write_jsonl(output: IO[bytes], records: Iterable[Any], chunk: int = 2000) -> None:
+    """Write records as JSON Lines, serialized with orjson and flushed in chunks of `chunk` lines."""
+    buf: list[bytes] = []
+    for rec in records:
+        buf.append(orjson.dumps(rec))
+        if len(buf) >= chunk:
+            output.write(b"\n".join(buf) + b"\n")
+            buf = []
+    if buf:
+        output.write(b"\n".join(buf) + b"\n")
