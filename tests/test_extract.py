@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from signatures.extract import detect_lang, extract, html_to_text, normalize_line
 
@@ -133,3 +135,71 @@ def test_monthly_pay_without_the_word_salary_is_a_salary() -> None:
     ex = extract({"id": "s", "title": "区块链公司招聘“区域负责人”10000-30000U/月", "description": "负责区域业务。"})
     assert ex.salaries == (10000.0, 30000.0)
     assert extract({"id": "n", "description": "A team of 5 / 10 engineers across 3 offices."}).salaries == ()
+
+
+# --------------------------------------------------------------------------- fast path == reference
+
+_FRAGMENTS = (
+    "Senior Backend Engineer", "Staff SRE", " | ", " ｜ ", "\n", "\n\n", "\r\n", " ", ", ", " and ", ": ", "：",
+    "<p>", "</p>", "<br>", "<li>", "<ul>", "</ul>", "<h2>", "</h2>", "<b>", "<a href='https://x.example/a'>",
+    "</a>", "&amp;", "&#x40;", "<script>var a=1;</script>", "<nav>Home | Jobs</nav>", "<main>", "</main>",
+    "@", "jobs@acme.example", "dana [at] example (dot) org", "x (at) y.z", "https://t.me/abc_def",
+    "http://www.Acme.example/jobs/1.", "TG: @xyz_1", "微信: wx_hr", "+1 415 555 0134", "(030) 1234-5678",
+    "$120k-160k", "EUR 60,000-80,000", "月薪 20k-40k", "30万円", "10000-30000U/月", "per year", "salary",
+    "岗位：", "### ", "# ", "【職種】", "■勤務地", "エンジニア", "前端开发工程师", "产品经理", "诚聘", "招聘",
+    "We're hiring: ", "Open roles", "Positions:", "- ", "* ", "• ", "1. ", "(2) ", "[Leadership] ",
+    "İstanbul", "ſ", "ıos", "\u212a", "\u3000", "\xa0", "\t", "**bold**", "[link](https://l.example/x)",
+    "Data Platform Engineer", "iOS", "Front-end", "Head of Sales", "co-founder", "智能合约", "XX工程师", "城市名",
+    "Remote (EU)", "Full-time", "Berlin, DE", "上海", "東京都", "Location: Paris", "工作地点：深圳",
+    "we are looking for a talented Machine Learning Engineer", "ML", "AI/ML", "QA", "ae", "Quant trader",
+)
+
+
+def _html(p: dict) -> dict:
+    """The posting with its description as HTML (paragraphs, lists, headings, a nav and a script)."""
+    blocks = []
+    for para in str(p.get("description") or "").split("\n\n"):
+        lines = [ln for ln in para.split("\n") if ln.strip()]
+        if lines and all(ln[:2] in ("- ", "* ", "• ") for ln in lines):
+            blocks.append("<ul>" + "".join(f"<li>{ln[2:].replace('&', '&amp;')}</li>" for ln in lines) + "</ul>")
+        elif len(lines) == 1 and lines[0].endswith((":", "：")):
+            blocks.append(f"<h3>{lines[0]}</h3>")
+        elif lines:
+            blocks.append("<p>" + "<br>".join(ln.replace("&", "&amp;") for ln in lines) + "</p>")
+    return {**p, "description": "<nav>Jobs | About</nav><script>x=1</script>" + "\n".join(blocks)}
+
+
+def _same(p: dict) -> None:
+    from dataclasses import astuple
+
+    from extract_reference import extract as reference_extract
+
+    assert astuple(extract(p)) == astuple(reference_extract(p)), p.get("id")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja", "mixed"])
+def test_extract_matches_reference_on_generated_postings(lang: str) -> None:
+    from service.synth import generate
+
+    for k, p in enumerate(generate(150, lang=lang, seed=5)):
+        _same(p)
+        if k % 3 == 0:
+            _same(_html(p))
+        if k % 5 == 0:
+            _same({k: v for k, v in p.items() if k not in ("lang", "title", "company", "location")})
+
+
+_piece = st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=12))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    desc=st.lists(_piece, max_size=40).map("".join),
+    title=st.one_of(st.none(), st.lists(_piece, max_size=6).map("".join)),
+    company=st.one_of(st.none(), st.sampled_from(["", "Acme", "某团队"])),
+    lang=st.one_of(st.none(), st.sampled_from(["en", "zh", "ja", "de", ""])),
+)
+def test_extract_matches_reference_on_random_text(desc: str, title: str | None, company: str | None,
+                                                  lang: str | None) -> None:
+    p = {"id": "h", "description": desc, "title": title, "company": company, "lang": lang}
+    _same({k: v for k, v in p.items() if v is not None})

@@ -1,0 +1,587 @@
+"""Frozen reference for tests: signatures/extract.py as of commit ef662b2 (before the speed work),
+kept verbatim below this docstring so tests can prove the fast extract() returns exactly the same
+Extracted for the same posting. Do not edit; do not import outside tests.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser
+
+__all__ = [
+    "Extracted",
+    "Section",
+    "detect_lang",
+    "extract",
+    "html_to_text",
+    "markdown_to_text",
+    "normalize_line",
+    "role_families",
+]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the main text: its heading ('' before the first heading) and its lines."""
+
+    heading: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What extraction found in one posting. `lines` are the main text's non-empty lines in order
+    (headings included); fields given in the posting win over fields found in the text."""
+
+    id: str
+    lang: str
+    text: str
+    lines: tuple[str, ...]
+    sections: tuple[Section, ...]
+    title: str = ""
+    company: str = ""
+    location: str = ""
+    emails: tuple[str, ...] = ()
+    phones: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
+    salaries: tuple[float, ...] = ()
+    families: tuple[str, ...] = ()  # role families announced (see role_families)
+    posted_at: str | None = None
+    site: str = ""
+    fields_found: tuple[str, ...] = field(default=())
+
+
+# --------------------------------------------------------------------------- text formats
+
+_BLOCK_TAGS = (
+    "p|div|br|li|ul|ol|tr|table|section|article|header|footer|blockquote|pre|h[1-6]|dd|dt|hr"
+)
+_BLOCK_RE = re.compile(rf"<\s*/?\s*(?:{_BLOCK_TAGS})\b[^>]*>", re.IGNORECASE)
+_HEADING_OPEN_RE = re.compile(r"<\s*h([1-6])\b[^>]*>", re.IGNORECASE)
+_LI_OPEN_RE = re.compile(r"<\s*li\b[^>]*>", re.IGNORECASE)
+_HTML_HINT_RE = re.compile(r"<\s*(?:p|br|div|a|li|ul|h[1-6]|span|b|i|strong|em|html|body|table)\b[^>]*>|&#x?[0-9a-f]+;|&[a-z]+;", re.IGNORECASE)
+_MD_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)|\*\*[^*]+\*\*|\[[^\]]+\]\([^)]+\)")
+
+
+def html_to_text(html: str) -> str:
+    """Main text of an HTML fragment or page: block elements become line breaks, headings become
+    markdown-style `#` lines, list items `- ` lines; scripts, styles and page chrome are dropped."""
+    marked = _HEADING_OPEN_RE.sub(lambda m: "\n\n" + "#" * int(m.group(1)) + " ", html)
+    marked = _LI_OPEN_RE.sub("\n- ", marked)
+    marked = _BLOCK_RE.sub("\n", marked)
+    tree = LexborHTMLParser(marked)
+    for sel in ("script", "style", "noscript", "nav", "aside", "template", "form"):
+        for node in tree.css(sel):
+            node.decompose()
+    root = None
+    for sel in ("main", "article"):
+        found = tree.css_first(sel)
+        if found is not None and len(found.text(strip=True)) > 200:
+            root = found
+            break
+    if root is None:
+        root = tree.body if tree.body is not None else tree.root
+    if root is None:
+        return ""
+    return root.text(separator="")
+
+
+_MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
+_MD_EMPH_RE = re.compile(r"(\*\*|__|~~|`)")
+
+
+def markdown_to_text(md: str) -> str:
+    """Plain text of markdown: links become `text url`, emphasis marks go, headings keep their `#`."""
+    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} {m.group(2)}".strip(), md)
+    text = _MD_EMPH_RE.sub("", text)
+    return text
+
+
+def _raw_text(description: str) -> str:
+    """Description in any format -> plain text with line structure."""
+    if _HTML_HINT_RE.search(description):
+        description = html_to_text(description)
+    if _MD_HINT_RE.search(description):
+        description = markdown_to_text(description)
+    return description
+
+
+# --------------------------------------------------------------------------- language
+
+_HIRA_KATA_RE = re.compile(r"[\u3040-\u30ff]")
+_HAN_RE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def detect_lang(text: str) -> str:
+    """'ja' when kana occur, 'zh' when Han characters dominate, else 'en' (Latin scripts)."""
+    sample = text[:4000]
+    kana = len(_HIRA_KATA_RE.findall(sample))
+    han = len(_HAN_RE.findall(sample))
+    if kana >= 10 or (kana and kana * 5 >= han):
+        return "ja"
+    if han >= 10 or (han and han * 3 >= len(sample)):
+        return "zh"
+    return "en"
+
+
+# --------------------------------------------------------------------------- normalization
+
+_WS_RE = re.compile(r"[ \t\u3000\xa0]+")
+_NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def normalize_line(line: str) -> str:
+    """Canonical form of a line for hashing: NFKC, lowercase, only letters/digits (spaces squeezed)."""
+    line = unicodedata.normalize("NFKC", line).lower()
+    return _NORM_DROP_RE.sub(" ", line).replace("_", " ").strip()
+
+
+# --------------------------------------------------------------------------- contacts / salary
+
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_OBF_EMAIL_RE = re.compile(
+    r"(?<![\w.+-])([\w.+-]+)\s*[\[(]\s*at\s*[\])]\s*([\w-]+(?:\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*[\w-]+)+)", re.IGNORECASE
+)
+_OBF_HINT_RE = re.compile(r"[\[(]\s*at\s*[\])]", re.IGNORECASE)
+_URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
+_PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
+_HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*(?:id)?\s*[:：]\s*(@?[\w.:-]{3,})")
+_SAL_RE = re.compile(
+    r"(?i)(?P<cur>[$€£¥])?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?P<ka>[kKwW千万萬]|万円)?"
+    r"(?:\s*(?:-|–|—|~|～|〜|to|至)\s*(?P<cur2>[$€£¥])?\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<kb>[kKwW千万萬]|万円)?)?"
+    r"\s*(?P<unit>usd|usdt|u\b|rmb|元|円|美金|美元|/\s*(?:mo|month|yr|year|月|年)|per\s+(?:year|month)|k\b)?"
+)
+_MULT = {"k": 1e3, "K": 1e3, "千": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "萬": 1e4, "万円": 1e4}
+_SAL_CONTEXT_RE = re.compile(
+    r"(?i)salary|compensation|comp\b|pay|\$|€|£|usd|薪|月薪|年薪|待遇|报酬|给与|給与|月給|年収|年俸|时薪|時給|万円|k\s*[-–~]|"
+    r"\d\s*(?:u|rmb|元|k|w|万)?\s*/\s*(?:月|年|mo(?:nth)?\b|yr\b|year\b)|per (?:month|year|annum)"
+)
+
+
+def _salaries(lines: tuple[str, ...]) -> tuple[float, ...]:
+    """Salary-like amounts (normalized to plain numbers) on lines that talk about pay."""
+    out: list[float] = []
+    for line in lines:
+        if not _SAL_CONTEXT_RE.search(line):
+            continue
+        for m in _SAL_RE.finditer(line):
+            ka, kb = m.group("ka"), m.group("kb")
+            has_money = m.group("cur") or m.group("cur2") or ka or kb or m.group("unit")
+            if not has_money:
+                continue
+            for num, mult in ((m.group("a"), ka or kb), (m.group("b"), kb or ka)):
+                if not num:
+                    continue
+                try:
+                    v = float(num.replace(",", ""))
+                except ValueError:
+                    continue
+                v *= _MULT.get(mult or "", 1.0)
+                if v >= 100:
+                    out.append(v)
+    return tuple(sorted(set(out)))
+
+
+def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
+    emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)}
+    for m in _OBF_EMAIL_RE.finditer(text) if _OBF_HINT_RE.search(text) else ():
+        dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
+        emails.add(f"{m.group(1)}@{dom}".lower())
+    urls = set()
+    for u in _URL_RE.findall(text):
+        u = u.rstrip(".;:!?").lower()
+        u = re.sub(r"^https?://(www\.)?", "", u).rstrip("/")
+        if u:
+            urls.add(u)
+    for h in _HANDLE_RE.findall(text):
+        if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read below
+            urls.add("handle:" + h.lower().lstrip("@"))
+    for u in list(urls):  # a Telegram link names the same account as a "TG: @x" handle
+        m = re.match(r"(?:t\.me|telegram\.me)/([\w]{3,})$", u)
+        if m:
+            urls.add("handle:" + m.group(1))
+    phones = set()
+    for p in _PHONE_RE.findall(text):
+        digits = re.sub(r"\D", "", p)
+        if 9 <= len(digits) <= 15:
+            phones.add(digits[-10:])
+    return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
+
+
+# --------------------------------------------------------------------------- roles
+
+_ROLE_WORDS_EN = re.compile(
+    r"(?i)\b(engineers?|developers?|devs?|scientists?|researchers?|designers?|managers?|leads?|head|"
+    r"directors?|analysts?|architects?|interns?|internship|sre|devops|cto|cpto|ceo|cfo|coo|vp|recruiters?|"
+    r"marketers?|account executives?|exec|executives?|ae|bdr|sdr|writers?|editors?|specialists?|"
+    r"consultants?|administrators?|admin|operators?|technicians?|founding|co-?founder|associates?|"
+    r"coordinators?|representatives?|pm|swe|sde|mle|strategists?|officers?|counsel|accountants?|nurses?|"
+    r"teachers?|instructors?|hacker|generalist|advocate|devrel|partner|tester|qa|principal|staff)\b"
+)
+_ROLE_WORDS_CJK = re.compile(
+    r"(?:工程师|工程師|开发|開發|開発|经理|經理|运营|運營|设计师|設計師|设计|产品|產品|测试|測試|实习生|實習生|实习|"
+    r"专家|專家|总监|總監|负责人|研究员|研究員|分析师|分析師|架构师|架構師|主管|助理|客服|专员|專員|市场|商务|销售|"
+    r"HR|BD|hr|bd|合伙人|CTO|cto|COO|CFO|顾问|顧問|讲师|编辑|翻译|风控|交易员|研究|开发者|"
+    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ|営業|事務|保守|担当|リーダー|職|士|師|員|"
+    r"スタイリスト|ドライバー|プランナー|介護|販売|技術者|コンサルタント|警備|施工管理|店長|候補)$"
+)
+_ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
+_HIRING_LIST_RE = re.compile(
+    r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
+)
+_TITLE_HIRE_RE = re.compile(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring)\s*[:：]?\s*(.+)", re.IGNORECASE)
+_BRACKET_RE = re.compile(r"[\[【〔(（]([^\]】〕)）]{1,40})[\]】〕)）]")
+_LIST_PREFIX_RE = re.compile(r"^(?:->|=>|[-*+•·◆■□●○▶►→>]|\d+[.)、．]|[（(]\d+[)）]|#+)\s*")
+_URL_ONLY_RE = re.compile(r"https?://\S+")
+
+
+def _clean_role(s: str) -> str:
+    s = _URL_ONLY_RE.sub(" ", s)
+    s = re.split(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}", s)[0]
+    s = _LIST_PREFIX_RE.sub("", s.strip())
+    s = re.sub(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?", "", s)
+    s = re.split(r"\s[-–—→:：]\s|[:：→—]|\s\(|（", s)[0]
+    return normalize_line(s)[:60]
+
+
+def _looks_like_role(s: str, lang: str) -> bool:
+    if not s or len(s) > 80:
+        return False
+    if lang == "en":
+        return bool(_ROLE_WORDS_EN.search(s)) and len(s.split()) <= 9
+    core = re.sub(r"\s*[（(][^）)]*[）)]\s*$", "", s.strip(" 。.!！"))
+    if len(core) > 24 or re.search(r"[，。；、]", core):
+        return False
+    return bool(_ROLE_WORDS_CJK.search(core)) or (len(core) <= 40 and bool(_ROLE_WORDS_EN.search(core)) and not _HAN_RE.search(core))
+
+
+_LOC_HINT_RE = re.compile(
+    r"(?i)\b(remote|onsite|on-site|hybrid|usa|us|uk|eu|europe|emea|apac|nyc|sf|london|berlin|paris|"
+    r"toronto|new york|san francisco|singapore|tokyo|india|canada|germany|australia|[a-z]+,\s*[A-Z]{2})\b|"
+    r"上海|北京|深圳|杭州|广州|香港|新加坡|远程|遠程|东京|東京|大阪|迪拜|台北|成都|武汉|全国|都道府県"
+)
+_EMPLOYMENT_RE = re.compile(r"(?i)^(full[- ]?time|part[- ]?time|contract|intern(ship)?|ft|pt|visa|onsite|remote|hybrid)\b")
+
+
+def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
+    """Fields of an HN-style first line `Company | Location | Remote | Roles | URL`."""
+    parts = [p.strip() for p in re.split(r"\s[|｜]\s|\s*[|｜]\s*", first) if p.strip()]
+    if len(parts) < 2:
+        return {}
+    out: dict[str, Any] = {"company": re.sub(r"\s*\(.*?\)\s*", " ", parts[0]).strip()}
+    roles, locs = [], []
+    for p in parts[1:]:
+        if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
+            continue
+        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
+            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
+            locs.append(p)
+    out["roles"] = roles
+    out["location"] = " | ".join(locs)
+    out["title"] = " | ".join(roles)
+    return out
+
+
+_ROLE_NOISE_RE = re.compile(
+    r"(?i)^\s*(?:\d+\+?\s*(?:yrs?|years?)\s*[-–:]?\s*)|\[[^\]]*\]|\([^)]*\)|（[^）]*）|\b(?:remote|onsite|hybrid|full[- ]?time)\b"
+)
+
+
+def _role_core(line: str) -> str:
+    """A line minus URLs, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -` prefixes."""
+    core = _URL_ONLY_RE.sub(" ", line)
+    core = _LIST_PREFIX_RE.sub("", core.strip())
+    core = _ROLE_NOISE_RE.sub(" ", core)
+    return re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
+
+
+def _roles(
+    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True
+) -> list[str]:
+    """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
+    from lines carrying an application link, and from short list-item / bracketed job-title lines."""
+    roles: list[str] = []
+    if title:
+        m = _TITLE_HIRE_RE.search(title)
+        t = m.group(1) if m else title
+        t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
+        parts = [c for c in (_clean_role(r) for r in re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)) if c]
+        good = [r for r in parts if _looks_like_role(r, lang)]
+        roles.extend(good or (parts if title_given else []))
+    for line in lines:
+        m = _HIRING_LIST_RE.search(line)
+        if m and len(m.group(1)) < 240:
+            items = re.split(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*", m.group(1).rstrip(". "))
+            roles.extend(r for r in items if _looks_like_role(r, lang))
+    for sec in sections:
+        if _ROLE_HEADING_RE.match(sec.heading):
+            roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
+    prev_role = ""
+    for line in lines:
+        stripped = line.strip()
+        has_url = bool(_URL_ONLY_RE.search(stripped))
+        core = _role_core(stripped)
+        listed = bool(_LIST_PREFIX_RE.match(stripped)) or stripped.endswith((":", "："))
+        if has_url and not core and prev_role:
+            roles.append(prev_role)
+        elif (has_url or listed or len(core) <= 60) and 2 <= len(core) <= 70 and _looks_like_role(core, lang):
+            if not core.endswith(("。", ".", "!", "?", "！")) and (has_url or listed or len(core.split()) <= 6):
+                roles.append(core)
+        prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
+        for b in _BRACKET_RE.findall(stripped):
+            if lang != "en" and _looks_like_role(b, lang) and len(b) <= 20:
+                roles.append(b)
+    seen: dict[str, None] = {}
+    for r in roles:
+        c = _clean_role(r)
+        if c and len(c) >= 2:
+            seen.setdefault(c, None)
+    return list(seen)[:40]
+
+
+_MENTION_HEAD = (
+    r"engineer|developer|designer|manager|scientist|lead|architect|analyst|recruiter|researcher|director|"
+    r"intern|sre|devops|administrator|specialist|consultant|writer|marketer|executive|representative|"
+    r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm"
+)
+_MENTION_RE = re.compile(rf"(?i)\b({_MENTION_HEAD})(?:e?s)?\b")
+_MODS_BEFORE_RE = re.compile(r"([\w+#.-]+)[ \t/]+$")
+_MENTION_STOP = frozenset(
+    "a an the our of for few several and or with as to is are we you be hiring looking seeking need needs "
+    "multiple experienced talented great strong this that who will in on at from by your their us team "
+    "also hire currently new more many some other all any one two three four five six seven eight nine ten "
+    "role roles position positions job jobs join open is am was were has have had it its".split()
+)
+_MENTION_MODS = frozenset(
+    "senior sr junior jr staff principal lead head chief founding mid level entry graduate grad intern "
+    "software backend back-end frontend front-end fullstack full-stack full stack web mobile ios android "
+    "data ml ai machine learning deep research applied platform infrastructure infra cloud devops site "
+    "reliability security embedded firmware hardware systems distributed product design ux ui qa test "
+    "automation solutions sales account customer success support growth marketing content technical "
+    "engineering program project operations ops finance legal people talent recruiting python go golang "
+    "rust java typescript javascript react node c++ kotlin swift ruby rails elixir scala php .net "
+    "forward deployed developer analytics database network robotics mechanical electrical quant "
+    "blockchain smart contract".split()
+)
+_MENTION_CJK_RE = re.compile(
+    r"工程师|工程師|經理|经理|设计师|研究员|分析师|架构师|主管|专家|总监|实习生|专员|"
+    r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ"
+)
+_CJK_MOD_RE = re.compile(r"[A-Za-z0-9+#]*[\u4e00-\u9fff\u30a0-\u30ffA-Za-z]{0,6}\s?$")
+_CJK_CUT_RE = re.compile(r"[的和及与或、，。：:；;招聘需求寻找急缺少位名是为做有在对从向请]")
+
+
+_HIRING_WORDS_RE = re.compile(
+    r"(?i)hiring|looking for|seeking|openings?|open roles?|positions?|roles?\b|join us as|we need|招聘|诚聘|急聘|"
+    r"岗位|职位|職種|募集|寻找|招募"
+)
+
+
+def _role_context(line: str, lang: str) -> bool:
+    """Lines where job titles are announced rather than merely mentioned: short lines, list items,
+    lines with an application link and sentences about hiring."""
+    if _HIRING_WORDS_RE.search(line) or _LIST_PREFIX_RE.match(line) or _URL_ONLY_RE.search(line):
+        return True
+    return len(line.split()) <= 12 if lang == "en" else len(line) <= 30
+
+
+def _singular(w: str) -> str:
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def _mentions(text: str, lang: str) -> tuple[str, ...]:
+    """Job-title phrases mentioned anywhere in the text ("a Senior Data Engineer", "前端开发工程师"),
+    normalized (lowercase, singular, at most three modifiers, no leading function words)."""
+    out: dict[str, None] = {}
+    clean = _URL_ONLY_RE.sub(" \n ", text)  # Latin job titles occur in every language's postings
+    if True:
+        for m in _MENTION_RE.finditer(clean):
+            before = clean[max(0, m.start() - 80) : m.start()]
+            keep: list[str] = []
+            while len(keep) < 3:
+                mm = _MODS_BEFORE_RE.search(before)
+                if mm is None:
+                    break
+                w = mm.group(1)
+                lw = w.lower().strip(".-")
+                titled = w[:1].isupper() and lw not in _MENTION_STOP
+                if not lw or not re.fullmatch(r"[a-z][a-z+#.-]*", lw) or not (lw in _MENTION_MODS or titled):
+                    break
+                keep.append(_singular(lw))
+                before = before[: mm.start()]
+            head = m.group(1).lower()
+            if keep or head in ("sre", "swe", "pm", "devops", "cto"):
+                out.setdefault(" ".join([*reversed(keep), head]), None)
+    if lang != "en":
+        for m in _MENTION_CJK_RE.finditer(text):
+            mod = _CJK_MOD_RE.search(text[max(0, m.start() - 24) : m.start()])
+            phrase = _CJK_CUT_RE.split((mod.group(0) if mod else "") + m.group(0))[-1]
+            out.setdefault(phrase.lower().replace(" ", ""), None)
+    return tuple(list(out)[:60])
+
+
+# --------------------------------------------------------------------------- role families
+
+#: Canonical role families and the words that announce them (en / zh / ja). Role titles are reworded
+#: between reposts ("Senior Backend Engineer" -> "Staff SWE, backend"), but the families a posting
+#: hires for stay; a repost that adds or drops a family is another set of jobs.
+_FAMILIES: dict[str, str] = {
+    "frontend": r"front[- ]?end|前端|フロントエンド",
+    "backend": r"back[- ]?end|server[- ]side|后端|後端|服务端|服務端|バックエンド|サーバーサイド",
+    "fullstack": r"full[- ]?stack|全栈|全端|フルスタック",
+    "ios": r"\bios\b|\bswift\b",
+    "android": r"android|安卓|\bkotlin\b",
+    "mobile": r"\bmobile\b|react native|flutter|移动端|客户端|アプリ",
+    "infra": r"devops|dev ops|\bsre\b|site reliability|\binfra(?:structure)?\b|platform engineer|cloud engineer|运维|運維|インフラ",
+    "data": r"data engineer|analytics engineer|data platform|数据开发|数据工程|データエンジニア",
+    "analyst": r"data scien|\banalyst|数据分析|分析师|データサイエンティスト|アナリスト",
+    "ml": r"machine learning|\bml\b|\bai engineer|applied ai|\bllm\b|\bai/ml|算法|机器学习|大模型|機械学習",
+    "research": r"research(?:er| scientist| engineer)|研究员|研究員|研究者",
+    "security": r"security|安全|审计|セキュリティ",
+    "qa": r"\bqa\b|quality assurance|test engineer|\bsdet\b|测试|測試|テスト",
+    "embedded": r"embedded|firmware|hardware|robotics|electrical|mechanical|嵌入式|硬件|組込|ハードウェア",
+    "product": r"product manager|\bpm\b|program manager|project manager|\btpm\b|产品经理|產品經理|プロダクトマネージャー",
+    "design": r"designer|design engineer|\bux\b|\bui\b|设计|設計|デザイナー",
+    "sales": r"\bsales\b|account executive|\bae\b|\bbdr\b|\bsdr\b|business development|\bgtm\b|go-to-market|"
+    r"partnership|\bbd\b|商务|销售|上币|営業",
+    "marketing": r"marketing|\bgrowth\b|\bcontent\b|community|devrel|developer relations|advocate|市场|營銷|营销|"
+    r"增长|社区|社媒|运营|運營|マーケ",
+    "solutions": r"customer success|solutions|forward deployed|\bfde\b|implementation|customer delivery|"
+    r"support engineer|客服|技术支持|カスタマー",
+    "lead": r"head of|director|\bvp\b|\bcto\b|\bcpto\b|chief|engineering manager|\bem\b|team lead|tech lead|"
+    r"总监|總監|负责人|主管|leader|リーダー|マネージャー",
+    "founding": r"founding|co-?founder|合伙人",
+    "business": r"finance|accountant|legal|counsel|recruiter|talent acquisition|people ops|\bhr\b|财务|會計|会计|法务|合规|人事|経理",
+    "contract": r"smart contract|solidity|合约|合約|智能合约",
+    "quant": r"quant|market mak|trader|量化|做市|交易员|流动性",
+    "chain": r"blockchain engineer|protocol engineer|区块链|公链|底层|\bzk\b|零知识|cryptograph|密码学",
+}
+_FAMILY_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FAMILIES.items())
+
+
+def role_families(title: str, lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """Role families (frontend, backend, sales, smart contract, ...) named in the title or in lines that
+    announce jobs (short lines, list items, hiring sentences, lines with a link); sorted."""
+    text = "\n".join([title, *(ln for ln in lines if _role_context(ln, lang))])
+    return tuple(name for name, rx in _FAMILY_RES if rx.search(text))
+
+
+# --------------------------------------------------------------------------- main entry
+
+_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
+_CJK_HEADING_RE = re.compile(r"^\s*[【■◆●□◇〈《\[]([^】\]〉》]{1,24})[】\]〉》]\s*$|^\s*([^\s：:]{1,12})\s*[：:]\s*$")
+_PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])(?:XX+|xx+)(?![A-Za-z])|城市名|公司名|AAA-ZZZ")
+_SITE_RE = re.compile(r"^https?://(?:www\.)?([^/]+)", re.IGNORECASE)
+
+
+def _str(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, list | tuple):
+        return " ".join(_str(x) for x in v)
+    return str(v)
+
+
+def extract(posting: Mapping[str, Any]) -> Extracted:
+    """Main text, sections and job fields of one posting (JSON object per DESIGN.md).
+
+    Raises ValueError when `posting` is not a mapping with an `id`."""
+    if not isinstance(posting, Mapping):
+        raise ValueError(f"a posting must be a JSON object, got {type(posting).__name__}")
+    if "id" not in posting or posting["id"] in (None, ""):
+        raise ValueError("a posting needs an 'id'")
+    desc = _str(posting.get("description"))
+    raw = _raw_text(desc).replace("\r\n", "\n").replace("\r", "\n")
+    lines: list[str] = []
+    sections: list[Section] = []
+    heading, cur = "", []
+    for ln in raw.split("\n"):
+        ln = _WS_RE.sub(" ", ln).strip()
+        if not ln:
+            continue
+        m = _HEADING_RE.match(ln)
+        cm = None if m else _CJK_HEADING_RE.match(ln)
+        if m or cm:
+            h = m.group(2) if m else (cm.group(1) or cm.group(2))
+            if cur or heading:
+                sections.append(Section(heading, tuple(cur)))
+            heading, cur = h.strip(), []
+            lines.append(ln if m is None else h.strip())
+            continue
+        lines.append(ln)
+        cur.append(ln)
+    if cur or heading:
+        sections.append(Section(heading, tuple(cur)))
+    tup_lines = tuple(lines)
+
+    title = _str(posting.get("title")).strip()
+    company = _str(posting.get("company")).strip()
+    location = _str(posting.get("location")).strip()
+    lang = _str(posting.get("lang")).strip().lower()[:2]
+    if lang not in ("en", "zh", "ja"):
+        lang = detect_lang(title + "\n" + raw)
+    found: list[str] = []
+    first_roles: list[str] = []
+    if tup_lines and ("|" in tup_lines[0] or "｜" in tup_lines[0]):
+        f = _first_line_fields(tup_lines[0], lang)
+        if f:
+            first_roles = f.get("roles", [])
+            if not company and f.get("company"):
+                company = f["company"]
+                found.append("company")
+            if not location and f.get("location"):
+                location = f["location"]
+                found.append("location")
+            if not title and f.get("title"):
+                title = f["title"]
+                found.append("title")
+    pipe_line = bool(tup_lines) and ("|" in tup_lines[0] or "｜" in tup_lines[0])
+    if not title and tup_lines and len(tup_lines[0]) <= 80 and not pipe_line:
+        title = tup_lines[0]
+        found.append("title")
+    if not location:
+        for ln in tup_lines[:40]:
+            m = re.match(r"^(?:[-*•]\s*)?(?:工作地点|工作地點|地点|勤務地|location|based in)\s*[:：]?\s*(.{2,60})$", ln, re.IGNORECASE)
+            if m:
+                location = m.group(1).strip()
+                found.append("location")
+                break
+    if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
+        title = ""
+    emails, phones, urls = _contacts(desc + "\n" + raw)
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found)
+    roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r) and not _PLACEHOLDER_RE.search(r)))
+    site = _str(posting.get("source")).strip().lower()
+    if not site:
+        m = _SITE_RE.match(_str(posting.get("url")))
+        site = m.group(1).lower() if m else ""
+    posted = posting.get("posted_at") or posting.get("first_seen") or None
+    return Extracted(
+        id=str(posting["id"]),
+        lang=lang,
+        text="\n".join(tup_lines),
+        lines=tup_lines,
+        sections=tuple(sections),
+        title=title,
+        company=company,
+        location=location,
+        emails=emails,
+        phones=phones,
+        urls=urls,
+        roles=tuple(roles[:40]),
+        mentions=_mentions(title + "\n" + "\n".join(ln for ln in tup_lines if _role_context(ln, lang)), lang),
+        salaries=_salaries(tup_lines + ((title,) if title else ())),
+        families=role_families(title, tup_lines, lang),
+        posted_at=str(posted) if posted else None,
+        site=site,
+        fields_found=tuple(found),
+    )
