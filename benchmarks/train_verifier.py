@@ -24,6 +24,7 @@ from service.eval import (  # noqa: E402
     GENERATED_WEIGHT,
     L2,
     THRESHOLD,
+    VETOES,
     cross_validated,
     generated_pairs,
     load_label_sets,
@@ -73,13 +74,13 @@ def main() -> None:
         "generated_weight": GENERATED_WEIGHT,
         "l2": L2,
         "threshold": THRESHOLD,
+        "vetoes": [list(v) for v in VETOES],
         "cv_folds": args.folds,
         "cv": cv_summary,
     }
     model = train_model(X, labels, X_gen, y_gen, meta=meta)
     for s in sets:
-        cols = [FEATURES.index(f) for f in model.features]
-        r = score("fit", "", model.proba(s.X[:, cols]) >= THRESHOLD, s.labels)
+        r = score("fit", "", model.final_scores(s.X) >= THRESHOLD, s.labels)
         print(f"{s.name:28s} training fit:       F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%}")
     print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(model.features, model.coef, strict=True)),
           f"intercept={model.intercept:+.2f}")

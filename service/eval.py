@@ -42,7 +42,14 @@ THRESHOLD = 0.75
 #: title_sim is left out too: role_sim already falls back to it when no roles are found, and raw titles
 #: carry tags, company names and template text (zh); grouped CV F1 without it: en 0.867 (same),
 #: zh 0.903 -> 0.915, ja 0.990 (same).
-MODEL_FEATURES = tuple(f for f in FEATURES if f not in ("location_agree", "title_sim"))
+MODEL_FEATURES = tuple(f for f in FEATURES if f not in ("location_agree", "title_sim", "links_changed", "places_moved"))
+#: Veto rules shipped with the model (feature, at least): hard evidence that two postings of one employer are
+#: different jobs, whatever the text similarity. Not fitted: each threshold is the plain-language rule.
+#: * links_changed >= 0.5: at least half of the job links two role lists give (both >= 2) differ: the role
+#:   list changed materially (PARTIAL), a monthly repost keeps most links.
+#: * places_moved >= 1: each posting names a place the other never mentions: the same text advertised for
+#:   another city is another requisition (PARTIAL).
+VETOES: tuple[tuple[str, float], ...] = (("links_changed", 0.5), ("places_moved", 1.0))
 GENERATED_EVAL_SEED = 11  # held-out generated pairs for reporting (training uses seed 7)
 
 
@@ -315,7 +322,8 @@ def train_model(X: np.ndarray, labels: Sequence[str], X_gen: np.ndarray | None =
         y = np.concatenate([y, np.isin(np.asarray(gen_labels), list(DUP_LABELS)).astype(float)])
         w = np.concatenate([w, np.full(len(X_gen), GENERATED_WEIGHT)])
     cols = [FEATURES.index(f) for f in MODEL_FEATURES]
-    return fit_logistic(X[:, cols], y, MODEL_FEATURES, l2=L2, threshold=THRESHOLD, sample_weight=w, meta=meta)
+    return fit_logistic(X[:, cols], y, MODEL_FEATURES, l2=L2, threshold=THRESHOLD, sample_weight=w, meta=meta,
+                        vetoes=VETOES)
 
 
 @dataclass
@@ -351,7 +359,7 @@ def load_label_sets(postings: Mapping[str, Mapping[str, Any]], label_paths: Sequ
 
 def cross_validated(sets: Sequence[LabelSet], k: int = 5, X_gen: np.ndarray | None = None,
                     gen_labels: Sequence[str] = ()) -> list[np.ndarray]:
-    """Out-of-fold probabilities per label set: pairs split into k folds by pair-graph component within
+    """Out-of-fold scores per label set: pairs split into k folds by pair-graph component within
     each set; every fold is scored by a model trained on all other pairs (all sets) + generated pairs."""
     folds = [group_folds(pair_groups(s.pairs), k) for s in sets]
     out = [np.zeros(len(s.pairs)) for s in sets]
@@ -359,11 +367,10 @@ def cross_validated(sets: Sequence[LabelSet], k: int = 5, X_gen: np.ndarray | No
         Xtr = np.vstack([s.X[folds[i] != f] for i, s in enumerate(sets)])
         ytr = [lb for i, s in enumerate(sets) for lb, fo in zip(s.labels, folds[i], strict=True) if fo != f]
         model = train_model(Xtr, ytr, X_gen, gen_labels)
-        cols = [FEATURES.index(name) for name in model.features]
         for i, s in enumerate(sets):
             m = folds[i] == f
             if m.any():
-                out[i][m] = model.proba(s.X[m][:, cols])
+                out[i][m] = model.final_scores(s.X[m])
     return out
 
 
@@ -393,17 +400,17 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             y_gen += yg
         cv_probs = cross_validated(sets, cv, X_gen, y_gen)
     reports = []
+    veto_note = ", vetoes" if model.vetoes else ""
     sources = [(s, postings) for s in sets] + held_out
     for i, (s, posts) in enumerate(sources):
         labels = s.labels
         rep = LabelSetReport(s.name, dict(Counter(labels)))
-        cols = [FEATURES.index(f) for f in model.features]
-        p = model.proba(s.X[:, cols])
+        p = model.final_scores(s.X)
         version = (model.meta or {}).get("coefficients_version") or (model.meta or {}).get("sig_version", "?")
         rep.results.append(score(f"verifier (verifier-{version}.json)",
-                                 f"p >= {verifier.threshold:.2f}", p >= verifier.threshold, labels))
+                                 f"p >= {verifier.threshold:.2f}{veto_note}", p >= verifier.threshold, labels))
         if cv_probs is not None and i < len(sets):
-            rep.results.append(score(f"verifier, grouped {cv}-fold CV", f"p >= {THRESHOLD:.2f}",
+            rep.results.append(score(f"verifier, grouped {cv}-fold CV", f"p >= {THRESHOLD:.2f}{veto_note}",
                                      cv_probs[i] >= THRESHOLD, labels))
         if baselines:
             res, skipped = baseline_results(posts, s.pairs)

@@ -20,10 +20,19 @@ import numpy as np
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.extract import Extracted
-from signatures.features import FEATURES, Prepared, families_added, feature_matrix, prepare
+from signatures.features import (
+    FEATURES,
+    Prepared,
+    families_added,
+    feature_matrix,
+    links_compared,
+    places_moved,
+    prepare,
+)
 from signatures.version import SIG_VERSION
 
 __all__ = [
+    "VETO_CAP",
     "Decision",
     "LogisticModel",
     "Verifier",
@@ -41,9 +50,15 @@ class Decision:
     reasons: tuple[str, ...]
 
 
+#: A vetoed pair scores at most this: below any sensible threshold, while the ranking still follows the model.
+VETO_CAP = 0.25
+
+
 @dataclass(frozen=True)
 class LogisticModel:
-    """Standardized logistic regression: p = sigmoid(((x - mean) / scale) . coef + intercept)."""
+    """Standardized logistic regression: p = sigmoid(((x - mean) / scale) . coef + intercept), plus veto rules:
+    `vetoes` are (feature, at_least) pairs; a pair whose feature reaches `at_least` is not a duplicate whatever
+    the regression says (hard evidence of another job: its role links changed, the same text moved to another city)."""
 
     features: tuple[str, ...]
     mean: np.ndarray
@@ -52,6 +67,7 @@ class LogisticModel:
     intercept: float
     threshold: float = 0.5
     meta: Mapping[str, Any] | None = None
+    vetoes: tuple[tuple[str, float], ...] = ()
 
     def logits(self, X: np.ndarray) -> np.ndarray:
         return ((X - self.mean) / self.scale) @ self.coef + self.intercept
@@ -59,6 +75,19 @@ class LogisticModel:
     def proba(self, X: np.ndarray) -> np.ndarray:
         """Probability of "same job" for each row of X (columns in `features` order)."""
         return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+    def vetoed(self, X_all: np.ndarray) -> np.ndarray:
+        """Which rows of a full feature matrix (columns in `FEATURES` order) a veto rule rejects."""
+        out = np.zeros(len(X_all), dtype=bool)
+        for name, at_least in self.vetoes:
+            out |= X_all[:, FEATURES.index(name)] >= at_least
+        return out
+
+    def final_scores(self, X_all: np.ndarray) -> np.ndarray:
+        """Score per row of a full feature matrix (`FEATURES` order): the probability, capped at VETO_CAP
+        where a veto rule applies. Duplicate = score >= threshold."""
+        p = self.proba(X_all[:, [FEATURES.index(f) for f in self.features]])
+        return np.where(self.vetoed(X_all), np.minimum(p, VETO_CAP), p)
 
     def contributions(self, x: np.ndarray) -> np.ndarray:
         """Per-feature contribution to one logit, relative to the average training pair."""
@@ -73,6 +102,7 @@ class LogisticModel:
             "coef": [round(float(v), 6) for v in self.coef],
             "intercept": round(float(self.intercept), 6),
             "threshold": round(float(self.threshold), 4),
+            "vetoes": [{"feature": f, "at_least": v} for f, v in self.vetoes],
             "meta": dict(self.meta or {}),
         }
 
@@ -85,8 +115,12 @@ class LogisticModel:
         arr = {k: np.asarray(doc[k], dtype=np.float64) for k in ("mean", "scale", "coef")}
         if any(len(v) != len(feats) for v in arr.values()):
             raise ValueError("verifier coefficients: mean/scale/coef lengths differ from features")
+        vetoes = tuple((str(v["feature"]), float(v["at_least"])) for v in doc.get("vetoes") or ())
+        unknown = {f for f, _ in vetoes} - set(FEATURES)
+        if unknown:
+            raise ValueError(f"verifier veto rules use unknown features: {sorted(unknown)}")
         return cls(feats, arr["mean"], arr["scale"], arr["coef"], float(doc["intercept"]),
-                   float(doc.get("threshold", 0.5)), doc.get("meta") or {})
+                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes)
 
 
 def fit_logistic(
@@ -97,9 +131,10 @@ def fit_logistic(
     threshold: float = 0.5,
     sample_weight: np.ndarray | None = None,
     meta: Mapping[str, Any] | None = None,
+    vetoes: Sequence[tuple[str, float]] = (),
 ) -> LogisticModel:
     """L2-regularized logistic regression by Newton's method (IRLS) on standardized features; numpy only.
-    Deterministic for given data, so training is reproducible."""
+    Deterministic for given data, so training is reproducible. `vetoes` are carried into the model as given."""
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if X.ndim != 2 or len(X) != len(y) or len(X) == 0:
@@ -120,7 +155,8 @@ def fit_logistic(
         w -= step
         if np.abs(step).max() < 1e-8:
             break
-    return LogisticModel(tuple(features), mean, scale, w[:-1].copy(), float(w[-1]), threshold, meta)
+    return LogisticModel(tuple(features), mean, scale, w[:-1].copy(), float(w[-1]), threshold, meta,
+                         tuple((str(f), float(v)) for f, v in vetoes))
 
 
 def _version_key(v: str) -> tuple[int, ...] | tuple[float]:
@@ -151,7 +187,7 @@ def load_model(version: str = SIG_VERSION) -> LogisticModel:
     meta = dict(model.meta or {})
     meta["coefficients_version"] = chosen
     return LogisticModel(model.features, model.mean, model.scale, model.coef, model.intercept,
-                         model.threshold, meta)
+                         model.threshold, meta, model.vetoes)
 
 
 _LABELS = {
@@ -194,6 +230,23 @@ def _explain(model: LogisticModel, x: np.ndarray, names: Sequence[str], est: flo
     return tuple(out)
 
 
+def _veto_reasons(model: LogisticModel, x_all: np.ndarray, a: Prepared, b: Prepared) -> tuple[str, ...]:
+    """Named reasons for the veto rules that apply to one pair (x_all in `FEATURES` order)."""
+    out = []
+    for name, at_least in model.vetoes:
+        if x_all[FEATURES.index(name)] < at_least:
+            continue
+        if name == "links_changed":
+            shared, only_a, only_b = links_compared(a, b)
+            out.append(f"veto:job_links_changed={only_a + only_b}/{shared + only_a + only_b}")
+        elif name == "places_moved":
+            pa, pb = places_moved(a, b)
+            out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
+        else:
+            out.append(f"veto:{name}={x_all[FEATURES.index(name)]:.2f}")
+    return tuple(out)
+
+
 class Verifier:
     """Decides whether two candidate postings are the same job (not merely the same employer)."""
 
@@ -217,10 +270,11 @@ class Verifier:
         return feature_matrix(pairs)[:, self._cols]
 
     def scores(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
-        """Probability of "same job" per pair."""
+        """Score of "same job" per pair: the model's probability, capped at VETO_CAP where a veto rule
+        applies; duplicate = score >= threshold."""
         if not pairs:
             return np.zeros(0)
-        return self.model.proba(self.features(pairs))
+        return self.model.final_scores(feature_matrix(pairs))
 
     def decide(self, a: Prepared, b: Prepared, est_jaccard: float | None = None) -> Decision:
         """Decision for one pair; `est_jaccard` (MinHash estimate) is reported in the reasons."""
@@ -235,13 +289,17 @@ class Verifier:
             raise ValueError("decide_many: est must have one value per pair")
         if not pairs:
             return []
-        X = self.features(pairs)
+        X_all = feature_matrix(pairs)
+        X = X_all[:, self._cols]
         p = self.model.proba(X)
+        score = self.model.final_scores(X_all)
+        vetoed = self.model.vetoed(X_all)
         out = []
         for i in range(len(pairs)):
-            dup = bool(p[i] >= self.threshold)
+            dup = bool(score[i] >= self.threshold)
             e = None if est is None else float(est[i])
             added = families_added(*pairs[i]) if "families_added" in self.model.features else ()
-            reasons = (f"p={p[i]:.2f}",) + _explain(self.model, X[i], self.model.features, e, added)
-            out.append(Decision(dup, float(p[i]), reasons))
+            vetoes = _veto_reasons(self.model, X_all[i], *pairs[i]) if vetoed[i] else ()
+            reasons = (f"p={p[i]:.2f}", *vetoes) + _explain(self.model, X[i], self.model.features, e, added)
+            out.append(Decision(dup, float(score[i]), reasons))
         return out

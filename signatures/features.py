@@ -19,7 +19,19 @@ import xxhash
 from signatures.boilerplate import BoilerplateModel, company_key
 from signatures.extract import Extracted, extract, normalize_line
 
-__all__ = ["FEATURES", "Prepared", "families_added", "feature_matrix", "pair_features", "prepare", "shingle_hashes"]
+__all__ = [
+    "FEATURES",
+    "Prepared",
+    "families_added",
+    "feature_matrix",
+    "job_links",
+    "links_compared",
+    "pair_features",
+    "place_names",
+    "places_moved",
+    "prepare",
+    "shingle_hashes",
+]
 
 #: Names of the verifier's features, in model order.
 FEATURES: tuple[str, ...] = (
@@ -35,6 +47,8 @@ FEATURES: tuple[str, ...] = (
     "location_agree",  # +1 same location, -1 different, 0 unknown
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
     "families_added",  # log(1 + role families (frontend, sales, ...) one side hires for and the other not), max side
+    "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
+    "places_moved",  # 1 when each side names a place (header / location) the other posting never mentions (en)
 )
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
@@ -114,6 +128,9 @@ class Prepared:
     location: frozenset[str]
     day: float
     families: frozenset[str] = frozenset()
+    links: frozenset[str] = frozenset()  # job links (see job_links)
+    places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
+    place_vocab: frozenset[str] = frozenset()  # every word of the posting in place-canonical form (en only)
 
     @property
     def id(self) -> str:
@@ -169,6 +186,9 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         location=_grams(ex.location),
         day=_parse_date(ex.posted_at),
         families=frozenset(ex.families),
+        links=job_links(ex),
+        places=place_names(ex),
+        place_vocab=_place_vocab(ex) if ex.lang == "en" else frozenset(),
     )
 
 
@@ -236,6 +256,128 @@ def families_added(a: Prepared, b: Prepared) -> tuple[str, ...]:
     return tuple(sorted(only_a if len(only_a) >= len(only_b) else only_b))
 
 
+# ----------------------------------------------------------------------------- job links
+
+#: Applicant-tracking hosts: `host/<company>/<job id>` is one job, `host/<company>` only the company's board.
+_ATS_HOST_RE = re.compile(
+    r"(?:^|\.)(?:greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|personio\.(?:com|de)|teamtailor\.com|"
+    r"recruitee\.com|smartrecruiters\.com|bamboohr\.com|breezy\.hr|wellfound\.com|workatastartup\.com|"
+    r"jobvite\.com|myworkdayjobs\.com|rippling-ats\.com|avature\.net)$"
+)
+_SHORT_JOB_HOSTS = frozenset({"grnh.se"})  # Greenhouse short links: every path is one job
+_JOB_SEG_RE = re.compile(r"^(?:jobs?|careers?|apply|positions?|openings?|roles?|vacanc(?:y|ies)|join(?:us)?|o|public|jobdetail)$")
+_JOB_ID_PARAM_RE = re.compile(r"(?:^|&)((?:gh_jid|ashby_jid|jobid|job_id|jid|id|posting_id|req_?id)=[\w-]+)")
+
+
+def job_links(ex: Extracted) -> frozenset[str]:
+    """Links to single job ads: ATS job pages (`jobs.lever.co/acme/<id>`), Greenhouse short links and
+    `<site>/careers|jobs|apply/<slug>` pages, tracking parameters dropped. A posting listing several roles
+    usually links each one, so the link set is a robust view of its role list."""
+    out: set[str] = set()
+    for u in ex.urls:
+        if u.startswith("handle:"):
+            continue
+        base, _, query = u.partition("?")
+        base = base.split("#")[0].rstrip("/")
+        host, _, path = base.partition("/")
+        segs = [x for x in path.split("/") if x]
+        m = _JOB_ID_PARAM_RE.search(query)
+        job_id = m.group(1) if m else ""
+        if host in _SHORT_JOB_HOSTS:
+            if segs:
+                out.add(f"{host}/{segs[0]}")
+            continue
+        if _ATS_HOST_RE.search(host):
+            rest = [x for x in segs[1:] if not _JOB_SEG_RE.match(x)]
+            if rest or job_id:
+                out.add("/".join([host, *segs[:1], *(rest[-1:] or [job_id])]))
+            continue
+        for i, x in enumerate(segs):
+            if _JOB_SEG_RE.match(x):
+                tail = [t for t in segs[i + 1 :] if not _JOB_SEG_RE.match(t)]
+                if tail or job_id:
+                    out.add("/".join([host, *segs[: i + 1], *(tail[-1:] or [job_id])]))
+                break
+    return frozenset(out)
+
+
+def links_compared(a: Prepared, b: Prepared) -> tuple[int, int, int]:
+    """(job links both list, only `a` lists, only `b` lists), over the hosts both link to."""
+    hosts = {u.split("/", 1)[0] for u in a.links} & {u.split("/", 1)[0] for u in b.links}
+    la = {u for u in a.links if u.split("/", 1)[0] in hosts}
+    lb = {u for u in b.links if u.split("/", 1)[0] in hosts}
+    return len(la & lb), len(la - lb), len(lb - la)
+
+
+# ----------------------------------------------------------------------------- places
+
+#: Spellings of one place folded to one token (applied to lowercase text with punctuation as spaces).
+_PLACE_CANON = (
+    (re.compile(r"\bnew york(?: city)?\b|\bny\b|\bmanhattan\b|\bbrooklyn\b"), "nyc"),
+    (re.compile(r"\bsan francisco(?: bay area)?\b|\bbay area\b|\bsfba\b"), "sf"),
+    (re.compile(r"\blos angeles\b"), "la"),
+    (re.compile(r"\bunited states\b|\busa\b|\bu s\b"), "us"),
+    (re.compile(r"\bunited kingdom\b|\bengland\b"), "uk"),
+    (re.compile(r"\bwashington dc\b|\bd c\b"), "dc"),
+    (re.compile(r"\beurope\b|\beuropean\b"), "eu"),
+    (re.compile(r"\baustralia\b|\bau\b"), "aus"),
+    (re.compile(r"\bnew zealand\b"), "nz"),
+)
+_SHORT_PLACES = frozenset({"sf", "la", "dc", "nyc", "uk", "us", "eu", "nz"})  # other 2-letter codes are ambiguous
+#: Capitalized header words that are not places: work mode, contract, role and filler words.
+_NOT_PLACE = frozenset(
+    """remote onsite on site hybrid full time tim fulltime part contract contractor freelance visa sponsorship sponsor
+    relocation relocate assistance package equity salary in office days day week per only or and the of a an preferred
+    required must zone zones hours timezone tz utc est pst cet gmt based ft pt permanent fte international anywhere
+    worldwide global flexible support optional quarterly meet ups meetups offsite person area greater metro city office
+    offices hq with from within some bit flexibility location locations mostly primarily ok available north south east
+    west coast central americas emea apac latam multiple roles positions openings various eng engineering engineer
+    engineers product hiring competitive senior staff we our no offered member technical sales gtm ai ml design
+    designer developer developers manager work home""".split()
+)
+_CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+)*")
+_HEADER_SPLIT_RE = re.compile(r"\s*[|｜]\s*")
+
+
+def _place_canon(text: str) -> str:
+    s = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
+    for rx, rep in _PLACE_CANON:
+        s = rx.sub(rep, s)
+    return s
+
+
+def place_names(ex: Extracted) -> frozenset[str]:
+    """Place names of an English posting: capitalized words of its location field and of the header
+    segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words,
+    spellings folded (New York / NY -> nyc). Empty for other languages (no capitalization to go by)."""
+    if ex.lang != "en":
+        return frozenset()
+    parts = [x for x in _HEADER_SPLIT_RE.split(ex.lines[0]) if x] if ex.lines else []
+    segs = [ex.location, *(parts[1:] if len(parts) >= 2 else ())]
+    role_words = {w for r in (*ex.roles, *ex.mentions) for w in r.split()}
+    out: set[str] = set()
+    for seg in segs:
+        if "http" in seg or any(c.isdigit() for c in seg):
+            continue
+        for m in _CAP_RE.findall(seg):
+            for w in _place_canon(m).split():
+                if w not in _NOT_PLACE and w not in role_words and (len(w) >= 3 or w in _SHORT_PLACES):
+                    out.add(w)
+    return frozenset(out)
+
+
+def _place_vocab(ex: Extracted) -> frozenset[str]:
+    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks."""
+    text = " ".join((ex.title, ex.location, ex.company, ex.text))
+    return frozenset(_place_canon(text).split()) | frozenset(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+
+
+def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Places each side names that the other posting never mentions; both non-empty = the job moved
+    (same text advertised for another city), one-sided = a place added or dropped."""
+    return tuple(sorted(a.places - b.place_vocab)), tuple(sorted(b.places - a.place_vocab))
+
+
 def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     """The FEATURES vector of one pair (float64)."""
     f = np.zeros(len(FEATURES), dtype=np.float64)
@@ -267,6 +409,13 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if not (math.isnan(a.day) or math.isnan(b.day)):
         f[10] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
     f[11] = math.log1p(len(families_added(a, b)))
+    if len(a.links) >= 2 and len(b.links) >= 2:
+        shared, only_a, only_b = links_compared(a, b)
+        if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
+            f[12] = (only_a + only_b) / (shared + only_a + only_b)
+    if a.places and b.places:
+        pa, pb = places_moved(a, b)
+        f[13] = 1.0 if pa and pb else 0.0
     return f
 
 

@@ -158,3 +158,82 @@ def test_added_role_families_push_apart_and_are_named(verifier: Verifier) -> Non
     d_same, d_more = verifier.decide(one, same), verifier.decide(one, more)
     assert d_more.score < d_same.score
     assert any(r.startswith("roles_added=") and "sales" in r for r in d_more.reasons), d_more.reasons
+
+
+def _hn(pid: str, header: str, body: list[str], date: str) -> dict:
+    """An HN-style post: `Company | Place | Remote | Roles` first line, then the body."""
+    return {"id": pid, "description": "\n\n".join([header, *body]), "posted_at": date + "T12:00:00Z"}
+
+
+ORCHARD = [
+    "Orchardly builds irrigation planning software for vineyards and orchards in three countries.",
+    "You will design the scheduling engine that turns soil sensor readings into watering plans.",
+    "We are a small team of twelve, profitable, and we ship every week.",
+]
+
+
+def test_job_links_keep_one_link_per_job_and_drop_tracking() -> None:
+    from signatures.extract import extract
+    from signatures.features import job_links
+
+    ex = extract({"id": "l", "description": (
+        "Apply: https://jobs.ashbyhq.com/orchardly/6f1c2a?utm_source=hn and https://jobs.ashbyhq.com/orchardly "
+        "or https://grnh.se/ab12cd3us or https://orchardly.example/careers/backend-engineer/ "
+        "or https://orchardly.example/careers/Public?jobId=4411&utm_medium=x - blog https://orchardly.example/blog/soil")})
+    links = job_links(ex)
+    assert links == {"jobs.ashbyhq.com/orchardly/6f1c2a", "grnh.se/ab12cd3us",
+                     "orchardly.example/careers/backend-engineer", "orchardly.example/careers/jobid=4411"}
+
+
+def test_changed_role_links_veto_a_merge_and_say_why(verifier: Verifier) -> None:
+    links = [f"https://jobs.lever.co/orchardly/{k}" for k in ("a1", "b2", "c3", "d4", "e5", "f6")]
+    jan = _hn("o1", "Orchardly | Lisbon, Portugal | Full-time | Backend Engineer, Data Scientist, Designer",
+              [*ORCHARD, *(f"Role {i}: {u}" for i, u in enumerate(links[:3]))], "2026-01-05")
+    feb_same = _hn("o2", "Orchardly | Lisbon, Portugal | Full-time | Backend Engineer, Data Scientist, Designer",
+                   [*ORCHARD, *(f"Role {i}: {u}" for i, u in enumerate(links[:3]))], "2026-02-03")
+    feb_new = _hn("o3", "Orchardly | Lisbon, Portugal | Full-time | Backend Engineer, Data Scientist, Designer",
+                  [*ORCHARD, *(f"Role {i}: {u}" for i, u in enumerate([links[0], *links[3:]]))], "2026-02-03")
+    a, same, new = (verifier.prepare(p) for p in (jan, feb_same, feb_new))
+    i = FEATURES.index("links_changed")
+    assert pair_features(a, same)[i] == 0.0
+    assert pair_features(a, new)[i] == pytest.approx(5 / 6)  # one link of six shared
+    d_same, d_new = verifier.decide(a, same), verifier.decide(a, new)
+    assert d_same.duplicate and not d_new.duplicate
+    assert "veto:job_links_changed=5/6" in d_new.reasons, d_new.reasons
+    assert d_new.score <= 0.25
+    scores = verifier.scores([(a, same), (a, new)])  # the batch path embedded dedup uses agrees
+    assert scores[0] == pytest.approx(d_same.score) and scores[1] == pytest.approx(d_new.score)
+
+
+def test_same_text_for_another_city_is_not_a_duplicate(verifier: Verifier) -> None:
+    cup = _hn("c1", "Orchardly | Senior Software Engineer | Fresno, California, US | ONSITE", ORCHARD, "2026-02-02")
+    cup_again = _hn("c2", "Orchardly | Senior Software Engineer | Fresno, CA, US | ONSITE", ORCHARD, "2026-03-02")
+    sac = _hn("c3", "Orchardly | Senior Software Engineer | Sacramento, California, US | ONSITE", ORCHARD, "2026-03-02")
+    a, again, other = (verifier.prepare(p) for p in (cup, cup_again, sac))
+    i = FEATURES.index("places_moved")
+    assert pair_features(a, again)[i] == 0.0 and pair_features(a, other)[i] == 1.0
+    assert verifier.decide(a, again).duplicate
+    d = verifier.decide(a, other)
+    assert not d.duplicate and "veto:location_moved=fresno->sacramento" in d.reasons, d.reasons
+
+
+def test_places_ignore_work_mode_words_and_fold_spellings() -> None:
+    from signatures.extract import extract
+    from signatures.features import place_names
+
+    ex = extract({"id": "p", "description": "Orchardly | New York, NY or San Francisco | REMOTE (US) | Full-time "
+                                              "| Backend Engineer\n\nWe build irrigation software."})
+    assert place_names(ex) == {"nyc", "sf", "us"}
+    zh = extract({"id": "z", "description": "公司 | 上海 | 远程 | 后端工程师\n\n我们做灌溉软件。"})
+    assert place_names(zh) == frozenset()  # no capitalization to tell places by
+
+
+def test_veto_rules_roundtrip_and_reject_unknown_features() -> None:
+    model = load_model()
+    assert dict(model.vetoes) == {"links_changed": 0.5, "places_moved": 1.0}
+    doc = model.to_json()
+    again = LogisticModel.from_json(json.loads(json.dumps(doc)))
+    assert again.vetoes == model.vetoes
+    doc["vetoes"] = [{"feature": "astrology", "at_least": 1.0}]
+    with pytest.raises(ValueError, match="unknown features"):
+        LogisticModel.from_json(doc)
