@@ -3,21 +3,27 @@
 Run it with `jobdedup serve --solr URL`; the OpenAPI description is at /docs and /openapi.json.
 Errors: a malformed body, a missing id or a wrong type -> 422 naming the field; a posting over the size
 cap -> status "rejected" with the reason; Solr down or slow -> 503 with Retry-After (nothing written).
+The collection's boilerplate model is loaded from `state_dir` at start, learned while postings are
+ingested, saved periodically and at shutdown (see service.state).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import FastAPI, Path, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from service.errors import SolrUnavailable
 from service.ingest import STATE_FL, Ingestor, signatures_of
 from service.solr import Solr, SolrError
+from service.state import BoilerplateState
 from signatures import SIG_VERSION
 
 MAX_BATCH = 1000
@@ -57,9 +63,14 @@ class PostingResult(BaseModel):
     status: str = Field(description="new | duplicate | updated | rejected")
     dup_group: str | None = None
     duplicate_of: str | None = None
-    score: float | None = None
+    score: float | None = Field(None, description="Confidence of the grouping: the verifier's probability "
+                                "for a verified pair, 1.0 for exact evidence, else the estimated Jaccard.")
     reason: str | None = Field(None, description="Why a posting was rejected.")
-    why: list[str] = Field(default_factory=list, description="Evidence for the duplicate decision.")
+    why: list[str] = Field(default_factory=list, description=(
+        "Why the posting was grouped: evidence names (exact_content, same_url, profile_sig, minhash, "
+        "same_company_title, verifier), jaccard~x, and for verified pairs the verifier's reasons "
+        "(p=..., strongest feature contributions such as job_text_jaccard=0.82(+0.6), other_location(-1.2))."))
+    matched: str | None = Field(None, description="The posting whose evidence put this one in its group.")
 
 
 class PostingsOut(BaseModel):
@@ -70,22 +81,50 @@ class SignaturesIn(BaseModel):
     postings: list[PostingIn] = Field(min_length=1, max_length=MAX_BATCH)
 
 
+class _IngestCollector:
+    """Prometheus view of the Ingestor's counters and of the boilerplate model, read at scrape time."""
+
+    def __init__(self, ingestor: Ingestor) -> None:
+        self.ingestor = ingestor
+
+    def collect(self) -> Iterator[Any]:
+        st = self.ingestor.stats
+        for name, key, doc in (
+            ("jobdedup_verifier_pairs", "verifier_pairs", "Candidate pairs decided by the verifier"),
+            ("jobdedup_resent_unchanged", "resent_unchanged",
+             "Postings re-sent with unchanged content: group kept, not re-verified"),
+            ("jobdedup_extracted", "extracted", "Postings run through content extraction"),
+            ("jobdedup_boilerplate_learned", "boilerplate_added", "Postings added to the boilerplate model"),
+        ):
+            yield CounterMetricFamily(name, doc, value=st.get(key, 0))
+        model = self.ingestor.boilerplate
+        yield GaugeMetricFamily("jobdedup_boilerplate_postings", "Postings the boilerplate model has counted",
+                                value=model.postings)
+
+
 def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.0,
-               max_text_chars: int | None = None) -> FastAPI:
-    """Build the FastAPI app for one Solr collection."""
+               max_text_chars: int | None = None, state_dir: str | None = None) -> FastAPI:
+    """Build the FastAPI app for one Solr collection; `state_dir` keeps its boilerplate model across
+    restarts (None: learned in memory only)."""
     solr = Solr(solr_url, timeout=timeout)
     kwargs: dict[str, Any] = {"commit_within_ms": commit_within_ms}
     if max_text_chars is not None:
         kwargs["max_text_chars"] = max_text_chars
-    ingestor = Ingestor(solr, **kwargs)
+    ingestor = Ingestor(solr, state=BoilerplateState.for_collection(state_dir, solr.url), **kwargs)
     registry = CollectorRegistry()
+    registry.register(_IngestCollector(ingestor))
     m_postings = Counter("jobdedup_postings_total", "Postings processed, by status", ["status"], registry=registry)
     m_batches = Histogram("jobdedup_batch_seconds", "Latency of POST /v1/postings batches", registry=registry,
                           buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
     m_unavail = Counter("jobdedup_solr_unavailable_total", "Requests answered 503 because Solr was down",
                         registry=registry)
 
-    app = FastAPI(title="jobdedup", version=SIG_VERSION,
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        ingestor.save()  # the model learned since the last periodic save
+
+    app = FastAPI(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
                   description="Near-duplicate detection for job postings, in front of Apache Solr.")
     app.state.ingestor = ingestor
     app.state.solr = solr
@@ -113,17 +152,19 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @app.get("/v1/postings/{posting_id}/duplicates", summary="The group of a posting")
     def duplicates(posting_id: str = Path(min_length=1, max_length=512)) -> JSONResponse:
-        """The posting's group (dup_group) and the other postings in it."""
+        """The posting's group (dup_group), why it is there (score, why, matched) and the other postings
+        in it, each with its own score, why and matched."""
         docs = solr.get([posting_id], fl=STATE_FL)
         if not docs:
             return JSONResponse({"detail": f"no posting with id {posting_id!r}"}, status_code=404)
         doc = docs[0]
         group = doc.get("dup_group") or doc["id"]
-        res = solr.query({"q": "*:*", "fq": '{!term f=dup_group}' + group, "rows": 1000,
-                          "fl": "id,title,company,duplicate_of,dup_score,first_seen,last_seen", "sort": "id asc"})
-        members = [d for d in res["response"]["docs"] if d["id"] != posting_id]
+        res = solr.query({"q": "*:*", "fq": '{!term f=dup_group}' + group, "rows": 1000, "sort": "id asc",
+                          "fl": "id,title,company,duplicate_of,dup_score,dup_why_ss,dup_match_s,first_seen,last_seen"})
+        members = [_why_fields(d) for d in res["response"]["docs"] if d["id"] != posting_id]
         return JSONResponse({"id": posting_id, "dup_group": group, "duplicate_of": doc.get("duplicate_of"),
-                             "score": doc.get("dup_score"), "duplicates": members})
+                             "score": doc.get("dup_score"), "why": doc.get("dup_why_ss") or [],
+                             "matched": doc.get("dup_match_s"), "duplicates": members})
 
     @app.post("/v1/signatures", summary="Compute signatures only (no Solr)")
     def post_signatures(body: SignaturesIn) -> dict[str, Any]:
@@ -144,3 +185,12 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         return PlainTextResponse(generate_latest(registry).decode(), media_type="text/plain; version=0.0.4")
 
     return app
+
+
+def _why_fields(doc: dict[str, Any]) -> dict[str, Any]:
+    """A stored group member with the reason fields under their API names (score, why, matched)."""
+    out = {k: v for k, v in doc.items() if k not in ("dup_why_ss", "dup_match_s")}
+    out["score"] = doc.get("dup_score")
+    out["why"] = doc.get("dup_why_ss") or []
+    out["matched"] = doc.get("dup_match_s")
+    return out

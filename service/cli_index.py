@@ -32,10 +32,12 @@ def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int) 
 
 def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mapping[str, str] | None = None,
                batch_size: int = 200, workers: int = 1, commit_within_ms: int = 1000, quiet: bool = True,
-               retries: int = 4) -> dict[str, Any]:
-    """Index a postings file with dedup; returns counts by status, throughput and batch latencies."""
+               retries: int = 4, state_dir: str | None = None) -> dict[str, Any]:
+    """Index a postings file with dedup; returns counts by status, throughput and batch latencies.
+    `state_dir`: where the collection's boilerplate model is loaded from and saved to (None: in memory)."""
     from service.ingest import Ingestor, prepare_batch
     from service.solr import Solr, SolrError
+    from service.state import BoilerplateState
 
     solr = Solr(solr_url)
     try:
@@ -44,7 +46,8 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
         raise UserError(f"{exc}; start Solr or check --solr") from None
     except SolrError as exc:
         raise UserError(str(exc)) from None
-    ingestor = Ingestor(solr, commit_within_ms=commit_within_ms)
+    ingestor = Ingestor(solr, commit_within_ms=commit_within_ms,
+                        state=BoilerplateState.for_collection(state_dir, solr.url))
     counts: Counter[str] = Counter()
     latencies: list[float] = []
     from tqdm import tqdm
@@ -80,13 +83,14 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             with ctx.Pool(workers) as pool:
                 pending: deque = deque()
                 for b in batches:
-                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars)))
+                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True)))
                     while len(pending) > workers * 2:
                         apply(pending.popleft().get())
                 while pending:
                     apply(pending.popleft().get())
     finally:
         bar.close()
+        ingestor.save()  # what was learned from the postings indexed so far, even after an error
     solr.commit()
     seconds = time.perf_counter() - t0
     total = sum(counts.values())
@@ -94,7 +98,8 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     return {"postings": total, "by_status": dict(counts), "seconds": round(seconds, 3),
             "postings_per_s": round(total / seconds, 1) if seconds else 0.0, "batches": len(latencies),
             "batch_p50_ms": round(float(np.percentile(lat, 50)) * 1000, 1),
-            "batch_p99_ms": round(float(np.percentile(lat, 99)) * 1000, 1)}
+            "batch_p99_ms": round(float(np.percentile(lat, 99)) * 1000, 1),
+            **{k: int(v) for k, v in sorted(ingestor.stats.items())}}
 
 
 def register(app: typer.Typer) -> None:
@@ -110,18 +115,25 @@ def register(app: typer.Typer) -> None:
             help="Processes computing signatures ahead of the writer (0 = inline)."),
         commit_within: int = typer.Option(1000, "--commit-within", help="Solr commitWithin, ms."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
+        state_dir: str | None = typer.Option(
+            None, "--state-dir", help="Directory of per-collection state (the boilerplate model); default "
+            "env JOBDEDUP_STATE_DIR or ./jobdedup-state."),
     ) -> None:
-        """Index postings into Solr with dedup: each gets dup_group, duplicate_of, dup_score, sig_version.
+        """Index postings into Solr with dedup: each gets dup_group, duplicate_of, dup_score (the verifier's
+        probability for verified pairs), dup_why_ss (why), sig_version. The collection's boilerplate model
+        is loaded from --state-dir, learned from the new postings and saved there.
 
         Re-running on the same file is safe: known ids are updated in place, groups stay.
         """
         from service import io
+        from service.state import default_state_dir
 
         if batch_size < 1 or batch_size > 5000:
             raise UserError("--batch-size must be in 1..5000")
         if workers < 0:
             raise UserError("--workers must be >= 0")
         stats = index_file(input, solr, fmt=fmt, mapping=io.parse_mapping(map_), batch_size=batch_size,
-                           workers=workers, commit_within_ms=commit_within, quiet=quiet)
+                           workers=workers, commit_within_ms=commit_within, quiet=quiet,
+                           state_dir=state_dir or default_state_dir())
         if not quiet:
             print(orjson.dumps(stats).decode(), file=sys.stderr)

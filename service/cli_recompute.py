@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from service.errors import UserError
@@ -16,16 +18,29 @@ def register(app: typer.Typer) -> None:
             "jobdedup-recompute.ckpt", "--checkpoint", help="Checkpoint directory (features per page + progress)."
         ),
         rows: int = typer.Option(500, "--rows", help="Postings per page / per update batch."),
+        fast: bool = typer.Option(False, "--fast", help="Regroup with dedup's --fast placeholder rule instead "
+                                  "of the verifier (same groups as `jobdedup dedup --fast`)."),
+        state_dir: str | None = typer.Option(
+            None, "--state-dir", help="Where the refitted boilerplate model is saved for serve/index; default "
+            "env JOBDEDUP_STATE_DIR or ./jobdedup-state."),
+        workers: int = typer.Option(
+            max(1, min(os.cpu_count() or 1, 4)), "--workers", "-j", help="Processes for text extraction."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
         stop_after_pages: int | None = typer.Option(
             None, "--stop-after-pages", hidden=True, help="Testing: die abruptly after N scanned pages."
         ),
     ) -> None:
         """Stream the collection (cursorMark), recompute profile_sig / sketches / bands with the current
-        sig_version and regroup every posting; writes atomic updates in batches and checkpoints after each,
-        so a killed run continues with --resume. Also repairs groups split by racing ingests."""
+        sig_version and regroup every posting with the same decision as `jobdedup dedup` (so both give the
+        same groups); writes atomic updates in batches and checkpoints after each, so a killed run continues
+        with --resume. Also repairs groups split by racing ingests. Ends by refitting the collection's
+        boilerplate model from every posting and saving it in --state-dir."""
         from service.recompute import run_cli
+        from service.state import default_state_dir
 
         if not 1 <= rows <= 5000:
             raise UserError("--rows must be in 1..5000")
-        run_cli(solr, checkpoint, resume, rows, quiet, stop_after_pages)
+        if workers < 1:
+            raise UserError("--workers must be >= 1")
+        run_cli(solr, checkpoint, resume, rows, quiet, stop_after_pages, fast=fast,
+                state_dir=state_dir or default_state_dir(), workers=workers)

@@ -19,16 +19,21 @@ def register(app: typer.Typer) -> None:
             "env JOBDEDUP_MAX_TEXT_CHARS)."
         ),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+        state_dir: str | None = typer.Option(
+            None, "--state-dir", help="Directory of per-collection state (the boilerplate model, saved every "
+            "30 s and at shutdown); default env JOBDEDUP_STATE_DIR or ./jobdedup-state."),
     ) -> None:
         """Serve the API (OpenAPI at /docs). Run ONE process per collection: group assignment is serialized
         in-process; several instances may split a group until `jobdedup recompute` merges it."""
         import uvicorn
 
         from service.app import create_app
+        from service.state import default_state_dir
 
         if not 0 < port < 65536:
             raise UserError("--port must be in 1..65535")
         if commit_within < 0:
             raise UserError("--commit-within must be >= 0")
-        application = create_app(solr, commit_within_ms=commit_within, max_text_chars=max_text_chars)
+        application = create_app(solr, commit_within_ms=commit_within, max_text_chars=max_text_chars,
+                                 state_dir=state_dir or default_state_dir())
         uvicorn.run(application, host=host, port=port, log_level=log_level, workers=1)

@@ -18,7 +18,7 @@ import os
 import re
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +29,7 @@ import orjson
 from service import decision_glue, sketching
 from service.features import compute_features
 from service.solr import Solr, terms_query
+from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
@@ -38,11 +39,11 @@ MAX_TEXT_CHARS = int(os.environ.get("JOBDEDUP_MAX_TEXT_CHARS", "200000"))
 #: Fields the service computes; a client's values for them are ignored.
 COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",
             "sig_version", "seen_count", "content_key_s", "url_key_s", "company_key_s", "title_key_s",
-            "location_key_s", "ntok_i")
+            "location_key_s", "ntok_i", "dup_why_ss", "dup_match_s")
 _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
-STATE_FL = ("id,dup_group,duplicate_of,dup_score,content_key_s,url_key_s,profile_sig,company_key_s,"
-            "title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version")
+STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
+            "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version")
 #: The stored source fields the Verifier's `prepare` reads (extraction, field evidence, date gap).
 VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "posted_at", "first_seen", "lang",
                  "source")
@@ -95,10 +96,12 @@ class Result:
     score: float | None = None
     reason: str | None = None
     why: list[str] = field(default_factory=list)
+    matched: str | None = None      # the posting whose evidence put this one in its group
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "status": self.status, "dup_group": self.dup_group,
-                "duplicate_of": self.duplicate_of, "score": self.score, "reason": self.reason, "why": self.why}
+                "duplicate_of": self.duplicate_of, "score": self.score, "reason": self.reason, "why": self.why,
+                "matched": self.matched}
 
 
 @dataclass
@@ -110,7 +113,7 @@ class _Rec:
     sketch: np.ndarray
     dup_group: str
     keys: list[str]
-    posting: Mapping[str, Any] | None = None   # source fields for the Verifier (window postings)
+    ex: Any | None = None   # signatures.extract.Extracted of window postings (the Verifier's input)
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -265,10 +268,22 @@ class Prepared:
     sketches: np.ndarray
     full: np.ndarray
     keys: list[list[str]]
+    extracted: list[Any] | None = None   # signatures.extract.Extracted per `batch` posting, when computed
 
 
-def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS) -> Prepared:
-    """Validate a batch and compute its features (CPU only; safe to run in worker processes)."""
+def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Main text, fields and lines of each posting (signatures.extract): the Verifier's and the
+    boilerplate model's input."""
+    from signatures.extract import extract
+
+    return [extract(p) for p in postings]
+
+
+def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
+                  extract: bool = False) -> Prepared:
+    """Validate a batch and compute its features (CPU only; safe to run in worker processes).
+    `extract`: also extract every posting (worker processes of `jobdedup index` do it ahead of the
+    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new)."""
     results: list[Result | None] = [None] * len(postings)
     todo: list[int] = []
     last_pos: dict[str, int] = {}
@@ -288,21 +303,37 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
     else:
         feats, sketches, full, keys = [], np.zeros((0, sketching.NUM_PERM), np.uint32), \
             np.zeros((0, sketching.NUM_PERM), np.uint64), []
-    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys)
+    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys,
+                    extract_postings(batch) if extract else None)
 
 
 class Ingestor:
-    """Dedup-aware writer into one Solr collection."""
+    """Dedup-aware writer into one Solr collection.
+
+    `state` holds the collection's boilerplate model (learned from the postings this service indexes,
+    persisted by `service.state`); the Verifier sees it, so a company blurb shared by many of the
+    company's jobs counts little when two of its postings are compared. Postings re-sent with unchanged
+    content keep their group without candidates or verification. `stats` counts the work done.
+    """
 
     def __init__(self, solr: Solr, commit_within_ms: int = 1000, window_size: int = 20000,
-                 max_text_chars: int = MAX_TEXT_CHARS, max_candidates: int = 2000) -> None:
+                 max_text_chars: int = MAX_TEXT_CHARS, max_candidates: int = 2000,
+                 state: BoilerplateState | None = None) -> None:
         self.solr = solr
         self.commit_within_ms = commit_within_ms
         self.window = RecentWindow(window_size)
         self.max_text_chars = max_text_chars
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
-        self._prepared: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Prepared
+        self.state = state if state is not None else BoilerplateState(None)
+        self.verifier = decision_glue.make_verifier(self.state.model)
+        self.stats: Counter[str] = Counter()
+        self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
+
+    @property
+    def boilerplate(self) -> Any:
+        """The collection's signatures.boilerplate.BoilerplateModel."""
+        return self.state.model
 
     # -- the batch -----------------------------------------------------------------------------------
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
@@ -310,17 +341,76 @@ class Ingestor:
         return self.apply(prepare_batch(postings, self.max_text_chars))
 
     def apply(self, prep: Prepared) -> list[Result]:
-        """Decide and write a prepared batch (the part that needs the lock and Solr)."""
+        """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the
+        new postings' boilerplate and save the model when a periodic save is due."""
         results = list(prep.results)
         if prep.batch:
+            extracted = self._extract_new(prep)  # outside the lock: extraction is the slow part
             with self.lock:
-                out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys)
+                out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
+                                             extracted)
             for i, r in zip(prep.uniq, out, strict=True):
                 results[i] = r
+            if self.state.due():
+                self.save()
         for i, j in prep.same_as.items():
             r = results[j]
-            results[i] = Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why)
+            results[i] = Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
         return [r for r in results if r is not None]
+
+    def save(self) -> bool:
+        """Write the boilerplate model to its state file now if it changed (False: nothing written)."""
+        with self.lock:
+            data = self.state.snapshot()
+        return self.state.write(data)
+
+    def _unchanged(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]]) -> set[int]:
+        """Batch positions whose id is already indexed with the same content (window, else Solr)."""
+        out: set[int] = set()
+        ask: list[int] = []
+        for i, p in enumerate(batch):
+            rec = self.window.recs.get(p["id"])
+            if rec is not None and rec.feats["content"] == feats[i]["content"]:
+                out.add(i)
+            else:
+                ask.append(i)
+        if ask:
+            known = {d["id"]: d for d in self.solr.get([batch[i]["id"] for i in ask], fl="id,content_key_s,dup_group")}
+            for i in ask:
+                d = known.get(batch[i]["id"])
+                if d is not None and d.get("dup_group") and d.get("content_key_s") == _hex(feats[i]["content"]):
+                    out.add(i)
+        return out
+
+    def _extract_new(self, prep: Prepared) -> list[Any | None]:
+        """Extracted per batch posting: computed ahead (workers), cached, or extracted now; None for
+        postings re-sent with unchanged content (they need neither the Verifier nor the model)."""
+        if prep.extracted is not None:
+            return list(prep.extracted)
+        if self.verifier is None:
+            return [None] * len(prep.batch)
+        skip = self._unchanged(prep.batch, prep.feats)
+        out: list[Any | None] = [None] * len(prep.batch)
+        todo = []
+        for i, p in enumerate(prep.batch):
+            if i in skip:
+                continue
+            got = self._extracted.get((p["id"], prep.feats[i]["content"]))
+            if got is not None:
+                out[i] = got
+            else:
+                todo.append(i)
+        for i, ex in zip(todo, extract_postings([prep.batch[i] for i in todo]), strict=True):
+            out[i] = ex
+        self.stats["extracted"] += len(todo)
+        return out
+
+    def _remember(self, pid: str, content: int, ex: Any) -> None:
+        key = (pid, content)
+        self._extracted[key] = ex
+        self._extracted.move_to_end(key)
+        while len(self._extracted) > self.window.size:
+            self._extracted.popitem(last=False)
 
     def _solr_candidates(self, feats: list[dict[str, Any]], keys: list[list[str]]) -> list[_Rec]:
         bands = sorted({k for ks in keys for k in ks})
@@ -349,81 +439,99 @@ class Ingestor:
             out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], []))
         return out
 
-    def _prepare_cached(self, v: Any, pid: str, content: int, posting: Mapping[str, Any]) -> Any:
-        key = (pid, content)
-        got = self._prepared.get(key)
-        if got is None:
-            got = v.prepare(posting)
-            self._prepared[key] = got
-            while len(self._prepared) > self.window.size:
-                self._prepared.popitem(last=False)
-        else:
-            self._prepared.move_to_end(key)
-        return got
-
     def _verify(self, batch: list[Mapping[str, Any]], ids: list[str], pool_recs: list[_Rec],
-                cand: _Table, est_all: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]]]:
+                cand: _Table, est_all: np.ndarray, extracted: list[Any | None],
+                unchanged: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]]]:
         """Decisions of each batch posting against its candidates (pool, then the earlier batch postings):
-        the placeholder rule, with ambiguous MinHash pairs decided by the issue-5 Verifier (without a
-        boilerplate model in the service). Candidates' source fields: window records, else Solr."""
+        the placeholder rule, with ambiguous MinHash pairs decided by the issue-5 Verifier (with the
+        collection's boilerplate model). Candidates' text: window records, the cache, else Solr.
+        Postings re-sent unchanged (`unchanged`) are not decided at all: they keep their group."""
         npool = len(pool_recs)
         decided = []
         amb_pairs: list[tuple[int, int]] = []
+        v = self.verifier
+        company = cand.cols["company"]
         for i in range(len(batch)):
             n = npool + i
+            if i in unchanged:
+                decided.append((np.zeros(n, bool), np.zeros(n, np.float32), np.zeros(n, np.int32), {}))
+                continue
             accept, sc, bits = cand.decide(i, n, est_all[i, :n])
             decided.append((accept, sc.copy(), bits.copy(), {}))
-            v = decision_glue.verifier()
             if v is None:
                 continue
             me = npool + i
-            company = cand.cols["company"]
             cc = (company[:n] != company[me]) & (company[:n] != 0) & (company[me] != 0)
             amb = decision_glue.ambiguous(bits, est_all[i, :n], cc) & (cand.ids[:n] != ids[i])
             amb_pairs.extend((i, int(j)) for j in np.flatnonzero(amb))
-        v = decision_glue.verifier()
         if v is None or not amb_pairs:
             return decided
-        need = {j for _, j in amb_pairs if j < npool and pool_recs[j].posting is None}
-        fetched = {d["id"]: d for d in self.solr.get(sorted({pool_recs[j].id for j in need}),
-                                                     fl=",".join(VERIFY_FIELDS))} if need else {}
-
-        def source(j: int) -> Mapping[str, Any] | None:
-            if j >= npool:
-                return batch[j - npool]
-            r = pool_recs[j]
-            return r.posting if r.posting is not None else fetched.get(r.id)
 
         def content(j: int) -> int:
             return int(cand.cols["content"][j])
 
+        def cached(j: int) -> Any | None:
+            if j >= npool:
+                return extracted[j - npool]
+            r = pool_recs[j]
+            return r.ex if r.ex is not None else self._extracted.get((r.id, content(j)))
+
+        need = sorted({pool_recs[j].id for _, j in amb_pairs if j < npool and cached(j) is None})
+        if need:
+            got = {d["id"]: d for d in self.solr.get(need, fl=",".join(VERIFY_FIELDS))}
+            rows = [(j, got[pool_recs[j].id]) for j in {j for _, j in amb_pairs if j < npool}
+                    if cached(j) is None and pool_recs[j].id in got]
+            for (j, _), ex in zip(rows, extract_postings([d for _, d in rows]), strict=True):
+                self._remember(pool_recs[j].id, content(j), ex)
+            self.stats["extracted"] += len(rows)
+        prepared: dict[int, Any] = {}  # candidate row -> Prepared, with the model as it is now
+
+        def prep(j: int) -> Any | None:
+            if j not in prepared:
+                ex = cached(j)
+                prepared[j] = None if ex is None else v.prepare(ex)
+            return prepared[j]
+
         pairs, where = [], []
         for i, j in amb_pairs:
-            src = source(j)
-            if src is None:  # no stored fields (e.g. deleted meanwhile): keep the placeholder decision
+            a, b = prep(npool + i), prep(j)
+            if a is None or b is None:  # no stored text (e.g. deleted meanwhile): keep the placeholder decision
                 continue
-            a = self._prepare_cached(v, ids[i], content(npool + i), batch[i])
-            b = self._prepare_cached(v, str(cand.ids[j]), content(j), src)
             pairs.append((a, b))
             where.append((i, j))
-        for (i, j), d in zip(where, v.decide_many(pairs), strict=True):
+        for (i, j), d in zip(where, v.decide_many(pairs, est_all[[i for i, _ in where], [j for _, j in where]]),
+                             strict=True):
             accept, sc, bits, why = decided[i]
             accept[j] = d.duplicate
             sc[j] = d.score
             bits[j] = decision_glue.VERIFIED
             why[j] = list(d.reasons)
+        self.stats["verifier_pairs"] += len(pairs)
         return decided
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
-                          sketches: np.ndarray, full: np.ndarray, keys: list[list[str]]) -> list[Result]:
+                          sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
+                          extracted: list[Any | None]) -> list[Result]:
         ids = [p["id"] for p in batch]
         existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
+        unchanged = set()
+        for i, pid in enumerate(ids):
+            old = existing.get(pid)
+            if old is not None and old.get("dup_group") and old.get("content_key_s") == _hex(feats[i]["content"]):
+                unchanged.add(i)
+        extracted = list(extracted)
+        missing = [i for i in range(len(batch)) if i not in unchanged and extracted[i] is None]
+        if missing and self.verifier is not None:  # e.g. deleted since the check outside the lock
+            for i, ex in zip(missing, extract_postings([batch[i] for i in missing]), strict=True):
+                extracted[i] = ex
 
         lookup = [keys[i] + exact_keys(feats[i]) for i in range(len(batch))]
-        pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(feats, keys)}
+        fresh = [i for i in range(len(batch)) if i not in unchanged]
+        pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates([feats[i] for i in fresh],
+                                                                        [keys[i] for i in fresh])} if fresh else {}
         # postings written by this process but possibly not searchable yet: newer than Solr's view
-        for ks in lookup:
-            for r in self.window.candidates(ks):
+        for i in fresh:
+            for r in self.window.candidates(lookup[i]):
                 pool[r.id] = r
         pool_recs = list(pool.values())
         cand = _Table(pool_recs, feats, ids)
@@ -431,7 +539,7 @@ class Ingestor:
                                 else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
         est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
         npool = len(pool_recs)
-        decided = self._verify(batch, ids, pool_recs, cand, est_all) if len(batch) else []
+        decided = self._verify(batch, ids, pool_recs, cand, est_all, extracted, unchanged) if len(batch) else []
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -440,24 +548,25 @@ class Ingestor:
             pid = ids[i]
             old = existing.get(pid)
             f = feats[i]
-            same_content = old is not None and old.get("content_key_s") == _hex(f["content"]) and old.get("dup_group")
-            if same_content:
+            if i in unchanged:
                 group = old["dup_group"]
                 dup_of = old.get("duplicate_of")
                 score = old.get("dup_score")
-                why = ["resent"]
+                why = list(old.get("dup_why_ss") or [])
+                matched = old.get("dup_match_s")
             else:
                 n = npool + i  # pool, then the earlier postings of this batch
                 accept, sc, bits, vwhy = decided[i]
                 accept &= cand.ids[:n] != pid
-                group, dup_of, score, why = pid, None, None, []
+                group, dup_of, score, why, matched = pid, None, None, [], None
                 if accept.any():
                     idx = np.flatnonzero(accept)
                     top = sc[idx].max()
                     best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
                     group = cand.groups[best]
                     dup_of = group if group != pid else None
-                    score = float(top)
+                    score = round(float(top), 4)
+                    matched = str(cand.ids[best])
                     why = decision_glue.why_list(int(bits[best]), float(est_all[i, best])) + vwhy.get(int(best), [])
             cand.groups.append(group)
             status = "updated" if old is not None else ("duplicate" if dup_of else "new")
@@ -479,17 +588,26 @@ class Ingestor:
                 "content_key_s": _hex(f["content"]) or None, "url_key_s": _hex(f["url"]) or None,
                 "company_key_s": _hex(f["company"]) or None, "title_key_s": _hex(f["title"]) or None,
                 "location_key_s": _hex(f["location"]) or None, "ntok_i": f["ntok"],
-                "dup_group": group, "duplicate_of": dup_of, "dup_score": score, "sig_version": SIG_VERSION,
+                "dup_group": group, "duplicate_of": dup_of, "dup_score": score, "dup_why_ss": why or None,
+                "dup_match_s": matched, "sig_version": SIG_VERSION,
                 "first_seen": fs, "last_seen": ls, "seen_count": seen,
             })
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
-                                  why=why))
-            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i],
-                                 {k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}))
+                                  why=why, matched=matched))
+            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i]))
         self.solr.update(docs, commit_within_ms=self.commit_within_ms)
+        # written: now (and only now) the window, the caches and the boilerplate model learn the batch
         for r in new_recs:
             self.window.add(r)
+        learn = [extracted[i] for i in range(len(batch)) if i not in unchanged and extracted[i] is not None]
+        for i in range(len(batch)):
+            if extracted[i] is not None:
+                self._remember(ids[i], feats[i]["content"], extracted[i])
+        self.state.add(learn)
+        self.stats["resent_unchanged"] += len(unchanged)
+        self.stats["boilerplate_added"] += len(learn)
+        self.stats["batches"] += 1
         return results
 
 

@@ -6,9 +6,13 @@ another sig_version) get an atomic update. Each page's features are saved next t
 then the checkpoint (cursorMark, counts) is written: a killed run resumes at the last saved page and
 redoes at most one page (atomic "set" updates are idempotent).
 Phase 2 (group): the saved features are grouped exactly like `jobdedup dedup` (same candidates,
-decision and canonical choice: earliest first_seen, then id), which repairs groups left inconsistent
-by racing ingests; postings whose dup_group / duplicate_of / dup_score change get atomic updates, in
-id order, checkpointed after every batch.
+same decision -- the Verifier for ambiguous pairs with a boilerplate model fitted on the postings
+involved, read back from the page texts saved in phase 1; `fast` = dedup's --fast rule -- and the same
+canonical choice: earliest first_seen, then id), which repairs groups left inconsistent by racing
+ingests; postings whose dup_group / duplicate_of / dup_score / dup_why_ss / dup_match_s change get
+atomic updates, in id order, checkpointed after every batch.
+Phase 3 (model): the collection's boilerplate model is refitted from every posting and saved in the
+state directory (service.state), where `serve` and `index` load it.
 
 Atomic updates re-send `mh_bands`: it is not stored, and a schema without docValues on it would lose
 it in an atomic update (harmless when it has docValues, as the shipped configset does).
@@ -16,27 +20,32 @@ it in an atomic update (harmless when it has docValues, as the shipped configset
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import orjson
 
-from service import sketching
-from service.embedded import _date_key, find_groups
+from service import decision_glue, sketching
+from service.embedded import _date_key, _extract_chunk, _verify_with_verifier, find_groups
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
-from service.ingest import _hex, encode_sketch
+from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
 from service.solr import Solr
+from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash
 
-TEXT_FL = "id,title,company,location,description,url,posted_at,lang,first_seen"
-STATE_FL = "profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,dup_score"
+TEXT_FL = ",".join(VERIFY_FIELDS)
+STATE_FL = ("profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,dup_score,"
+            "dup_why_ss,dup_match_s")
+_SEP = "\x1f"  # joins the stored why list into one comparable string
 _ARRAYS = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
 
 
@@ -56,6 +65,8 @@ class Checkpoint:
     merged: int = 0
     split: int = 0
     groups: int = 0
+    verified_pairs: int = 0
+    model_postings: int = 0
 
     def save(self, directory: Path) -> None:
         tmp = directory / "checkpoint.json.tmp"
@@ -108,9 +119,16 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
     if updates:
         solr.update(updates, commit_within_ms=commit_within_ms)
     ids = np.array([d["id"] for d in docs], dtype=object)
-    old = np.array([[d.get("dup_group") or d["id"], d.get("duplicate_of") or "", str(d.get("dup_score", ""))]
-                    for d in docs], dtype=object).reshape(len(docs), 3)
+    old = np.array([[d.get("dup_group") or d["id"], d.get("duplicate_of") or "", str(d.get("dup_score", "")),
+                     _SEP.join(d.get("dup_why_ss") or []), d.get("dup_match_s") or ""]
+                    for d in docs], dtype=object).reshape(len(docs), 5)
     first = _date_key([d.get("first_seen") if isinstance(d.get("first_seen"), str) else None for d in docs])
+    # the texts the Verifier and the boilerplate model read in phases 2 and 3
+    texts = directory / f"page-{page:06d}.jsonl"
+    tmp = texts.with_suffix(".jsonl.tmp")
+    tmp.write_bytes(b"".join(orjson.dumps({k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}) + b"\n"
+                             for p in postings))
+    os.replace(tmp, texts)
     tmp = directory / f"page-{page:06d}.npz.tmp"
     with open(tmp, "wb") as fh:
         np.savez(fh, ids=ids.astype(str), old=old.astype(str), first=first,
@@ -127,6 +145,8 @@ def _load_pages(directory: Path, pages: int) -> tuple[np.ndarray, np.ndarray, np
                 parts[k].append(z[k])
     if not pages:
         raise UserError("the collection is empty: nothing to recompute")
+    parts["old"] = [o if o.shape[1] == 5 else np.pad(o, ((0, 0), (0, 5 - o.shape[1])), constant_values="")
+                    for o in parts["old"]]  # pages saved by a version that did not keep why/matched
     cat = {k: np.concatenate(v) for k, v in parts.items()}
     fb = FeatureBatch(*(cat[k] for k in _ARRAYS), [])
     return cat["ids"], cat["old"], cat["first"], fb
@@ -141,9 +161,55 @@ def _partition_changes(old_groups: np.ndarray, new_labels: np.ndarray) -> tuple[
     return int((new_per[new_per > 1] - 1).sum()), int((old_per[old_per > 1] - 1).sum())
 
 
+def _texts_file(directory: Path, pages: int) -> Path:
+    """All saved page texts as one JSON Lines file (what dedup's verifier step re-reads)."""
+    out = directory / "postings.jsonl"
+    tmp = out.with_suffix(".jsonl.tmp")
+    with open(tmp, "wb") as fh:
+        for p in range(pages):
+            with open(directory / f"page-{p:06d}.jsonl", "rb") as part:
+                shutil.copyfileobj(part, fh)
+    os.replace(tmp, out)
+    return out
+
+
+def refit_boilerplate(texts: Path, workers: int) -> Any:
+    """A BoilerplateModel fitted on every posting of the texts file (extraction in `workers` processes)."""
+    from service import io
+    from signatures.boilerplate import BoilerplateModel
+
+    def chunks() -> Any:
+        batch: list[dict[str, Any]] = []
+        for _, p in io.read_postings(str(texts), "jsonl"):
+            batch.append(p)
+            if len(batch) >= 200:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    model = BoilerplateModel()
+    if workers > 1:
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        with ctx.Pool(workers) as pool:
+            for part in pool.imap(_extract_chunk, chunks()):
+                for ex in part:
+                    model.add(ex)
+    else:
+        for batch in chunks():
+            for ex in _extract_chunk(batch):
+                model.add(ex)
+    return model
+
+
 def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: int = 500,
-              commit_within_ms: int = 5000, quiet: bool = True, stop_after_pages: int | None = None) -> Checkpoint:
-    """Run (or resume) a recompute over the collection; returns the final counts."""
+              commit_within_ms: int = 5000, quiet: bool = True, stop_after_pages: int | None = None,
+              fast: bool = False, state_dir: str | None = None, workers: int = 1) -> Checkpoint:
+    """Run (or resume) a recompute over the collection; returns the final counts.
+
+    Groups are decided like `jobdedup dedup` (`fast`: like `dedup --fast`); afterwards the collection's
+    boilerplate model is refitted from every posting and saved under `state_dir` (None: not saved).
+    """
     from tqdm import tqdm
 
     solr = Solr(solr_url)
@@ -184,7 +250,14 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         order = np.argsort(ids, kind="stable")  # pages are in id order already; keep it explicit
         ids, old, first = ids[order], old[order], first[order]
         fb = FeatureBatch(*(getattr(fb, k)[order] for k in _ARRAYS), [])
-        res = find_groups(fb, first)
+        verify = None
+        timings: dict[str, float] = {}
+        if not fast:
+            # dedup's own verifier step (model fitted on the postings involved), over the saved page texts
+            verify = _verify_with_verifier(str(_texts_file(directory, ck.pages)), "jsonl", None,
+                                           SimpleNamespace(ids=[str(x) for x in ids]), quiet, workers, timings)
+        res = find_groups(fb, first, verify)
+        ck.verified_pairs = int(timings.get("verify_pairs", 0))
         canon = res["canonical"]
         new_group = ids[canon]
         is_canon = canon == np.arange(len(ids))
@@ -194,8 +267,10 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         new_dup_of = np.where(is_canon, "", new_group)
         new_score = np.array(["" if (c or s != s) else str(float(round(float(s), 4))) for c, s in zip(is_canon, score, strict=True)],
                              dtype=object)
+        new_why, new_match = _reasons(res, ids, is_canon)
         changed = np.flatnonzero((old[:, 0] != new_group) | (old[:, 1] != new_dup_of)
-                                 | (np.array([_norm_score(x) for x in old[:, 2]], dtype=object) != new_score))
+                                 | (np.array([_norm_score(x) for x in old[:, 2]], dtype=object) != new_score)
+                                 | (old[:, 3] != new_why) | (old[:, 4] != new_match))
         batches = [changed[s:s + rows] for s in range(0, len(changed), rows)]
         bar = tqdm(total=len(changed), initial=sum(len(b) for b in batches[:ck.group_batches_done]), unit=" postings",
                    desc="recompute: groups", disable=not show, file=sys.stderr)
@@ -205,7 +280,8 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         for bno in range(ck.group_batches_done, len(batches)):
             sel = batches[bno]
             bid = [str(ids[i]) for i in sel]
-            new = {pid: (str(new_group[i]), str(new_dup_of[i]), float(new_score[i]) if new_score[i] else None)
+            new = {pid: (str(new_group[i]), str(new_dup_of[i]), float(new_score[i]) if new_score[i] else None,
+                         [w for w in str(new_why[i]).split(_SEP) if w], str(new_match[i]))
                    for i, pid in zip(sel, bid, strict=True)}
             n_written = _regroup_readd(solr, new, commit_within_ms) if cloud else \
                 _regroup_atomic(solr, new, commit_within_ms)
@@ -214,10 +290,33 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
             ck.save(directory)
             bar.update(len(sel))
         bar.close()
+        ck.phase = "model"
+        ck.save(directory)
+    if ck.phase == "model":
+        model = refit_boilerplate(_texts_file(directory, ck.pages), workers)
+        ck.model_postings = model.postings
+        if state_dir is not None:
+            BoilerplateState.for_collection(state_dir, solr.url).replace(model)
         ck.phase = "done"
         ck.save(directory)
     solr.commit()
     return ck
+
+
+def _reasons(res: dict[str, Any], ids: np.ndarray, is_canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per posting: why it is in its group (dedup's `why`, joined by _SEP) and the posting it matched;
+    empty for a group's canonical posting (like its duplicate_of and dup_score)."""
+    bits, est, match = res["bits"].tolist(), res["est"].tolist(), res["match"].tolist()
+    reasons = res.get("reasons") or {}
+    why = np.empty(len(ids), dtype=object)
+    matched = np.empty(len(ids), dtype=object)
+    for i in range(len(ids)):
+        if is_canon[i] or not bits[i]:
+            why[i], matched[i] = "", ""
+            continue
+        why[i] = _SEP.join(decision_glue.why_list(bits[i], est[i]) + list(reasons.get(i, ())))
+        matched[i] = str(ids[match[i]]) if match[i] >= 0 else ""
+    return why, matched
 
 
 def _band_keys_of(sketch_text: str | None) -> list[str] | None:
@@ -227,22 +326,26 @@ def _band_keys_of(sketch_text: str | None) -> list[str] | None:
     return [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
 
 
-def _regroup_atomic(solr: Solr, new: dict[str, tuple[str, str, float | None]], commit_within_ms: int) -> int:
+Regroup = dict[str, tuple[str, str, float | None, list[str], str]]  # id -> group, dup_of, score, why, matched
+
+
+def _regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
     """Standalone: atomic updates of the group fields (plus mh_bands, which is not stored)."""
     sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(list(new), fl="id,mh_sketch")}
     updates = []
-    for pid, (group, dup_of, score) in new.items():
+    for pid, (group, dup_of, score, why, matched) in new.items():
         keys = _band_keys_of(sketches.get(pid))
         if keys is None:  # deleted meanwhile
             continue
         updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": _set(dup_of),
-                        "dup_score": _set(score if score is not None else ""), "mh_bands": _set(keys)})
+                        "dup_score": _set(score if score is not None else ""), "dup_why_ss": _set(why),
+                        "dup_match_s": _set(matched), "mh_bands": _set(keys)})
     if updates:
         solr.update(updates, commit_within_ms=commit_within_ms)
     return len(updates)
 
 
-def _regroup_readd(solr: Solr, new: dict[str, tuple[str, str, float | None]], commit_within_ms: int) -> int:
+def _regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
     """SolrCloud routes by dup_group (router.field): a posting changing group must move shards, so it is
     deleted everywhere and re-added whole (stored fields + new group + recomputed mh_bands), in one request."""
     from service.solr import terms_query
@@ -251,11 +354,12 @@ def _regroup_readd(solr: Solr, new: dict[str, tuple[str, str, float | None]], co
     derived = solr.copy_field_targets()
     readd = []
     for d in docs:
-        group, dup_of, score = new[d["id"]]
+        group, dup_of, score, why, matched = new[d["id"]]
         keys = _band_keys_of(d.get("mh_sketch"))
         doc = {k: v for k, v in d.items() if k not in derived and k not in (
-            "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score")}
-        doc.update({"dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score})
+            "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score", "dup_why_ss", "dup_match_s")}
+        doc.update({"dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score,
+                    "dup_why_ss": why or None, "dup_match_s": matched or None})
         readd.append({k: v for k, v in doc.items() if v is not None})
     if readd:
         solr.delete_and_add([d["id"] for d in readd], readd, commit_within_ms=commit_within_ms)
@@ -274,12 +378,14 @@ def _norm_score(x: str) -> str:
 def summary_line(ck: Checkpoint, seconds: float) -> str:
     """One human-readable summary of a recompute."""
     return (f"recompute: {ck.seen:,} postings seen, {ck.signatures_changed:,} signatures changed, "
-            f"{ck.groups:,} groups ({ck.merged:,} merged, {ck.split:,} split, {ck.groups_changed:,} postings "
-            f"regrouped), sig_version {ck.sig_version}, {seconds:.1f} s")
+            f"{ck.groups:,} groups ({ck.merged:,} merged, {ck.split:,} split; group fields rewritten on "
+            f"{ck.groups_changed:,} postings), {ck.verified_pairs:,} pairs verified, boilerplate model refitted "
+            f"on {ck.model_postings:,} postings, sig_version {ck.sig_version}, {seconds:.1f} s")
 
 
 def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: bool,
-            stop_after_pages: int | None) -> None:
+            stop_after_pages: int | None, fast: bool = False, state_dir: str | None = None,
+            workers: int = 1) -> None:
     """CLI wrapper: clear errors, summary on stderr."""
     from service.errors import SolrUnavailable
     from service.solr import SolrError
@@ -287,7 +393,7 @@ def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: 
     t0 = time.perf_counter()
     try:
         ck = recompute(solr_url, checkpoint_dir, resume=resume, rows=rows, quiet=quiet,
-                       stop_after_pages=stop_after_pages)
+                       stop_after_pages=stop_after_pages, fast=fast, state_dir=state_dir, workers=workers)
     except SolrUnavailable as exc:
         raise UserError(f"{exc}; progress is checkpointed in {checkpoint_dir}: re-run with --resume") from None
     except SolrError as exc:

@@ -1,5 +1,6 @@
 """`jobdedup recompute` over a real Solr: repairs corrupted signatures and groups, a run killed mid-way
-and resumed ends identical to an uninterrupted one, and its groups equal the embedded dedup's."""
+and resumed ends identical to an uninterrupted one, its groups equal the embedded dedup's (default
+verifier mode and --fast), and it saves the boilerplate model refitted from the whole collection."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ import requests
 from service.embedded import dedup_file
 from service.ingest import Ingestor
 from service.solr import Solr
+from service.state import BoilerplateState, model_path
 from service.synth import generate
+from signatures.boilerplate import BoilerplateModel
 
 pytestmark = pytest.mark.solr
 
@@ -63,18 +66,26 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
     solr, postings = indexed
     ids = sorted(p["id"] for p in postings)[::4]
     corrupt(solr, ids)
-    res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "a"), "--rows", str(ROWS))
+    state = tmp_path / "state"
+    res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "a"), "--rows", str(ROWS),
+              "--state-dir", str(state))
     assert res.returncode == 0, res.stderr
     assert b"postings seen" in res.stderr and b"signatures changed" in res.stderr
     uninterrupted = snapshot(solr)
 
+    # the boilerplate model was refitted from every posting and saved where serve/index load it
+    model_file = model_path(state, solr.url)
+    model = BoilerplateModel.from_bytes(model_file.read_bytes())
+    assert model.postings == N and len(model) > 0
+    assert BoilerplateState.for_collection(state, solr.url).model.postings == N
+
     corrupt(solr, ids)
     killed = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "b"), "--rows", str(ROWS),
-                 "--stop-after-pages", "3", "-q")
+                 "--stop-after-pages", "3", "-q", "--state-dir", str(state))
     assert killed.returncode == 75, killed.stderr
     assert snapshot(solr) != uninterrupted  # really stopped mid-way
     resumed = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "b"), "--rows", str(ROWS),
-                  "--resume")
+                  "--resume", "--state-dir", str(state))
     assert resumed.returncode == 0, resumed.stderr
     assert snapshot(solr) == uninterrupted
 
@@ -83,9 +94,28 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
     path = tmp_path / "p.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings))
     out = _io.BytesIO()
-    dedup_file(str(path), out, workers=1, quiet=True, verify=False)  # recompute regroups by the fast rule
-    embedded = {r["id"]: (r["group"], r["duplicate_of"]) for r in map(orjson.loads, out.getvalue().splitlines())}
+    summary = dedup_file(str(path), out, workers=1, quiet=True)  # default: the verifier decides ambiguous pairs
+    assert summary.evidence["verifier"] > 0  # the comparison covers verified pairs, not only exact evidence
+    rows = list(map(orjson.loads, out.getvalue().splitlines()))
+    embedded = {r["id"]: (r["group"], r["duplicate_of"]) for r in rows}
     assert {k: v[:2] for k, v in uninterrupted.items()} == embedded
+    # dup_score / why carry the verifier's decision for verified postings, as dedup's output does
+    stored = {d["id"]: d for d in solr.query({"q": "*:*", "rows": 10000, "fl": "id,dup_score,dup_why_ss,dup_match_s"})[
+        "response"]["docs"]}
+    verified = [r for r in rows if r["duplicate_of"] and "verifier" in r["why"]]
+    assert verified
+    for r in verified:
+        assert "verifier" in stored[r["id"]]["dup_why_ss"] and any(w.startswith("p=") for w in stored[r["id"]]["dup_why_ss"])
+        assert stored[r["id"]]["dup_score"] == pytest.approx(r["score"], abs=1e-3)
+
+    # --fast regroups like dedup --fast
+    res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "f"), "--rows", str(ROWS), "--fast",
+              "--state-dir", str(state))
+    assert res.returncode == 0, res.stderr
+    out = _io.BytesIO()
+    dedup_file(str(path), out, workers=1, quiet=True, verify=False)
+    fast = {r["id"]: (r["group"], r["duplicate_of"]) for r in map(orjson.loads, out.getvalue().splitlines())}
+    assert {k: v[:2] for k, v in snapshot(solr).items()} == fast
 
     # atomic updates kept the (unstored) band keys searchable
     some = postings[0]["id"]
@@ -100,7 +130,8 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
 
 
 def test_recompute_errors_are_one_line(tmp_path: Path) -> None:
-    res = cli("recompute", "--solr", "http://127.0.0.1:9/solr/postings", "--checkpoint", str(tmp_path / "c"))
+    res = cli("recompute", "--solr", "http://127.0.0.1:9/solr/postings", "--checkpoint", str(tmp_path / "c"),
+              "--state-dir", str(tmp_path / "state"))
     assert res.returncode != 0 and b"Traceback" not in res.stderr
     assert b"not reachable" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     res = cli("recompute", "--solr", "http://127.0.0.1:9/solr")
@@ -123,7 +154,8 @@ def test_recompute_in_solrcloud_moves_regrouped_postings_to_their_shard(solr_clo
              for k, d in enumerate(docs)]
     solr.delete_and_add([d["id"] for d in bogus], bogus)
     solr.commit()
-    res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "cloud"), "--rows", "80")
+    res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "cloud"), "--rows", "80",
+              "--state-dir", str(tmp_path / "state"))
     assert res.returncode == 0, res.stderr
     solr.commit()
     assert solr.count() == len(postings)
@@ -136,7 +168,7 @@ def test_recompute_in_solrcloud_moves_regrouped_postings_to_their_shard(solr_clo
     path = tmp_path / "p.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings))
     out = _io.BytesIO()
-    dedup_file(str(path), out, workers=1, quiet=True, verify=False)  # recompute regroups by the fast rule
+    dedup_file(str(path), out, workers=1, quiet=True)  # the same decision as recompute: verifier by default
     embedded = {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())}
     got = {d["id"]: d["dup_group"] for d in solr.query({"q": "*:*", "fl": "id,dup_group", "rows": 1000})["response"]["docs"]}
     assert got == embedded
