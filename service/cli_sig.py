@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import orjson
 import typer
@@ -37,6 +38,15 @@ def _jsonl_items() -> Iterator[tuple[int, object]]:
             yield lineno, orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             raise UserError(f"stdin line {lineno}: not valid JSON ({exc})") from None
+
+
+_JSONL_BATCH = 2048
+
+
+def _chunks(items: Iterable[tuple[int, object]], size: int) -> Iterator[list[tuple[int, object]]]:
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
 
 
 def _posting(obj: object, where: str) -> dict:
@@ -87,6 +97,22 @@ def register(app: typer.Typer) -> None:
             except (TypeError, ValueError) as exc:  # e.g. a field value that is a JSON object
                 raise UserError(f"{where}: {exc}") from None
 
+        def _sign_batch(chunk: list[tuple[int, object]], one: Callable[[object, str], str]) -> list[str]:
+            """Solr-compatible signatures of one chunk of stdin lines; the first bad line prints the
+            lines before it, then its error (as signing line by line would)."""
+            objs = [obj for _, obj in chunk]
+            ok = all(isinstance(o, dict) for o in objs) if names is not None else all(isinstance(o, str) for o in objs)
+            try:
+                if ok and names is not None:
+                    return textprofile.solr_fields_signatures(objs, names, quant_rate, min_token_len)  # type: ignore[arg-type]
+                if ok:
+                    return textprofile.solr_text_signatures(objs, quant_rate, min_token_len)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                pass
+            for lineno, obj in chunk:  # a bad line in the chunk: sign one by one up to its error
+                out.write(one(obj, f"stdin line {lineno}") + "\n")
+            return []
+
         def _sign(obj: object, where: str) -> str:
             if names is not None:
                 return textprofile.solr_fields_signature(_posting(obj, where), names, quant_rate, min_token_len)
@@ -104,8 +130,12 @@ def register(app: typer.Typer) -> None:
         if jsonl:
             if text is not None:
                 raise UserError("--jsonl reads stdin; do not pass TEXT as well")
-            for lineno, obj in _jsonl_items():
-                out.write(sign(obj, f"stdin line {lineno}") + "\n")
+            if names is None and not solr_compatible:
+                for lineno, obj in _jsonl_items():
+                    out.write(sign(obj, f"stdin line {lineno}") + "\n")
+                return
+            for chunk in _chunks(_jsonl_items(), _JSONL_BATCH):  # Solr-compatible: the batch kernel
+                out.write("".join(s + "\n" for s in _sign_batch(chunk, sign)))
             return
         if names is not None:
             raw = text if text is not None else _stdin_text()

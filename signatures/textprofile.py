@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import filterfalse
 
 from signatures import javachars
+from signatures.textprofile_batch import profile_bytes_batch
 
 try:  # the C counting loop behind Counter.update, without Counter's Python-level overhead
     from collections import _count_elements  # type: ignore[attr-defined]
@@ -43,6 +44,7 @@ __all__ = [
     "java_string_value",
     "profile_digest",
     "solr_fields_signature",
+    "solr_fields_signatures",
     "solr_text_signature",
     "solr_text_signatures",
     "solr_tokens",
@@ -784,9 +786,54 @@ def solr_text_signature(
 def solr_text_signatures(
     texts: Iterable[str], quant_rate: float = DEFAULT_QUANT_RATE, min_token_len: int = DEFAULT_MIN_TOKEN_LEN
 ) -> list[str]:
-    """Batch form of solr_text_signature."""
+    """solr_text_signature of many texts at once: the batched numpy kernel (signatures.textprofile_batch),
+    several times faster per text; texts it cannot order exactly take the single-text path."""
+    texts = _checked_texts(texts)
+    md5 = hashlib.md5
+    return [md5(p).hexdigest() for p in profile_bytes_batch(texts, quant_rate, min_token_len, _profile_bytes, _quant)]
+
+
+def solr_text_signatures_reference(
+    texts: Iterable[str], quant_rate: float = DEFAULT_QUANT_RATE, min_token_len: int = DEFAULT_MIN_TOKEN_LEN
+) -> list[str]:
+    """solr_text_signature of each text, one at a time (the per-text path the batch kernel is tested
+    against)."""
     md5 = hashlib.md5
     return [md5(_profile_bytes(t, quant_rate, min_token_len)).hexdigest() for t in texts]
+
+
+def _checked_texts(texts: Iterable[str]) -> list[str]:
+    out = texts if isinstance(texts, list) else list(texts)
+    for t in out:
+        if not isinstance(t, str):
+            raise TypeError(f"expected str texts, got {type(t).__name__}")
+    return out
+
+
+def solr_fields_signatures(
+    postings: Iterable[Mapping[str, object]],
+    fields: Sequence[str],
+    quant_rate: float = DEFAULT_QUANT_RATE,
+    min_token_len: int = DEFAULT_MIN_TOKEN_LEN,
+) -> list[str]:
+    """solr_fields_signature of many postings at once: every profile of every posting (field names and
+    values) goes through the batch kernel in one call, then one MD5 per posting."""
+    names = sorted(fields, key=_utf16_sort_key)
+    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for posting in postings:
+        begin = len(pieces)
+        for name in names:
+            if name not in posting:
+                continue
+            pieces.append(name)
+            value = posting[name]
+            values = value if isinstance(value, list | tuple) else [value]
+            pieces.extend([java_string_value(v) for v in values])
+        spans.append((begin, len(pieces)))
+    profiles = profile_bytes_batch(pieces, quant_rate, min_token_len, _profile_bytes, _quant)
+    md5 = hashlib.md5
+    return [md5(b"".join(profiles[b:e])).hexdigest() for b, e in spans]
 
 
 def java_double_to_string(x: float) -> str:

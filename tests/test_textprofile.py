@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from signatures import javachars
 from signatures import textprofile as tp
+from signatures import textprofile_batch as tb
 
 
 def test_orientation_vector_from_issue() -> None:
@@ -133,3 +136,178 @@ def test_cli_fields_jsonl() -> None:
     assert res.returncode == 0, res.stderr
     want = tp.solr_fields_signature({"title": "Senior Engineer", "company": "Acme"}, ["title", "company"])
     assert res.stdout.decode().split() == [want, want]
+
+
+# ---------------------------------------------------------------------------------------------
+# the batched numpy kernel (signatures.textprofile_batch) must equal the per-text exact path
+
+
+def _per_text(texts: list[str], q: float = 0.01, m: int = 2) -> list[str]:
+    return tp.solr_text_signatures_reference(texts, q, m)
+
+
+def _kernel_hex(texts: list[str], q: float = 0.01, m: int = 2, max_units: int = tb.MAX_BATCH_UNITS,
+                exact_calls: list[str] | None = None) -> list[str]:
+    def exact(t: str, qq: float, mm: int) -> bytes:
+        if exact_calls is not None:
+            exact_calls.append(t)
+        return tp._profile_bytes(t, qq, mm)
+
+    return [hashlib.md5(p).hexdigest() for p in tb.profile_bytes_batch(texts, q, m, exact, tp._quant, max_units)]
+
+
+def _thue_morse(n: int, a: str = "a", b: str = "b") -> str:
+    return "".join(b if bin(i).count("1") % 2 else a for i in range(n))
+
+
+def _lower_colliding(repeat: int) -> list[str]:
+    """Lowercase ASCII tokens with one Java hash: 'c0' and 'an' hash alike (99*31+48 == 97*31+110)."""
+    return ["".join(p) for p in itertools.product(["c0", "an"], repeat=repeat)]
+
+
+def _bucket_mates_ascii(n: int = 30, mask: int = 255, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    groups: dict[int, list[str]] = {}
+    while True:
+        w = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6))
+        g = groups.setdefault(tp._spread(tp.java_string_hash(w)) & mask, [])
+        if w not in g:
+            g.append(w)
+        if len(g) >= n:
+            return g
+
+
+def _english_like(rng: random.Random, n_words: int) -> str:
+    vocab = ["the", "and", "Senior", "engineer", "python", "remote", "team", "build", "data", "we", "are",
+             "looking", "for", "experience", "with", "Kubernetes", "salary", "2024", "x86", "C++", "naïve",
+             "café", "résumé", "’s", "“quoted”", "•", "İstanbul", "ΣΟΦΙΑ", "Straße", "中文", "😀emoji", "ǅemal"]
+    words = [rng.choice(vocab) if rng.random() < 0.8 else "".join(rng.choice("abcdefghijklmnopqrstuvwxyz")
+             for _ in range(rng.randint(1, 14))) for _ in range(n_words)]
+    return " ".join(w + rng.choice(["", "", ",", ".", ";", " -", "\n"]) for w in words)
+
+
+def test_batch_equals_per_text_on_generated_postings() -> None:
+    rng = random.Random(11)
+    texts = [_english_like(rng, rng.randint(0, 600)) for _ in range(400)]
+    texts += ["", " ", "ab", "a b c", "😀", "\ud800abc\udfff", "x" * 5000, ("long" * 300 + " ") * 3]
+    calls: list[str] = []
+    for q, m in [(0.01, 2), (0.5, 2), (1.0, 0), (0.0, 3), (0.2, 1), (1e-7, 6)]:
+        assert _kernel_hex(texts, q, m, exact_calls=calls) == _per_text(texts, q, m), (q, m)
+    assert len(calls) < len(texts)  # the kernel computed (nearly) all of them itself
+    assert tp.solr_text_signatures(texts) == _per_text(texts)
+
+
+def test_batch_boundaries_and_chunking() -> None:
+    rng = random.Random(5)
+    texts = [_english_like(rng, rng.randint(0, 40)) for _ in range(60)] + ["", "", "abc abc abc"]
+    want = _per_text(texts)
+    for max_units in (1, 7, 50, 300, 10**6):
+        assert _kernel_hex(texts, max_units=max_units) == want, max_units
+    assert _kernel_hex([]) == []
+    assert _kernel_hex([""]) == [hashlib.md5(b"").hexdigest()]
+    # a token at the very end / start of a text, texts that are one token, adjacent one-token texts
+    edge = ["abc", "abc", "abcabc", "abc1 abc1", " abc1", "abc1 ", "ÀBC", "àbc", "àbc àbc"]
+    assert _kernel_hex(edge, 1.0, 2) == _per_text(edge, 1.0, 2)
+
+
+def test_batch_negative_min_token_len_and_bad_input() -> None:
+    texts = ["", "ab cd ", "x"]
+    assert tp.solr_text_signatures(texts, 0.01, -1) == _per_text(texts, 0.01, -1)
+    with pytest.raises(TypeError):
+        tp.solr_text_signatures(["ok", 3])  # type: ignore[list-item]
+
+
+def test_batch_hashmap_tree_bins_and_early_resizes() -> None:
+    rng = random.Random(7)
+    coll4, coll5 = _lower_colliding(4), _lower_colliding(5)
+    mates = _bucket_mates_ascii()
+    uni = ["".join(p) for p in itertools.product(["aþ", "bß"], repeat=4)]  # non-ASCII equal hashes
+    texts = []
+    for trial in range(240):
+        grp = [coll4, coll5, mates, uni][trial % 4]
+        special = rng.sample(grp, rng.randint(6, min(len(grp), 20)))
+        filler = [f"w{i:03d}x" for i in rng.sample(range(600), rng.choice([0, 5, 12, 30, 60, 150, 400]))]
+        words = special + filler
+        if trial % 2:
+            rng.shuffle(words)
+        seq = [w for w in words for _ in range(rng.choice([1, 2, 2, 3]))]
+        if trial % 3 == 0:
+            rng.shuffle(seq)
+        texts.append(" ".join(seq))
+    for q in (0.01, 0.0, 1.0):
+        assert _kernel_hex(texts, q) == _per_text(texts, q)
+    # these texts really exercise tree bins: the exact HashMap order differs from bucket+insertion order
+    differs = 0
+    for t in texts[:40]:
+        keys = list(dict.fromkeys(tp.solr_tokens(t)))
+        cap = tp._capacity(len(keys))
+        plain = sorted(keys, key=lambda k: tp._spread(tp.java_string_hash(k)) & (cap - 1))
+        differs += tp.hashmap_order(keys) != plain
+    assert differs > 0
+
+
+def test_batch_long_tokens_that_collide_under_polynomial_hashes() -> None:
+    # Thue-Morse words of length 2048 collide for every odd base mod 2**64; here they must stay distinct
+    a, b = _thue_morse(2048, "a", "b"), _thue_morse(2048, "b", "a")
+    c, d = _thue_morse(4096, "x", "y"), _thue_morse(4096, "y", "x")
+    texts = [f"{a} {b} {a}", f"{a} {a} {b} {b} {b}", f"{c} {d} {d} {c} {c}", f"{a} {c} {a} {c} {b}",
+             " ".join([a] * 3 + [b] * 2 + ["filler"] * 4), f"{a}1 {a}2 {a}1"]
+    for q in (0.01, 1.0, 0.0):
+        assert _kernel_hex(texts, q) == _per_text(texts, q)
+
+
+def test_batch_verification_catches_identity_hash_collisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force every long token to one identity key: grouping by key alone would merge different tokens,
+    the occurrence-by-occurrence check must send those texts to the exact path."""
+    real = tb._identity_keys
+
+    def degenerate(u, starts, lengths):  # type: ignore[no-untyped-def]
+        keys, first = real(u, starts, lengths)
+        keys[lengths > u.per_word] = 12345
+        return keys, first
+
+    monkeypatch.setattr(tb, "_identity_keys", degenerate)
+    rng = random.Random(3)
+    texts = [_english_like(rng, 200) for _ in range(30)]
+    texts += ["abcdefghij abcdefghik abcdefghij", "Ωmegaaaaaaa Ωmegaaaaaab Ωmegaaaaaaa"]
+    calls: list[str] = []
+    assert _kernel_hex(texts, exact_calls=calls) == _per_text(texts)
+    assert texts[-1] in calls and texts[-2] in calls
+
+
+def test_batch_verification_catches_sort_key_collisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a multiplier that maps every key to hash bits 0, all tokens of a text share one sort group."""
+    monkeypatch.setattr(tb, "_GOLDEN", np.uint64(0))
+    rng = random.Random(4)
+    texts = [_english_like(rng, 50) for _ in range(20)] + ["", "abc", "abc abc"]
+    calls: list[str] = []
+    assert _kernel_hex(texts, exact_calls=calls) == _per_text(texts)
+    assert len(calls) >= 20
+
+
+_batch_texts = st.lists(_text, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_batch_texts, st.sampled_from([0.01, 0.5, 1.0, 0.0]), st.sampled_from([2, 0, 1, 3]))
+def test_batch_equals_reference_hypothesis(texts: list[str], q: float, m: int) -> None:
+    want = [tp.profile_digest([tp.reference_profile(tp.solr_tokens(t, m), q)]) for t in texts]
+    assert _kernel_hex(texts, q, m) == want
+    assert _kernel_hex(texts, q, m, max_units=16) == want
+
+
+def test_fields_batch_equals_single() -> None:
+    rng = random.Random(9)
+    docs: list[dict] = []
+    for i in range(200):
+        d: dict = {"id": str(i)}
+        for f in ("title", "company", "description", "location"):
+            if rng.random() < 0.8:
+                d[f] = _english_like(rng, rng.randint(0, 80)) if rng.random() < 0.9 else rng.choice(
+                    [12, 1.5, None, True, ["a list", "of values values"], 1e21])
+        docs.append(d)
+    fields = ["title", "company", "description", "missing"]
+    assert tp.solr_fields_signatures(docs, fields) == [tp.solr_fields_signature(d, fields) for d in docs]
+    assert tp.solr_fields_signatures([], fields) == []
+    with pytest.raises(TypeError):
+        tp.solr_fields_signatures([{"title": {"nested": 1}}], ["title"])
