@@ -24,6 +24,7 @@ __all__ = [
     "Prepared",
     "families_added",
     "feature_matrix",
+    "employer_sites",
     "job_links",
     "links_compared",
     "pair_features",
@@ -42,7 +43,7 @@ FEATURES: tuple[str, ...] = (
     "role_sim",  # role-set similarity, title_sim when roles are missing
     "mention_sim",  # soft Jaccard of all job titles (roles + phrases mentioned anywhere), role_sim when none
     "roles_changed",  # share of job titles one side names that the other side's text never mentions
-    "employer_agree",  # +1 same company / shared contact, -1 different company, 0 unknown
+    "employer_agree",  # +1 same company / shared contact / (no names) same own site, -1 different company, 0 unknown
     "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
     "location_agree",  # +1 same location, -1 different, 0 unknown
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
@@ -129,6 +130,7 @@ class Prepared:
     day: float
     families: frozenset[str] = frozenset()
     links: frozenset[str] = frozenset()  # job links (see job_links)
+    sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     place_vocab: frozenset[str] = frozenset()  # every word of the posting in place-canonical form (en only)
 
@@ -187,6 +189,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         day=_parse_date(ex.posted_at),
         families=frozenset(ex.families),
         links=job_links(ex),
+        sites=employer_sites(ex),
         places=place_names(ex),
         place_vocab=_place_vocab(ex) if ex.lang == "en" else frozenset(),
     )
@@ -301,6 +304,28 @@ def job_links(ex: Extracted) -> frozenset[str]:
     return frozenset(out)
 
 
+#: Mail providers: an address there names a person, not an employer.
+_FREE_MAIL = frozenset(
+    "gmail.com googlemail.com outlook.com hotmail.com live.com yahoo.com icloud.com me.com proton.me protonmail.com "
+    "163.com 126.com qq.com foxmail.com sina.com yeah.net aol.com gmx.de gmx.net mail.ru yandex.ru hey.com".split()
+)
+
+
+def _registrable(host: str) -> str:
+    """`jobs.acme.co.uk` -> `acme.co.uk`, `careers.acme.com` -> `acme.com` (two labels, three under a 2-letter
+    second level such as co.uk / com.cn)."""
+    parts = host.split(".")
+    k = 3 if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in ("co", "com", "ac", "or", "ne", "org", "net") else 2
+    return ".".join(parts[-k:])
+
+
+def employer_sites(ex: Extracted) -> frozenset[str]:
+    """The employer's own domains: bare links (`https://acme.io`, a homepage) and company e-mail domains."""
+    out = {_registrable(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u}
+    out |= {_registrable(e.rsplit("@", 1)[1]) for e in ex.emails if e.rsplit("@", 1)[1] not in _FREE_MAIL}
+    return frozenset(out)
+
+
 def links_compared(a: Prepared, b: Prepared) -> tuple[int, int, int]:
     """(job links both list, only `a` lists, only `b` lists), over the hosts both link to."""
     hosts = {u.split("/", 1)[0] for u in a.links} & {u.split("/", 1)[0] for u in b.links}
@@ -400,7 +425,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     f[6] = novel / total if total else 0.0
     if a.company and b.company:
         f[7] = 1.0 if (a.company == b.company or a.company in b.company or b.company in a.company) else -1.0
-    if f[7] <= 0 and a.contacts and b.contacts and (a.contacts & b.contacts):
+    if f[7] <= 0 and ((a.contacts & b.contacts) or (f[7] == 0 and a.sites & b.sites)):
         f[7] = 1.0
     if a.salaries and b.salaries:
         f[8] = 1.0 if a.salaries == b.salaries else (-1.0 if not (a.salaries & b.salaries) else 0.0)

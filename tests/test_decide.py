@@ -237,3 +237,18 @@ def test_veto_rules_roundtrip_and_reject_unknown_features() -> None:
     doc["vetoes"] = [{"feature": "astrology", "at_least": 1.0}]
     with pytest.raises(ValueError, match="unknown features"):
         LogisticModel.from_json(doc)
+
+
+def test_employer_sites_name_the_employer_when_no_company_is_given() -> None:
+    from signatures.extract import extract
+    from signatures.features import employer_sites
+
+    a = prepare({"id": "s1", "description": "Senior engineer wanted - Remote - https://orchardly.example\n\n"
+                                            "Write to ana@orchardly.example or bob@gmail.com."})
+    b = prepare({"id": "s2", "description": "Founding engineer, remote. See https://www.orchardly.example/"})
+    c = prepare({"id": "s3", "description": "Founding engineer, remote. Write to carl@gmail.com"})
+    assert employer_sites(extract({"id": "x", "description": "see https://jobs.acme.co.uk and me@acme.co.uk"})) == {
+        "acme.co.uk"}
+    i = FEATURES.index("employer_agree")
+    assert a.sites == {"orchardly.example"} and c.sites == frozenset()  # free mail names a person
+    assert pair_features(a, b)[i] == 1.0 and pair_features(a, c)[i] == 0.0
