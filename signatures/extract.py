@@ -58,6 +58,93 @@ class Extracted:
     fields_found: tuple[str, ...] = field(default=())
 
 
+# --------------------------------------------------------------------------- fast matching
+#
+# Python's regex engine is slow on case-insensitive alternations (no prefix scan). Extraction folds the
+# text once (`_fold`: per character, length-preserving) and runs case-sensitive twins of its (?i)
+# patterns on the folded text (`_cs`): the same spans, several times faster, because under re's
+# IGNORECASE an ASCII letter matches exactly the characters `_fold` maps onto it (tests check every
+# code point). `_Pre` adds a literal prefilter: a pattern runs only when one of the literals every match
+# must contain occurs in the folded text (`str.__contains__` is a memchr-speed scan).
+
+_FOLD_TABLE = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})  # İ ı ſ (re matches them as i/s)
+
+
+def _fold(s: str) -> str:
+    """Lowercase with re's IGNORECASE equivalences for ASCII letters; one character per character."""
+    if "\u0130" in s or "\u0131" in s or "\u017f" in s:  # rare; str.translate is slow on non-ASCII text
+        s = s.translate(_FOLD_TABLE)
+    return s.lower()
+
+
+def _cs(rx: re.Pattern[str]) -> re.Pattern[str]:
+    """Case-sensitive twin of an all-lowercase (?i) pattern, to run on `_fold`ed text."""
+    pattern = rx.pattern.replace("(?i)", "")
+    if _fold(re.sub(r"\\.", "", pattern)) != re.sub(r"\\.", "", pattern):
+        raise ValueError(f"_cs needs an all-lowercase pattern: {rx.pattern!r}")
+    return re.compile(pattern, rx.flags & ~re.IGNORECASE)
+
+
+def _required(seq: Any) -> frozenset[str] | None:
+    """Literals (folded) of which every match of a parsed regex sequence contains one; None if unknown."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    options: list[frozenset[str]] = []
+    run = ""
+    for op, av in seq:
+        if op is c.LITERAL:
+            run += chr(av)
+            continue
+        if run:
+            options.append(frozenset([run]))
+            run = ""
+        sub: frozenset[str] | None = None
+        if op is c.SUBPATTERN:
+            sub = _required(av[-1])
+        elif op is c.BRANCH:
+            subs = [_required(b) for b in av[1]]
+            sub = None if any(x is None for x in subs) else frozenset().union(*subs)  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            sub = _required(av[2])
+        if sub:
+            options.append(sub)
+    if run:
+        options.append(frozenset([run]))
+    if not options:
+        return None
+    return frozenset(_fold(x) for x in max(options, key=lambda o: (min(map(len, o)), -len(o))))
+
+
+def _literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+    """`_required` of a whole compiled pattern (None when the parser is unavailable or nothing is required)."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        req = _required(_parser.parse(rx.pattern, rx.flags))
+    except Exception:  # noqa: BLE001 - a private module; without it there is simply no prefilter
+        return None
+    return tuple(sorted(req)) if req and all(req) else None
+
+
+class _Pre:
+    """A (?i) pattern with its case-sensitive twin and literal prefilter, both for folded text."""
+
+    __slots__ = ("cs", "lits", "rx")
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        self.rx = rx
+        self.cs = _cs(rx) if rx.flags & re.IGNORECASE else rx
+        self.lits = _literals(rx)
+
+    def may(self, folded: str) -> bool:
+        """False only when the pattern cannot match the text whose fold is `folded`."""
+        return self.lits is None or any(x in folded for x in self.lits)
+
+    def search(self, folded: str) -> re.Match[str] | None:
+        """Match in the folded text (spans equal the original text's)."""
+        return self.cs.search(folded) if self.may(folded) else None
+
+
 # --------------------------------------------------------------------------- text formats
 
 _BLOCK_TAGS = (
@@ -106,7 +193,7 @@ def markdown_to_text(md: str) -> str:
 
 def _raw_text(description: str) -> str:
     """Description in any format -> plain text with line structure."""
-    if _HTML_HINT_RE.search(description):
+    if ("<" in description or "&" in description) and _HTML_HINT_RE.search(description):
         description = html_to_text(description)
     if _MD_HINT_RE.search(description):
         description = markdown_to_text(description)
@@ -165,11 +252,15 @@ _SAL_CONTEXT_RE = re.compile(
 )
 
 
-def _salaries(lines: tuple[str, ...]) -> tuple[float, ...]:
-    """Salary-like amounts (normalized to plain numbers) on lines that talk about pay."""
+_SAL_CONTEXT = _Pre(_SAL_CONTEXT_RE)
+
+
+def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[float, ...]:
+    """Salary-like amounts (normalized to plain numbers) on lines that talk about pay (`folded`: the
+    lines' `_fold`, when the caller has it)."""
     out: list[float] = []
-    for line in lines:
-        if not _SAL_CONTEXT_RE.search(line):
+    for line, fl in zip(lines, folded if folded is not None else map(_fold, lines), strict=True):
+        if not _SAL_CONTEXT.search(fl):
             continue
         for m in _SAL_RE.finditer(line):
             ka, kb = m.group("ka"), m.group("kb")
@@ -189,28 +280,40 @@ def _salaries(lines: tuple[str, ...]) -> tuple[float, ...]:
     return tuple(sorted(set(out)))
 
 
+_HANDLE = _Pre(_HANDLE_RE)
+_OBF_HINT_CS = _cs(_OBF_HINT_RE)
+_URL_PREFIX_RE = re.compile(r"^https?://(www\.)?")
+_TG_LINK_RE = re.compile(r"(?:t\.me|telegram\.me)/([\w]{3,})$")
+_DIGIT_RE = re.compile(r"\d")
+_NON_DIGIT_RE = re.compile(r"\D")
+
+
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
-    emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)}
-    for m in _OBF_EMAIL_RE.finditer(text) if _OBF_HINT_RE.search(text) else ():
+    folded = _fold(text)
+    emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)} if "@" in text else set()
+    has_paren = "[" in text or "(" in text
+    for m in _OBF_EMAIL_RE.finditer(text) if has_paren and _OBF_HINT_CS.search(folded) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{dom}".lower())
     urls = set()
-    for u in _URL_RE.findall(text):
+    for u in _URL_RE.findall(text) if "://" in text else ():
         u = u.rstrip(".;:!?").lower()
-        u = re.sub(r"^https?://(www\.)?", "", u).rstrip("/")
+        u = _URL_PREFIX_RE.sub("", u).rstrip("/")
         if u:
             urls.add(u)
-    for h in _HANDLE_RE.findall(text):
-        if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read below
-            urls.add("handle:" + h.lower().lstrip("@"))
+    if ":" in text or "\uff1a" in text:
+        for m in _HANDLE.cs.finditer(folded) if _HANDLE.may(folded) else ():
+            h = text[m.start(1) : m.end(1)]
+            if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read below
+                urls.add("handle:" + h.lower().lstrip("@"))
     for u in list(urls):  # a Telegram link names the same account as a "TG: @x" handle
-        m = re.match(r"(?:t\.me|telegram\.me)/([\w]{3,})$", u)
+        m = _TG_LINK_RE.match(u)
         if m:
             urls.add("handle:" + m.group(1))
     phones = set()
-    for p in _PHONE_RE.findall(text):
-        digits = re.sub(r"\D", "", p)
+    for p in _PHONE_RE.findall(text) if _DIGIT_RE.search(text) else ():
+        digits = _NON_DIGIT_RE.sub("", p)
         if 9 <= len(digits) <= 15:
             phones.add(digits[-10:])
     return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
@@ -243,12 +346,21 @@ _LIST_PREFIX_RE = re.compile(r"^(?:->|=>|[-*+•·◆■□●○▶►→>]|\d+
 _URL_ONLY_RE = re.compile(r"https?://\S+")
 
 
+_PAY_CUT_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}")
+_HIRING_PREFIX_RE = re.compile(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?")
+_ROLE_CUT_RE = re.compile(r"\s[-–—→:：]\s|[:：→—]|\s\(|（")
+_TRAILING_PAREN_RE = re.compile(r"\s*[（(][^）)]*[）)]\s*$")
+_CJK_PUNCT_RE = re.compile(r"[，。；、]")
+_ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
+
+
 def _clean_role(s: str) -> str:
-    s = _URL_ONLY_RE.sub(" ", s)
-    s = re.split(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}", s)[0]
+    if "http" in s:
+        s = _URL_ONLY_RE.sub(" ", s)
+    s = _PAY_CUT_RE.split(s, maxsplit=1)[0]
     s = _LIST_PREFIX_RE.sub("", s.strip())
-    s = re.sub(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?", "", s)
-    s = re.split(r"\s[-–—→:：]\s|[:：→—]|\s\(|（", s)[0]
+    s = _HIRING_PREFIX_RE.sub("", s)
+    s = _ROLE_CUT_RE.split(s, maxsplit=1)[0]
     return normalize_line(s)[:60]
 
 
@@ -256,11 +368,13 @@ def _looks_like_role(s: str, lang: str) -> bool:
     if not s or len(s) > 80:
         return False
     if lang == "en":
-        return bool(_ROLE_WORDS_EN.search(s)) and len(s.split()) <= 9
-    core = re.sub(r"\s*[（(][^）)]*[）)]\s*$", "", s.strip(" 。.!！"))
-    if len(core) > 24 or re.search(r"[，。；、]", core):
+        return len(s.split()) <= 9 and _ROLE_WORDS_EN_CS.search(_fold(s)) is not None
+    core = _TRAILING_PAREN_RE.sub("", s.strip(" 。.!！"))
+    if len(core) > 24 or _CJK_PUNCT_RE.search(core):
         return False
-    return bool(_ROLE_WORDS_CJK.search(core)) or (len(core) <= 40 and bool(_ROLE_WORDS_EN.search(core)) and not _HAN_RE.search(core))
+    return bool(_ROLE_WORDS_CJK.search(core)) or (
+        len(core) <= 40 and _ROLE_WORDS_EN_CS.search(_fold(core)) is not None and not _HAN_RE.search(core)
+    )
 
 
 _LOC_HINT_RE = re.compile(
@@ -296,50 +410,93 @@ _ROLE_NOISE_RE = re.compile(
 )
 
 
+_ROLE_NOISE = _Pre(_ROLE_NOISE_RE)
+_SPACES_RE = re.compile(r"\s+")
+
+
+def _sub_folded(pre: _Pre, text: str, repl: str) -> str:
+    """`pre.rx.sub(repl, text)` computed on the folded text (the pattern never matches empty)."""
+    folded = _fold(text)
+    if not pre.may(folded):
+        return text
+    out: list[str] = []
+    last = 0
+    for m in pre.cs.finditer(folded):
+        out.append(text[last : m.start()])
+        out.append(repl)
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _role_core(line: str) -> str:
     """A line minus URLs, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -` prefixes."""
-    core = _URL_ONLY_RE.sub(" ", line)
+    core = _URL_ONLY_RE.sub(" ", line) if "http" in line else line
     core = _LIST_PREFIX_RE.sub("", core.strip())
-    core = _ROLE_NOISE_RE.sub(" ", core)
-    return re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
+    core = _sub_folded(_ROLE_NOISE, core, " ")
+    return _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
+
+
+_HIRING_LIST = _Pre(_HIRING_LIST_RE)
+_TITLE_TAG_RE = re.compile(r"[\[【(（][^\]】)）]*[\]】)）]")
+_TITLE_SPLIT_RE = re.compile(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*")
+_LIST_SPLIT_RE = re.compile(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*")
+_BRACKET_OPEN_RE = re.compile(r"[\[【〔(（]")
 
 
 def _roles(
-    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True
+    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
+    folded: list[str] | None = None,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
-    from lines carrying an application link, and from short list-item / bracketed job-title lines."""
+    from lines carrying an application link, and from short list-item / bracketed job-title lines.
+    `folded`: the lines' `_fold`, when the caller has it."""
+    flines = folded if folded is not None else [_fold(ln) for ln in lines]
     roles: list[str] = []
     if title:
         m = _TITLE_HIRE_RE.search(title)
         t = m.group(1) if m else title
-        t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
-        parts = [c for c in (_clean_role(r) for r in re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)) if c]
+        t = _TITLE_TAG_RE.sub(" ", t)
+        parts = [c for c in (_clean_role(r) for r in _TITLE_SPLIT_RE.split(t)) if c]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
-    for line in lines:
-        m = _HIRING_LIST_RE.search(line)
-        if m and len(m.group(1)) < 240:
-            items = re.split(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*", m.group(1).rstrip(". "))
+    for line, fl in zip(lines, flines, strict=True):
+        m = _HIRING_LIST.search(fl)
+        if m and m.end(1) - m.start(1) < 240:
+            items = _LIST_SPLIT_RE.split(line[m.start(1) : m.end(1)].rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
+    en = lang == "en"
     for line in lines:
         stripped = line.strip()
-        has_url = bool(_URL_ONLY_RE.search(stripped))
+        has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
         core = _role_core(stripped)
-        listed = bool(_LIST_PREFIX_RE.match(stripped)) or stripped.endswith((":", "："))
+        n = len(core)
+        listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
+        is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
         if has_url and not core and prev_role:
             roles.append(prev_role)
-        elif (has_url or listed or len(core) <= 60) and 2 <= len(core) <= 70 and _looks_like_role(core, lang):
-            if not core.endswith(("。", ".", "!", "?", "！")) and (has_url or listed or len(core.split()) <= 6):
+        elif (has_url or listed or n <= 60) and 2 <= n <= 70:
+            is_role = _looks_like_role(core, lang)
+            if is_role and not core.endswith(("。", ".", "!", "?", "！")) and (
+                has_url or listed or len(core.split()) <= 6
+            ):
                 roles.append(core)
-        prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
-        for b in _BRACKET_RE.findall(stripped):
-            if lang != "en" and _looks_like_role(b, lang) and len(b) <= 20:
-                roles.append(b)
+        if core and n <= 70:
+            if is_role is None:
+                is_role = _looks_like_role(core, lang)
+            prev_role = core if is_role else ""
+        else:
+            prev_role = ""
+        if not en and _BRACKET_OPEN_RE.search(stripped):
+            for b in _BRACKET_RE.findall(stripped):
+                if _looks_like_role(b, lang) and len(b) <= 20:
+                    roles.append(b)
     seen: dict[str, None] = {}
     for r in roles:
         c = _clean_role(r)
@@ -354,7 +511,9 @@ _MENTION_HEAD = (
     r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm"
 )
 _MENTION_RE = re.compile(rf"(?i)\b({_MENTION_HEAD})(?:e?s)?\b")
+_MENTION_CS = _cs(_MENTION_RE)
 _MODS_BEFORE_RE = re.compile(r"([\w+#.-]+)[ \t/]+$")
+_MOD_WORD_RE = re.compile(r"[a-z][a-z+#.-]*")
 _MENTION_STOP = frozenset(
     "a an the our of for few several and or with as to is are we you be hiring looking seeking need needs "
     "multiple experienced talented great strong this that who will in on at from by your their us team "
@@ -386,12 +545,17 @@ _HIRING_WORDS_RE = re.compile(
 )
 
 
-def _role_context(line: str, lang: str) -> bool:
+_HIRING_WORDS = _Pre(_HIRING_WORDS_RE)
+
+
+def _role_context(line: str, lang: str, folded: str | None = None) -> bool:
     """Lines where job titles are announced rather than merely mentioned: short lines, list items,
-    lines with an application link and sentences about hiring."""
-    if _HIRING_WORDS_RE.search(line) or _LIST_PREFIX_RE.match(line) or _URL_ONLY_RE.search(line):
+    lines with an application link and sentences about hiring (`folded`: the line's `_fold`)."""
+    if len(line.split()) <= 12 if lang == "en" else len(line) <= 30:
         return True
-    return len(line.split()) <= 12 if lang == "en" else len(line) <= 30
+    if _LIST_PREFIX_RE.match(line) or ("http" in line and _URL_ONLY_RE.search(line)):
+        return True
+    return _HIRING_WORDS.search(_fold(line) if folded is None else folded) is not None
 
 
 def _singular(w: str) -> str:
@@ -402,9 +566,9 @@ def _mentions(text: str, lang: str) -> tuple[str, ...]:
     """Job-title phrases mentioned anywhere in the text ("a Senior Data Engineer", "前端开发工程师"),
     normalized (lowercase, singular, at most three modifiers, no leading function words)."""
     out: dict[str, None] = {}
-    clean = _URL_ONLY_RE.sub(" \n ", text)  # Latin job titles occur in every language's postings
+    clean = _URL_ONLY_RE.sub(" \n ", text) if "http" in text else text  # Latin titles occur in every language
     if True:
-        for m in _MENTION_RE.finditer(clean):
+        for m in _MENTION_CS.finditer(_fold(clean)):
             before = clean[max(0, m.start() - 80) : m.start()]
             keep: list[str] = []
             while len(keep) < 3:
@@ -414,11 +578,11 @@ def _mentions(text: str, lang: str) -> tuple[str, ...]:
                 w = mm.group(1)
                 lw = w.lower().strip(".-")
                 titled = w[:1].isupper() and lw not in _MENTION_STOP
-                if not lw or not re.fullmatch(r"[a-z][a-z+#.-]*", lw) or not (lw in _MENTION_MODS or titled):
+                if not lw or not _MOD_WORD_RE.fullmatch(lw) or not (lw in _MENTION_MODS or titled):
                     break
                 keep.append(_singular(lw))
                 before = before[: mm.start()]
-            head = m.group(1).lower()
+            head = clean[m.start(1) : m.end(1)].lower()
             if keep or head in ("sre", "swe", "pm", "devops", "cto"):
                 out.setdefault(" ".join([*reversed(keep), head]), None)
     if lang != "en":
@@ -466,13 +630,18 @@ _FAMILIES: dict[str, str] = {
     "chain": r"blockchain engineer|protocol engineer|区块链|公链|底层|\bzk\b|零知识|cryptograph|密码学",
 }
 _FAMILY_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FAMILIES.items())
+_FAMILY_PRES = tuple((name, _Pre(rx)) for name, rx in _FAMILY_RES)
+
+
+def _families_in(text: str) -> tuple[str, ...]:
+    folded = _fold(text)
+    return tuple(name for name, pre in _FAMILY_PRES if pre.search(folded))
 
 
 def role_families(title: str, lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
     """Role families (frontend, backend, sales, smart contract, ...) named in the title or in lines that
     announce jobs (short lines, list items, hiring sentences, lines with a link); sorted."""
-    text = "\n".join([title, *(ln for ln in lines if _role_context(ln, lang))])
-    return tuple(name for name, rx in _FAMILY_RES if rx.search(text))
+    return _families_in("\n".join([title, *(ln for ln in lines if _role_context(ln, lang))]))
 
 
 # --------------------------------------------------------------------------- main entry
@@ -481,6 +650,10 @@ _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
 _CJK_HEADING_RE = re.compile(r"^\s*[【■◆●□◇〈《\[]([^】\]〉》]{1,24})[】\]〉》]\s*$|^\s*([^\s：:]{1,12})\s*[：:]\s*$")
 _PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])(?:XX+|xx+)(?![A-Za-z])|城市名|公司名|AAA-ZZZ")
 _SITE_RE = re.compile(r"^https?://(?:www\.)?([^/]+)", re.IGNORECASE)
+_CJK_HEADING_HINT_RE = re.compile(r"[【■◆●□◇〈《\[:：]")  # one of these is in every _CJK_HEADING_RE match
+_LOCATION_LINE = _Pre(
+    re.compile(r"^(?:[-*•]\s*)?(?:工作地点|工作地點|地点|勤務地|location|based in)\s*[:：]?\s*(.{2,60})$", re.IGNORECASE)
+)
 
 
 def _str(v: Any) -> str:
@@ -504,12 +677,12 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     lines: list[str] = []
     sections: list[Section] = []
     heading, cur = "", []
-    for ln in raw.split("\n"):
-        ln = _WS_RE.sub(" ", ln).strip()
+    for ln in _WS_RE.sub(" ", raw).split("\n"):  # _WS_RE never matches a line break
+        ln = ln.strip()
         if not ln:
             continue
-        m = _HEADING_RE.match(ln)
-        cm = None if m else _CJK_HEADING_RE.match(ln)
+        m = _HEADING_RE.match(ln) if "#" in ln[:4] else None
+        cm = None if m or not _CJK_HEADING_HINT_RE.search(ln) else _CJK_HEADING_RE.match(ln)
         if m or cm:
             h = m.group(2) if m else (cm.group(1) or cm.group(2))
             if cur or heading:
@@ -522,6 +695,8 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if cur or heading:
         sections.append(Section(heading, tuple(cur)))
     tup_lines = tuple(lines)
+    text = "\n".join(tup_lines)
+    flines = _fold(text).split("\n") if tup_lines else []  # _fold keeps every character's place
 
     title = _str(posting.get("title")).strip()
     company = _str(posting.get("company")).strip()
@@ -549,17 +724,24 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         title = tup_lines[0]
         found.append("title")
     if not location:
-        for ln in tup_lines[:40]:
-            m = re.match(r"^(?:[-*•]\s*)?(?:工作地点|工作地點|地点|勤務地|location|based in)\s*[:：]?\s*(.{2,60})$", ln, re.IGNORECASE)
+        for ln, fl in zip(tup_lines[:40], flines, strict=False):
+            m = _LOCATION_LINE.cs.match(fl) if _LOCATION_LINE.may(fl) else None
             if m:
-                location = m.group(1).strip()
+                location = ln[m.start(1) : m.end(1)].strip()
                 found.append("location")
                 break
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found)
-    roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r) and not _PLACEHOLDER_RE.search(r)))
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines)
+    cleaned: dict[str, None] = {}
+    for r in roles:
+        c = _clean_role(r)
+        if c and not _PLACEHOLDER_RE.search(r):
+            cleaned.setdefault(c, None)
+    roles = list(cleaned)
+    ftitle = _fold(title)
+    context = [ln for ln, fl in zip(tup_lines, flines, strict=True) if _role_context(ln, lang, fl)]
     site = _str(posting.get("source")).strip().lower()
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))
@@ -568,7 +750,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     return Extracted(
         id=str(posting["id"]),
         lang=lang,
-        text="\n".join(tup_lines),
+        text=text,
         lines=tup_lines,
         sections=tuple(sections),
         title=title,
@@ -578,9 +760,9 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         phones=phones,
         urls=urls,
         roles=tuple(roles[:40]),
-        mentions=_mentions(title + "\n" + "\n".join(ln for ln in tup_lines if _role_context(ln, lang)), lang),
-        salaries=_salaries(tup_lines + ((title,) if title else ())),
-        families=role_families(title, tup_lines, lang),
+        mentions=_mentions(title + "\n" + "\n".join(context), lang),
+        salaries=_salaries(tup_lines + ((title,) if title else ()), flines + ([ftitle] if title else [])),
+        families=_families_in("\n".join([title, *context])),
         posted_at=str(posted) if posted else None,
         site=site,
         fields_found=tuple(found),
