@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -203,3 +205,93 @@ def test_extract_matches_reference_on_random_text(desc: str, title: str | None, 
                                                   lang: str | None) -> None:
     p = {"id": "h", "description": desc, "title": title, "company": company, "lang": lang}
     _same({k: v for k, v in p.items() if v is not None})
+
+
+# --------------------------------------------------------------------------- the folding the fast path relies on
+
+
+def _pattern_pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
+    """(original (?i) pattern, case-sensitive twin run on folded text) for every twin in the module."""
+    import signatures.extract as x
+
+    pres = [v for v in vars(x).values() if isinstance(v, x._Pre)] + [pre for _, pre in x._FAMILY_PRES]
+    return [(p.rx, p.cs) for p in pres] + [(x._OBF_HINT_RE, x._OBF_HINT_CS), (x._ROLE_WORDS_EN, x._ROLE_WORDS_EN_CS),
+                                           (x._MENTION_RE, x._MENTION_CS)]
+
+
+def _atoms(rx: re.Pattern[str]) -> tuple[set[str], set[tuple[int, int]]]:
+    """Literal characters and character ranges anywhere in a pattern."""
+    from re import _constants as c
+    from re import _parser
+
+    chars: set[str] = set()
+    ranges: set[tuple[int, int]] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, tuple) and len(node) == 2 and node[0] is c.LITERAL:
+            chars.add(chr(node[1]))
+        elif isinstance(node, tuple) and len(node) == 2 and node[0] is c.RANGE:
+            ranges.add(node[1])
+        elif isinstance(node, (list, tuple, _parser.SubPattern)):
+            for item in node:
+                walk(item)
+
+    walk(_parser.parse(rx.pattern, rx.flags))
+    return chars, ranges
+
+
+def test_fold_matches_re_ignorecase_on_every_code_point() -> None:
+    from signatures.extract import _fold
+
+    every = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000)
+    folded = _fold(every)
+    assert len(folded) == len(every)  # one character per character: spans carry over
+
+    def at(rx: str, s: str) -> list[int]:
+        return [m.start() for m in re.finditer(rx, s)]
+
+    for cls in (r"\w", r"\d", r"\s", r"\b"):
+        assert at(cls, every) == at(cls, folded), cls
+    chars: set[str] = set()
+    ranges: set[tuple[int, int]] = set()
+    for rx, _ in _pattern_pairs():
+        ch, rg = _atoms(rx)
+        chars |= ch
+        ranges |= rg
+    cased = sorted(ch for ch in chars if ch.lower() != ch.upper() or ch.casefold() != ch)
+    uncased = "".join(sorted(set(chars) - set(cased)))
+    for ch in cased:  # (?i)ch matches exactly the code points whose fold is ch
+        assert at("(?i)" + re.escape(ch), every) == at(re.escape(_fold(ch)), folded), ch
+    cls = "[" + "".join(re.escape(ch) for ch in uncased) + "]"
+    hits = at("(?i)" + cls, every)
+    assert hits == at(cls, folded) and all(every[i] == folded[i] for i in hits)
+    for lo, hi in ranges:
+        rng = f"[{re.escape(chr(lo))}-{re.escape(chr(hi))}]"
+        assert at("(?i)" + rng, every) == at(rng, folded), rng
+
+
+_TRICKY = st.text(alphabet=st.sampled_from("aeiklnorstIKS İıſ\u212a-:/()[]\n\t$€k0123456789工程师岗位：")
+                  , max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.one_of(st.sampled_from(_FRAGMENTS), _TRICKY), max_size=12))
+def test_case_sensitive_twins_find_the_same_spans(parts: list[str]) -> None:
+    from signatures.extract import _fold
+
+    s = "".join(parts)
+    f = _fold(s)
+    for rx, cs in _pattern_pairs():
+        assert [m.span() for m in rx.finditer(s)] == [m.span() for m in cs.finditer(f)], rx.pattern
+        assert [m.regs for m in rx.finditer(s)] == [m.regs for m in cs.finditer(f)], rx.pattern
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.one_of(st.sampled_from(_FRAGMENTS), _TRICKY), max_size=12))
+def test_literal_prefilters_never_reject_a_match(parts: list[str]) -> None:
+    import signatures.extract as x
+
+    s = "".join(parts)
+    for pre in [v for v in vars(x).values() if isinstance(v, x._Pre)] + [p for _, p in x._FAMILY_PRES]:
+        if pre.rx.search(s):
+            assert pre.may(x._fold(s)), (pre.rx.pattern, pre.lits)
