@@ -2,8 +2,10 @@
 
 Generated English postings of ~2.3 KB (deterministic), and real English postings from ../shared/data
 when present. Reports postings/s per CPU second (time.process_time: one core, immune to waiting for
-the CPU on a shared machine) and per wall second, best and median of several rounds, for the fast
-path and for the literal reference path (char tables + full HashMap simulation).
+the CPU on a shared machine) and per wall second, best and median of several rounds, for the batch
+kernel (solr_text_signatures), the per-text path it replaced (solr_text_signatures_reference), the
+literal reference path (char tables + full HashMap simulation), and the batch kernel's sensitivity to
+the number of texts per call and to its chunk size (code units per kernel call).
 
     python benchmarks/bench_textprofile.py [--postings 3000] [--rounds 5] [--json]
 """
@@ -20,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from signatures import textprofile as tp
+from signatures import textprofile_batch as tb
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "en-hn-hiring.jsonl"
 
@@ -116,6 +119,22 @@ def measure(fn, texts: list[str], rounds: int) -> dict:  # type: ignore[no-untyp
     }
 
 
+def per_call(size: int):  # type: ignore[no-untyped-def]
+    """solr_text_signatures called on `size` texts at a time."""
+    def run(texts: list[str]) -> None:
+        for i in range(0, len(texts), size):
+            tp.solr_text_signatures(texts[i : i + size])
+    return run
+
+
+def chunked(max_units: int):  # type: ignore[no-untyped-def]
+    """The batch kernel with `max_units` code units per kernel call."""
+    def run(texts: list[str]) -> None:
+        tb.profile_bytes_batch(texts, tp.DEFAULT_QUANT_RATE, tp.DEFAULT_MIN_TOKEN_LEN, tp._profile_bytes, tp._quant,
+                               max_units)
+    return run
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--postings", type=int, default=3000)
@@ -127,23 +146,34 @@ def main() -> None:
     gen_mixed = generate_postings(args.postings, seed=7, non_ascii=0.5)
     real = real_postings()
     assert tp.solr_text_signatures(gen[:200]) == reference_signatures(gen[:200])
-    # warm the token-hash cache on other postings of the same vocabulary, as a running service would be
-    tp.solr_text_signatures(generate_postings(1000, seed=1))
+    assert tp.solr_text_signatures(gen_mixed) == tp.solr_text_signatures_reference(gen_mixed)
+    # warm the per-text path's token-hash cache on other postings of the same vocabulary, as a running
+    # service would be (the batch kernel keeps no cache)
+    tp.solr_text_signatures_reference(generate_postings(1000, seed=1))
     results = {
-        "generated_en_ascii_fast": measure(tp.solr_text_signatures, gen, args.rounds),
-        "generated_en_mixed_fast": measure(tp.solr_text_signatures, gen_mixed, args.rounds),
+        "generated_en_ascii_batch": measure(tp.solr_text_signatures, gen, args.rounds),
+        "generated_en_ascii_per_text": measure(tp.solr_text_signatures_reference, gen, args.rounds),
+        "generated_en_mixed_batch": measure(tp.solr_text_signatures, gen_mixed, args.rounds),
+        "generated_en_mixed_per_text": measure(tp.solr_text_signatures_reference, gen_mixed, args.rounds),
         "generated_en_floor_split_count": measure(floor_split_count, gen, args.rounds),
         "generated_en_reference": measure(reference_signatures, gen[: max(50, args.postings // 20)], 2),
     }
     if real:
-        results["real_en_fast"] = measure(tp.solr_text_signatures, real, args.rounds)
+        assert tp.solr_text_signatures(real) == tp.solr_text_signatures_reference(real)
+        results["real_en_batch"] = measure(tp.solr_text_signatures, real, args.rounds)
+        results["real_en_per_text"] = measure(tp.solr_text_signatures_reference, real, args.rounds)
         results["real_en_reference"] = measure(reference_signatures, real[:200], 2)
+    for size in (1, 10, 100, 1000):
+        if size < args.postings:
+            results[f"generated_en_batch_{size}_per_call"] = measure(per_call(size), gen, max(1, args.rounds // 2))
+    for units in (1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22):
+        results[f"generated_en_batch_chunk_{units}_units"] = measure(chunked(units), gen, max(1, args.rounds // 2))
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{'case':32s} {'n':>6s} {'chars':>6s} {'cpu best/s':>11s} {'cpu med/s':>10s} {'wall best/s':>12s}")
+    print(f"{'case':40s} {'n':>6s} {'chars':>6s} {'cpu best/s':>11s} {'cpu med/s':>10s} {'wall best/s':>12s}")
     for name, r in results.items():
-        print(f"{name:32s} {r['postings']:6d} {r['avg_chars']:6d} {r['cpu_best']:11d} {r['cpu_median']:10d} "
+        print(f"{name:40s} {r['postings']:6d} {r['avg_chars']:6d} {r['cpu_best']:11d} {r['cpu_median']:10d} "
               f"{r['wall_best']:12d}")
 
 

@@ -790,7 +790,12 @@ def solr_text_signatures(
     several times faster per text; texts it cannot order exactly take the single-text path."""
     texts = _checked_texts(texts)
     md5 = hashlib.md5
+    if len(texts) < _MIN_KERNEL_BATCH:  # a kernel call costs ~0.4 ms whatever its size
+        return [md5(_profile_bytes(t, quant_rate, min_token_len)).hexdigest() for t in texts]
     return [md5(p).hexdigest() for p in profile_bytes_batch(texts, quant_rate, min_token_len, _profile_bytes, _quant)]
+
+
+_MIN_KERNEL_BATCH = 4
 
 
 def solr_text_signatures_reference(
@@ -831,7 +836,10 @@ def solr_fields_signatures(
             values = value if isinstance(value, list | tuple) else [value]
             pieces.extend([java_string_value(v) for v in values])
         spans.append((begin, len(pieces)))
-    profiles = profile_bytes_batch(pieces, quant_rate, min_token_len, _profile_bytes, _quant)
+    if len(pieces) < _MIN_KERNEL_BATCH:
+        profiles = [_profile_bytes(p, quant_rate, min_token_len) for p in pieces]
+    else:
+        profiles = profile_bytes_batch(pieces, quant_rate, min_token_len, _profile_bytes, _quant)
     md5 = hashlib.md5
     return [md5(b"".join(profiles[b:e])).hexdigest() for b, e in spans]
 

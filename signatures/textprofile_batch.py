@@ -29,7 +29,7 @@ from signatures import javachars
 
 __all__ = ["MAX_BATCH_UNITS", "profile_bytes_batch"]
 
-MAX_BATCH_UNITS = 1 << 22
+MAX_BATCH_UNITS = 1 << 18
 """Code units per kernel call (texts are grouped up to this size; a longer text goes alone)."""
 
 _TREEIFY = 8  # a list bin that gets its 9th node is treeified (or, below capacity 64, the table resized)
@@ -297,7 +297,7 @@ def _kernel(texts: Sequence[str], ascii_only: bool, quant_rate: float, min_token
     # insertion order (first occurrence) of the groups, text-major
     gid_at = np.zeros(T, dtype=np.int64)
     gid_at[rep] = np.arange(1, G + 1)
-    ins = gid_at[gid_at > 0] - 1
+    ins = gid_at[np.flatnonzero(gid_at)] - 1
     n_t = np.bincount(text_g, minlength=n)
     g_off = np.cumsum(n_t) - n_t
     rank = np.empty(G, dtype=np.int64)

@@ -22,6 +22,7 @@ from signatures.textprofile import (
     java_profile,
     java_string_hash,
     solr_fields_signature,
+    solr_fields_signatures,
     solr_text_signature,
     solr_text_signatures,
 )
@@ -156,6 +157,28 @@ def test_hypothesis_texts_match_solr(java_text: JavaSigner) -> None:
     _compare(java_text, cases)
 
 
+def test_batch_kernel_hypothesis_texts_match_solr(java_text: JavaSigner) -> None:
+    """>= 10,000 hypothesis texts through the batch kernel in large batches (one per parameter pair)."""
+    params = [(0.01, 2), (1.0, 0), (0.5, 3), (0.0, 1)]
+    cases: list[tuple[str, float, int]] = []
+
+    @settings(max_examples=10_200, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(texts, st.sampled_from(params))
+    def collect(text: str, qm: tuple[float, int]) -> None:
+        cases.append((text, *qm))
+
+    collect()
+    assert len(cases) >= 10_000
+    expected = java_text.sign([_req(t, q, m) for t, q, m in cases])
+    bad = []
+    for q, m in params:
+        idx = [i for i, c in enumerate(cases) if c[1:] == (q, m)]
+        got = solr_text_signatures([cases[i][0] for i in idx], q, m)
+        bad += [(cases[i], expected[i], g) for i, g in zip(idx, got, strict=True) if g != expected[i]]
+    assert not bad, f"{len(bad)} of {len(cases)} differ from Solr; first: {bad[:3]!r}"
+
+
 # ---------------------------------------------------------------------------------------------
 # crafted HashMap cases: treeified bins (equal hashes, same bucket), capacity jumps from treeifyBin
 
@@ -276,6 +299,21 @@ def test_hypothesis_fields_match_solr(java_fields: JavaSigner) -> None:
     assert not bad, f"{len(bad)} of {len(cases)} postings differ from Solr; first: {bad[:3]!r}"
 
 
+def test_hypothesis_fields_batch_match_solr(java_fields: JavaSigner) -> None:
+    docs: list[dict] = []
+
+    @settings(max_examples=2_000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(postings)
+    def collect(doc: dict) -> None:
+        docs.append(doc)
+
+    collect()
+    fields = ["title", "company", "description", "id", "ñame"]
+    for q, m in [(0.01, 2), (1.0, 0)]:
+        reqs = [{"q": repr(q), "m": str(m), "fields": ",".join(fields), "doc": d} for d in docs]
+        assert solr_fields_signatures(docs, fields, q, m) == java_fields.sign(reqs)
+
+
 # ---------------------------------------------------------------------------------------------
 # real postings (only when ../shared/data is present; never required)
 
@@ -306,6 +344,7 @@ def test_real_postings_match_solr(java_text: JavaSigner, java_fields: JavaSigner
     expected = java_fields.sign(reqs)
     got = [solr_fields_signature(p, fields) for p in postings]
     assert got == expected
+    assert solr_fields_signatures(postings, fields) == expected
 
 
 if os.environ.get("CI") == "true":  # in CI the real-data test must not hide a missing toolchain
