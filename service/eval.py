@@ -196,9 +196,10 @@ def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[
     out: list[MethodResult] = []
     skipped: list[str] = []
     try:
-        from signatures.textprofile import solr_fields_signature
+        from signatures.textprofile import solr_fields_signatures
 
-        sig = {pid: solr_fields_signature(postings[pid], ["title", "company", "description"]) for pid in ids}
+        sig = dict(zip(ids, solr_fields_signatures([postings[pid] for pid in ids], ["title", "company", "description"]),
+                       strict=True))
         eq = np.array([sig[p.a] == sig[p.b] for p in pairs])
         out.append(score("TextProfileSignature (Solr stock)", "equal", eq, labels))
     except (ImportError, NotImplementedError) as exc:

@@ -616,13 +616,14 @@ def signatures_of(postings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     from signatures import textprofile
 
     feats, _, full, keys = _feature_dicts(postings)
+    solr_sigs = textprofile.solr_fields_signatures(postings, ["title", "company", "description"],
+                                                   textprofile.DEFAULT_QUANT_RATE,
+                                                   textprofile.DEFAULT_MIN_TOKEN_LEN)
     out = []
     for i, p in enumerate(postings):
         out.append({
             "id": p["id"],
-            "signature": textprofile.solr_fields_signature(p, ["title", "company", "description"],
-                                                           textprofile.DEFAULT_QUANT_RATE,
-                                                           textprofile.DEFAULT_MIN_TOKEN_LEN),
+            "signature": solr_sigs[i],
             "profile_sig": feats[i]["profile_sig"],
             "mh_bands": keys[i],
             "mh_sketch": encode_sketch(full[i]),
