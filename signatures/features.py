@@ -31,6 +31,7 @@ __all__ = [
     "place_names",
     "places_moved",
     "prepare",
+    "role_word_sets",
     "shingle_hashes",
 ]
 
@@ -40,8 +41,8 @@ FEATURES: tuple[str, ...] = (
     "spec_jaccard",  # boilerplate-weighted Jaccard (job-specific text)
     "spec_containment",  # boilerplate-weighted containment of the smaller posting in the larger
     "title_sim",  # title similarity (character bigrams), 0.5 when a title is missing
-    "role_sim",  # role-set similarity, title_sim when roles are missing
-    "mention_sim",  # soft Jaccard of all job titles (roles + phrases mentioned anywhere), role_sim when none
+    "role_sim",  # role-set similarity, title_sim when roles are missing (en: role_words_sim when both name roles)
+    "mention_sim",  # soft Jaccard of all job titles (roles + phrases mentioned anywhere), role_sim when none (en: as role_sim)
     "roles_changed",  # share of job titles one side names that the other side's text never mentions
     "employer_agree",  # +1 same company / shared contact / (no names) same own site, -1 different company, 0 unknown
     "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
@@ -133,6 +134,7 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     place_vocab: frozenset[str] = frozenset()  # every word of the posting in place-canonical form (en only)
+    role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
 
     @property
     def id(self) -> str:
@@ -192,6 +194,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sites=employer_sites(ex),
         places=place_names(ex),
         place_vocab=_place_vocab(ex) if ex.lang == "en" else frozenset(),
+        role_words=role_word_sets(ex),
     )
 
 
@@ -250,6 +253,63 @@ def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> f
     if not a or not b:
         return math.nan
     matched = _role_match(a, b)
+    return matched / (len(a) + len(b) - matched)
+
+
+#: Abbreviations in English role names, spelled out (so "Staff ML" and "Staff ML Engineer" share "machine learning").
+_ROLE_ABBREV = {
+    "swe": "software engineer", "swes": "software engineer", "sde": "software engineer",
+    "sre": "site reliability engineer", "ml": "machine learning", "mle": "machine learning engineer",
+    "fde": "forward deployed engineer", "pm": "product manager", "pms": "product manager",
+    "tpm": "technical program manager", "em": "engineering manager", "eng": "engineer", "engineering": "engineer",
+    "dev": "developer", "fe": "frontend", "be": "backend", "infra": "infrastructure", "ae": "account executive",
+    "fullstack": "full stack", "sdet": "qa", "cto": "chief technology officer", "ceo": "chief executive officer",
+    "cpto": "chief product technology officer",
+}
+#: Seniority and filler words: a "Senior Backend Engineer" and a "Staff Backend Engineer" are one role re-levelled.
+_ROLE_LEVEL_WORDS = frozenset(
+    "senior sr staff principal junior jr mid level levels founding i ii iii iv v the a an of and or for to in at our "
+    "we re with all".split()
+)
+_ROLE_WORD_RE = re.compile(r"[a-z0-9+#]+")
+
+
+def _role_words(name: str) -> frozenset[str]:
+    out: set[str] = set()
+    for w in _ROLE_WORD_RE.findall(name.lower()):
+        w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        out.update(x for x in _ROLE_ABBREV.get(w, w).split() if x not in _ROLE_LEVEL_WORDS)
+    return frozenset(out)
+
+
+def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"."""
+    return a <= b or b <= a
+
+
+def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
+    """Distinct roles of an English posting (role lists and job titles mentioned) as word sets: lowercase,
+    singular, abbreviations spelled out, seniority dropped; of roles that contain one another the most
+    specific is kept. Empty for other languages (no word boundaries to go by)."""
+    if ex.lang != "en":
+        return ()
+    out: list[frozenset[str]] = []
+    for g in sorted((w for w in map(_role_words, (*ex.roles, *ex.mentions)) if w), key=len, reverse=True):
+        if not any(_same_role_words(g, h) for h in out):
+            out.append(g)
+    return tuple(out)
+
+
+def _role_words_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
+    """Soft Jaccard of two role word-set lists (greedy one-to-one matching by containment)."""
+    used: set[int] = set()
+    matched = 0
+    for ra in a:
+        for j, rb in enumerate(b):
+            if j not in used and _same_role_words(ra, rb):
+                used.add(j)
+                matched += 1
+                break
     return matched / (len(a) + len(b) - matched)
 
 
@@ -421,6 +481,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     f[4] = title if math.isnan(roles) else roles
     both = _role_sim(a.all_roles, b.all_roles)
     f[5] = f[4] if math.isnan(both) else both
+    if a.role_words and b.role_words:  # English: roles compared word by word (seniority, abbreviations)
+        f[4] = f[5] = _role_words_sim(a.role_words, b.role_words)
     novel, total = _novel_roles(a, b)
     f[6] = novel / total if total else 0.0
     if a.company and b.company:

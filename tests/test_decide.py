@@ -252,3 +252,25 @@ def test_employer_sites_name_the_employer_when_no_company_is_given() -> None:
     i = FEATURES.index("employer_agree")
     assert a.sites == {"orchardly.example"} and c.sites == frozenset()  # free mail names a person
     assert pair_features(a, b)[i] == 1.0 and pair_features(a, c)[i] == 0.0
+
+
+def test_english_roles_compare_word_by_word() -> None:
+    from signatures.extract import Extracted
+    from signatures.features import role_word_sets
+
+    def roles(*names: str, lang: str = "en") -> set[frozenset[str]]:
+        return set(role_word_sets(Extracted("r", lang, "", (), (), roles=names)))
+
+    jan = prepare({"id": "r1", "description": "Orchardly | Staff ML Engineer, Staff Infra Engineer | Lisbon\n\nHi."})
+    feb = prepare({"id": "r2", "description": "Orchardly | Staff ML, Staff Infra, FDE | Lisbon\n\nHello."})
+    ml, infra = frozenset({"machine", "learning", "engineer"}), frozenset({"infrastructure", "engineer"})
+    assert set(jan.role_words) == {ml, infra}
+    assert set(feb.role_words) == {frozenset({"machine", "learning"}), frozenset({"infrastructure"}),
+                                   frozenset({"forward", "deployed", "engineer"})}
+    i = FEATURES.index("role_sim")
+    assert pair_features(jan, feb)[i] == pytest.approx(2 / 3)  # two of three roles shared, FDE added
+    # a generic "Staff Engineers" is subsumed by the specific role
+    assert roles("Staff Engineers", "Staff ML Engineers") == {ml}
+    assert roles("Senior Software Engineers") == roles("Sr SWE") == {frozenset({"software", "engineer"})}
+    assert roles("QA Engineer", "Software Engineer") == {frozenset({"qa", "engineer"}), frozenset({"software", "engineer"})}
+    assert roles("后端工程师", lang="zh") == set()
