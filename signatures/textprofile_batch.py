@@ -20,6 +20,7 @@ How (per batch of texts, one UTF-16 code-unit array; an all-ASCII batch uses one
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 
@@ -36,7 +37,7 @@ _TREEIFY = 8  # a list bin that gets its 9th node is treeified (or, below capaci
 _U64 = np.uint64
 _M32 = _U64(0xFFFFFFFF)
 _GOLDEN = _U64(0x9E3779B97F4A7C15)
-_INV31 = pow(31, -1, 1 << 64)
+_INV31 = pow(31, -1, 1 << 32)
 
 
 @cache
@@ -52,21 +53,34 @@ def _unit_table() -> np.ndarray:
     return np.frombuffer(javachars.java_table().tobytes(), dtype=np.uint16).astype(np.uint16)
 
 
-def _powers(base: int, n: int) -> np.ndarray:
-    """uint64[n]: base**i mod 2**64."""
-    out = np.full(max(n, 1), base, dtype=_U64)
+_POW_TABLE_SIZE = 1 << 16
+
+
+@cache
+def _pow_table(base: int) -> np.ndarray:
+    """uint32[65536]: base**i mod 2**32."""
+    out = np.full(_POW_TABLE_SIZE, base, dtype=_U64)
     out[0] = 1
-    return np.cumprod(out, dtype=_U64)
+    return (np.cumprod(out, dtype=_U64) & _M32).astype(np.uint32)
 
 
-_POW_CACHE: dict[int, np.ndarray] = {}
-
-
-def _pow_table(base: int, n: int) -> np.ndarray:
-    t = _POW_CACHE.get(base)
-    if t is None or len(t) < n:
-        t = _POW_CACHE[base] = _powers(base, max(n, 2 * len(t) if t is not None else 4096))
-    return t
+def _pow_at(base: int, exps: np.ndarray) -> np.ndarray:
+    """base**e mod 2**32 (uint32) for every e in `exps` (table lookup; squaring for huge e)."""
+    table = _pow_table(base)
+    if not len(exps) or int(exps.max()) < _POW_TABLE_SIZE:
+        return table[exps]
+    out = table[np.minimum(exps, _POW_TABLE_SIZE - 1)]
+    big = np.flatnonzero(exps >= _POW_TABLE_SIZE)
+    e = exps[big].astype(np.int64)
+    r = np.ones(len(big), dtype=np.uint32)
+    b = np.full(len(big), base & 0xFFFFFFFF, dtype=np.uint32)
+    while e.any():
+        odd = (e & 1).astype(bool)
+        r[odd] *= b[odd]
+        b *= b
+        e >>= 1
+    out[big] = r
+    return out
 
 
 def _ranges(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -134,7 +148,7 @@ def _starts_of(item: np.ndarray) -> np.ndarray:
 
 def _lane_sums(u: _Units, w: np.ndarray) -> np.ndarray:
     """sum_i unit_i(w) * 31**-i mod 2**32 for each word (uint32)."""
-    inv = _pow_table(_INV31, u.per_word)[: u.per_word].astype(np.uint32)
+    inv = _pow_table(_INV31)[: u.per_word]
     lanes = w.view(np.uint8 if u.width == 1 else np.uint16).reshape(-1, u.per_word)
     acc = lanes[:, 0].astype(np.uint32)
     for i in range(1, u.per_word):
@@ -149,10 +163,8 @@ def _java_hashes(u: _Units, first: np.ndarray, starts: np.ndarray, lengths: np.n
     long_idx = np.flatnonzero(lengths > u.per_word)
     if len(long_idx):
         item, k, w = _extra_words(u, starts[long_idx], lengths[long_idx])
-        inv = _pow_table(_INV31, int(k.max()) * u.per_word + 1).astype(np.uint32)
-        s[long_idx] += np.add.reduceat(_lane_sums(u, w) * inv[k * u.per_word], _starts_of(item))
-    p31 = _pow_table(31, int(lengths.max(initial=1)) + 1)
-    return p31[lengths - 1].astype(np.uint32) * s
+        s[long_idx] += np.add.reduceat(_lane_sums(u, w) * _pow_at(_INV31, k * u.per_word), _starts_of(item))
+    return _pow_at(31, lengths - 1) * s
 
 
 def _identity_keys(u: _Units, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -372,8 +384,10 @@ def profile_bytes_batch(texts: Sequence[str], quant_rate: float, min_token_len: 
     """UTF-8 profile TextProfileSignature.add(text) digests, for every text; `exact(text, q, m)` is the
     exact single-text path (used for texts the kernel refuses) and `quant(maxFreq, q)` Java's QUANT."""
     out: list[bytes | None] = [None] * len(texts)
-    if min_token_len < 0:  # Java then also counts the empty trailing token: rare, exact path
+    if min_token_len < 0 or sys.byteorder != "little":
+        # Java then also counts the empty trailing token (rare); the word views assume little-endian
         return [exact(t, quant_rate, min_token_len) for t in texts]
+    max_units = max(1, min(max_units, 1 << 22))  # keeps >= 20 hash bits in the grouping sort key
     groups: dict[bool, list[int]] = {True: [], False: []}
     for i, t in enumerate(texts):
         groups[t.isascii()].append(i)

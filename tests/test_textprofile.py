@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import random
 import subprocess
 import sys
@@ -125,6 +126,22 @@ def test_cli_solr_compatible() -> None:
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.decode().strip() == "8b821c9e763bb2fc567d473996cfde4a"
+
+
+def test_cli_solr_compatible_jsonl_batch_and_bad_line() -> None:
+    rng = random.Random(2)
+    texts = [_english_like(rng, rng.randint(0, 300)) for _ in range(50)]
+    payload = "".join(json.dumps(t) + "\n" for t in texts)
+    res = subprocess.run([sys.executable, "-m", "service.cli", "sig", "--solr-compatible", "--jsonl"],
+                         input=payload.encode(), capture_output=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.decode().split() == _per_text(texts)
+    bad = payload + '{"title": "a posting"}\n' + json.dumps("after") + "\n"
+    res = subprocess.run([sys.executable, "-m", "service.cli", "sig", "--solr-compatible", "--jsonl"],
+                         input=bad.encode(), capture_output=True, timeout=120)
+    assert res.returncode != 0
+    assert res.stdout.decode().split() == _per_text(texts)  # the lines before the bad one
+    assert b"stdin line 51" in res.stderr and b"Traceback" not in res.stderr
 
 
 def test_cli_fields_jsonl() -> None:
@@ -251,7 +268,9 @@ def test_batch_long_tokens_that_collide_under_polynomial_hashes() -> None:
     a, b = _thue_morse(2048, "a", "b"), _thue_morse(2048, "b", "a")
     c, d = _thue_morse(4096, "x", "y"), _thue_morse(4096, "y", "x")
     texts = [f"{a} {b} {a}", f"{a} {a} {b} {b} {b}", f"{c} {d} {d} {c} {c}", f"{a} {c} {a} {c} {b}",
-             " ".join([a] * 3 + [b] * 2 + ["filler"] * 4), f"{a}1 {a}2 {a}1"]
+             " ".join([a] * 3 + [b] * 2 + ["filler"] * 4), f"{a}1 {a}2 {a}1",
+             # tokens longer than the 65,536-entry power tables
+             " ".join(["q" + "x" * 70_000] * 3 + ["q" + "x" * 69_999 + "y"] * 2 + ["é" + "z" * 66_000] * 2)]
     for q in (0.01, 1.0, 0.0):
         assert _kernel_hex(texts, q) == _per_text(texts, q)
 
