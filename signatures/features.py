@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -214,14 +214,16 @@ def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
     return tuple(out)
 
 
-def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> int:
-    """How many roles of `a` match a distinct role of `b` (greedy, bigram Jaccard >= 0.5)."""
+def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
+                same: Callable[[frozenset[str], frozenset[str]], bool] = _same_role) -> int:
+    """How many roles of `a` match a distinct role of `b` (greedy, most similar first; `same` says which
+    roles agree: bigram sets by default)."""
     used: set[int] = set()
     matched = 0
     for ra in a:
         best, bj = -1.0, -1
         for j, rb in enumerate(b):
-            if j in used or not _same_role(ra, rb):
+            if j in used or not same(ra, rb):
                 continue
             s = _jac(ra, rb)
             if s > best:
@@ -301,15 +303,8 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
 
 
 def _role_words_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
-    """Soft Jaccard of two role word-set lists (greedy one-to-one matching by containment)."""
-    used: set[int] = set()
-    matched = 0
-    for ra in a:
-        for j, rb in enumerate(b):
-            if j not in used and _same_role_words(ra, rb):
-                used.add(j)
-                matched += 1
-                break
+    """Soft Jaccard of two role word-set lists (one-to-one matching by containment)."""
+    matched = _role_match(a, b, _same_role_words)
     return matched / (len(a) + len(b) - matched)
 
 
