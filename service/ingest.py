@@ -359,8 +359,11 @@ class Ingestor:
         return [r for r in results if r is not None]
 
     def save(self) -> bool:
-        """Write the boilerplate model to its state file now if it changed (False: nothing written)."""
+        """Write the boilerplate model to its state file now if it changed (False: nothing written); a
+        model another process saved meanwhile (recompute's refit) is adopted first, not overwritten."""
         with self.lock:
+            if self.state.sync():
+                self.verifier = decision_glue.make_verifier(self.state.model)
             data = self.state.snapshot()
         return self.state.write(data)
 

@@ -9,6 +9,9 @@ until `jobdedup recompute` refits it from what the collection really holds).
 
 Writes are atomic (temporary file in the same directory, fsync, rename). A missing file starts an empty
 model; an unreadable one starts an empty model with a warning and is kept aside as `*.corrupt`.
+When the file was replaced by another process since this one read or wrote it (`jobdedup recompute`'s
+refit, or an `index` run beside `serve`), the next save adopts that model and re-adds the postings
+learned here since the last save, instead of overwriting it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import re
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -87,6 +91,27 @@ def load_model(path: Path | None) -> BoilerplateModel:
         return BoilerplateModel()
 
 
+@dataclass(frozen=True)
+class _Stamp:
+    """Identity of a state file version (a replaced file gets another inode or mtime)."""
+
+    inode: int
+    mtime_ns: int
+    size: int
+
+
+def _stamp(path: Path | None) -> _Stamp | None:
+    try:
+        st = path.stat() if path is not None else None
+    except OSError:
+        return None
+    return _Stamp(st.st_ino, st.st_mtime_ns, st.st_size) if st is not None else None
+
+
+#: Postings remembered since the last save, re-added when another process's model is adopted.
+MAX_PENDING = 100_000
+
+
 class BoilerplateState:
     """The collection's boilerplate model plus where and when it is saved.
 
@@ -100,6 +125,8 @@ class BoilerplateState:
         self.save_interval_s = save_interval_s
         self.model = load_model(path)
         self.dirty = False
+        self._stamp = _stamp(path)
+        self._pending: list[Any] = []   # postings added since the last snapshot
         self._last_save = time.monotonic()
         self._io_lock = threading.Lock()
 
@@ -114,29 +141,55 @@ class BoilerplateState:
         n = 0
         for ex in extracted:
             self.model.add(ex)
+            if len(self._pending) < MAX_PENDING:
+                self._pending.append(ex)
             n += 1
         if n:
             self.dirty = True
         return n
+
+    def sync(self) -> bool:
+        """Adopt the state file when another process replaced it since we read or wrote it, re-adding the
+        postings learned here since the last save. True when `model` is a new object (call under the
+        ingest lock, before `snapshot`)."""
+        stamp = _stamp(self.path)
+        if stamp is None or stamp == self._stamp:
+            return False
+        theirs = load_model(self.path)
+        self._stamp = _stamp(self.path)
+        if theirs.postings == 0 and len(theirs) == 0:  # unreadable (moved aside) or empty: keep ours
+            self.dirty = True
+            return False
+        log.info("boilerplate model %s was replaced by another process; adopting it (+%d postings learned here)",
+                 self.path, len(self._pending))
+        for ex in self._pending:
+            theirs.add(ex)
+        self.model = theirs
+        self.dirty = True
+        return True
 
     def snapshot(self) -> bytes | None:
         """The model's bytes if it changed since the last save (call under the ingest lock)."""
         if not self.dirty:
             return None
         self.dirty = False
+        self._pending = []
         return self.model.to_bytes()
 
     def due(self) -> bool:
-        """Whether a periodic save is due (the model changed and the interval passed)."""
-        return self.dirty and self.path is not None and time.monotonic() - self._last_save >= self.save_interval_s
+        """Whether a periodic save (and check for a replaced file) is due."""
+        return self.path is not None and time.monotonic() - self._last_save >= self.save_interval_s
 
     def write(self, data: bytes | None) -> bool:
         """Write a snapshot to the state file; False when there is nothing to write or no file."""
-        if data is None or self.path is None:
+        if self.path is None:
             return False
         with self._io_lock:
-            write_atomic(self.path, data)
             self._last_save = time.monotonic()
+            if data is None:
+                return False
+            write_atomic(self.path, data)
+            self._stamp = _stamp(self.path)
         return True
 
     def replace(self, model: BoilerplateModel) -> None:

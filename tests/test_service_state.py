@@ -69,9 +69,9 @@ def test_model_round_trips_atomically(tmp_path: Path) -> None:
     state = BoilerplateState(path, save_interval_s=0)
     assert state.model.postings == 0 and not path.exists()  # missing file: empty model, no warning needed
     state.add(corpus())
-    assert state.due()
+    assert state.due() and state.dirty
     assert state.write(state.snapshot())
-    assert not state.due() and state.snapshot() is None  # nothing new to write
+    assert not state.dirty and state.snapshot() is None  # nothing new to write
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left behind
     again = load_model(path)
     assert again.postings == len(JOBS)
@@ -79,6 +79,30 @@ def test_model_round_trips_atomically(tmp_path: Path) -> None:
 
     ex = extract(acme("x", "Software Engineer", FRONTEND))
     assert again.boilerplate_lines(ex) == state.model.boilerplate_lines(ex) != []
+
+
+def test_a_model_replaced_by_recompute_is_adopted_not_overwritten(tmp_path: Path) -> None:
+    url = "http://127.0.0.1:9/solr/postings"
+    path = model_path(tmp_path, url)
+    service = BoilerplateState(path, save_interval_s=0)
+    service.add(corpus()[:1])
+    service.write(service.snapshot())
+    # recompute refits from the whole collection and saves, while the service keeps learning
+    BoilerplateState.for_collection(tmp_path, url).replace(BoilerplateModel.fit(corpus()))
+    service.add([acme("acme-new", "Software Engineer", FRONTEND)])
+    assert service.sync()
+    assert service.model.postings == len(JOBS) + 1  # recompute's model plus what the service learned since
+    service.write(service.snapshot())
+    assert load_model(path).postings == len(JOBS) + 1
+    assert not service.sync()  # its own write is not "another process"
+
+    # the Ingestor's verifier switches to the adopted model
+    from service.ingest import Ingestor
+
+    ing = Ingestor(Solr(url, timeout=1.0), state=BoilerplateState(path))
+    BoilerplateState.for_collection(tmp_path, url).replace(BoilerplateModel.fit(corpus()[:4]))
+    ing.save()
+    assert ing.boilerplate.postings == 4 and ing.verifier.boilerplate is ing.boilerplate
 
 
 def test_corrupt_model_file_warns_and_starts_empty(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
