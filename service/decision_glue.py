@@ -4,13 +4,13 @@ Exact evidence (same normalized content, same canonical URL, same profile signat
 text) always counts. Near-duplicates by estimated Jaccard of MinHash sketches: accepted above
 `NEAR_JACCARD`; between `FIELD_JACCARD` and `NEAR_JACCARD` only when company and title agree and the
 location does not contradict (`decide_arrays`, the `--fast` rule). The `ambiguous` pairs (no exact or
-URL evidence, estimate >= FIELD_JACCARD) are decided by the issue-5 `signatures.decide.Verifier` in
-`jobdedup dedup` (default) and in the service's ingest.
+URL evidence, estimate >= FIELD_JACCARD) are decided by the issue-5 `signatures.decide.Verifier`
+(`make_verifier`) in `jobdedup dedup` and `jobdedup recompute` (default; boilerplate model fitted on the
+postings involved) and in the service's ingest (the collection's boilerplate model, service.state).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,14 +56,6 @@ def decide_arrays(est: np.ndarray, same_content: np.ndarray, same_url: np.ndarra
     return accept, score.astype(np.float32), bits
 
 
-def _verifier() -> Any | None:
-    try:
-        from signatures.decide import Verifier  # issue 5; absent until it lands
-    except ImportError:
-        return None
-    return Verifier()
-
-
 def make_verifier(boilerplate: Any | None = None) -> Any | None:
     """A Verifier using `boilerplate` (a signatures.boilerplate.BoilerplateModel), or None when
     signatures.decide is not available."""
@@ -82,43 +74,4 @@ def ambiguous(bits: np.ndarray, est: np.ndarray, company_conflict: np.ndarray | 
     out = ((bits & (EXACT | URL)) == 0) & (est >= FIELD_JACCARD)
     if company_conflict is not None:
         out &= ~company_conflict | (est >= NEAR_JACCARD)
-    return out
-
-
-_VERIFIER: Any | None = None
-_VERIFIER_LOADED = False
-
-
-def verifier() -> Any | None:
-    """The shared Verifier instance, or None when signatures.decide is not available."""
-    global _VERIFIER, _VERIFIER_LOADED
-    if not _VERIFIER_LOADED:
-        _VERIFIER = _verifier()
-        _VERIFIER_LOADED = True
-    return _VERIFIER
-
-
-def decide_pair(a: Mapping[str, Any], b: Mapping[str, Any], est: float,
-                fa: Mapping[str, Any], fb: Mapping[str, Any]) -> tuple[bool, float, list[str]]:
-    """Decide one candidate pair for the service path; `fa`/`fb` are the feature dicts of the postings."""
-    accept, score, bits = decide_arrays(
-        np.array([est]), np.array([fa["content"] == fb["content"] != 0]), np.array([fa["url"] == fb["url"] != 0]),
-        np.array([fa["profile_sig"] == fb["profile_sig"] != ""]),
-        np.array([fa["company"] == fb["company"] != 0]), np.array([fa["title"] == fb["title"] != 0]),
-        np.array([fa["location"] != fb["location"] and fa["location"] != 0 and fb["location"] != 0]),
-        np.array([min(fa["ntok"], fb["ntok"])]),
-        np.array([fa["title"] != fb["title"] and fa["title"] != 0 and fb["title"] != 0]),
-    )
-    return bool(accept[0]), float(score[0]), why_list(int(bits[0]), est)
-
-
-def verify_pairs(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[tuple[bool, float, list[str]]] | None:
-    """Ask the issue-5 Verifier about posting pairs; None when it is not available."""
-    v = verifier()
-    if v is None:
-        return None
-    out = []
-    for a, b in pairs:
-        d = v.decide(v.prepare(a), v.prepare(b))
-        out.append((bool(d.duplicate), float(d.score), list(d.reasons)))
     return out

@@ -8,7 +8,13 @@ processes do not share the window: duplicates racing through different processes
 commit delay may open two groups; `jobdedup recompute` merges them.
 
 Nothing is half-written: the batch's documents go to Solr in one update request after every decision
-is made; if Solr is down the request fails, the window is untouched, and a retry decides the same way.
+is made; if Solr is down the request fails, the window and the boilerplate model are untouched, and a
+retry decides the same way.
+
+Ambiguous candidate pairs are decided by the Verifier with the collection's boilerplate model
+(service.state), which learns every posting once it is written. A posting re-sent with unchanged content
+(same id, same content key) keeps its stored group, score and reasons: no candidates, no verifier, no
+extraction; only last_seen / seen_count move.
 """
 
 from __future__ import annotations
