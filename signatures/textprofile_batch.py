@@ -117,14 +117,17 @@ class _Units:
 
 
 def _token_spans(u: _Units, min_token_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """(start unit, length) of the tokens longer than min_token_len, in text order (int32: a kernel
+    call holds < 2**31 units)."""
     flag = u.units != 0
-    edges = np.flatnonzero(flag[1:] != flag[:-1])  # alternating: before a start, before an end
-    starts = edges[0::2] + 1
-    lengths = edges[1::2] + 1 - starts
+    # transitions alternate: the unit before a start, the last unit of a token
+    edges = np.flatnonzero(flag[1:] != flag[:-1]).astype(np.int32).reshape(-1, 2)
+    before = edges[:, 0]
+    lengths = edges[:, 1] - before
     if min_token_len > 0:
         keep = lengths > min_token_len
-        starts, lengths = starts[keep], lengths[keep]
-    return starts, lengths
+        before, lengths = before[keep], lengths[keep]
+    return before + 1, lengths
 
 
 def _extra_words(u: _Units, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -212,7 +215,7 @@ def _over_full_bins(t: np.ndarray, rank: np.ndarray, spread: np.ndarray, lg_cap:
     k = kmin[item] + j
     ti = t[item]
     # a bucket = (text, k, spread & (2**k - 1)); pack into one int64 and count equal values
-    key = (ti << 40) | (k << 34) | (spread[item].astype(np.int64) & ((1 << k) - 1))
+    key = (ti.astype(np.int64) << 40) | (k << 34) | (spread[item].astype(np.int64) & ((1 << k) - 1))
     key.sort()
     edge = np.flatnonzero(np.diff(key) != 0)
     bounds = np.concatenate(([0], edge + 1, [len(key)]))
@@ -232,16 +235,23 @@ def _tree_texts(ins_text: np.ndarray, ins_spread: np.ndarray, n_t: np.ndarray, c
         return bad
     lg_cap = _bit_length(cap_t) - 1
     g_off = np.cumsum(n_t) - n_t
-    # capacities 16 and 32: the first 25 keys of each text
-    item, j = _ranges(np.minimum(n_t[risky], 25))
-    pos = g_off[risky][item] + j
-    bad[_over_full_bins(risky[item], j, ins_spread[pos], lg_cap, 4, 5)] = True
+    # capacity 16 held the first 13 keys, capacity 32 the first 25: a (text, 25) matrix of spreads
+    j = np.arange(25)
+    valid = j < n_t[risky][:, None]
+    sp = ins_spread[np.where(valid, g_off[risky][:, None] + j, 0)].astype(np.int64)
+    r = np.arange(len(risky))[:, None]
+    for cap, first_n in ((16, 13), (32, 25)):
+        ok = valid[:, :first_n] & (cap_t[risky] >= cap)[:, None]
+        idx = (r * cap + (sp[:, :first_n] & (cap - 1)))[ok]
+        full = np.flatnonzero(np.bincount(idx, minlength=len(risky) * cap) > _TREEIFY)
+        bad[risky[full // cap]] = True
     # capacities >= 64: classes spread & 63 with >= 9 keys
     big = cap_t >= 64
     if big.any():
-        cls = ins_text * 64 + (ins_spread & 63).astype(np.int64)
-        crowded = np.bincount(cls, minlength=n * 64) > _TREEIFY
-        sel = np.flatnonzero(crowded[cls] & big[ins_text])
+        cls = ins_text * 64 + (ins_spread & 63).astype(np.int32)
+        crowded = (np.bincount(cls, minlength=n * 64) > _TREEIFY).reshape(n, 64)
+        crowded[~big] = False
+        sel = np.flatnonzero(crowded.reshape(-1)[cls])
         if len(sel):
             t = ins_text[sel]
             bad[_over_full_bins(t, sel - g_off[t], ins_spread[sel], lg_cap, 6, None)] = True
@@ -262,7 +272,7 @@ def _kernel(texts: Sequence[str], ascii_only: bool, quant_rate: float, min_token
     tok_off = np.searchsorted(starts, u.text_start)
     tok_off = np.append(tok_off, T)
     per_text = np.diff(tok_off)
-    text_of = np.repeat(np.arange(n, dtype=np.int64), per_text)
+    text_of = np.repeat(np.arange(n, dtype=np.int32), per_text)
     fallback = np.zeros(n, dtype=bool)
     if T == 0:
         return [b""] * n, fallback
@@ -307,9 +317,11 @@ def _kernel(texts: Sequence[str], ascii_only: bool, quant_rate: float, min_token
         fallback[text_of[occ[1:][bad]]] = True
 
     # insertion order (first occurrence) of the groups, text-major
-    gid_at = np.zeros(T, dtype=np.int64)
-    gid_at[rep] = np.arange(1, G + 1)
-    ins = gid_at[np.flatnonzero(gid_at)] - 1
+    gid_at = np.empty(T, dtype=np.int64)
+    gid_at[rep] = np.arange(G)
+    is_first = np.zeros(T, dtype=bool)
+    is_first[rep] = True
+    ins = gid_at[np.flatnonzero(is_first)]
     n_t = np.bincount(text_g, minlength=n)
     g_off = np.cumsum(n_t) - n_t
     rank = np.empty(G, dtype=np.int64)
