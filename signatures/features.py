@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -133,12 +134,17 @@ class Prepared:
     links: frozenset[str] = frozenset()  # job links (see job_links)
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
-    place_vocab: frozenset[str] = frozenset()  # every word of the posting in place-canonical form (en only)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
 
     @property
     def id(self) -> str:
         return self.ex.id
+
+    @cached_property
+    def place_vocab(self) -> frozenset[str]:
+        """Every word of the posting, place spellings folded too (built on first use: only pairs that
+        both name places need it)."""
+        return _place_vocab(self.ex) if self.ex.lang == "en" else frozenset()
 
 
 def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
@@ -193,7 +199,6 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         links=job_links(ex),
         sites=employer_sites(ex),
         places=place_names(ex),
-        place_vocab=_place_vocab(ex) if ex.lang == "en" else frozenset(),
         role_words=role_word_sets(ex),
     )
 
@@ -391,18 +396,17 @@ def links_compared(a: Prepared, b: Prepared) -> tuple[int, int, int]:
 
 # ----------------------------------------------------------------------------- places
 
-#: Spellings of one place folded to one token (applied to lowercase text with punctuation as spaces).
-_PLACE_CANON = (
-    (re.compile(r"\bnew york(?: city)?\b|\bny\b|\bmanhattan\b|\bbrooklyn\b"), "nyc"),
-    (re.compile(r"\bsan francisco(?: bay area)?\b|\bbay area\b|\bsfba\b"), "sf"),
-    (re.compile(r"\blos angeles\b"), "la"),
-    (re.compile(r"\bunited states\b|\busa\b|\bu s\b"), "us"),
-    (re.compile(r"\bunited kingdom\b|\bengland\b"), "uk"),
-    (re.compile(r"\bwashington dc\b|\bd c\b"), "dc"),
-    (re.compile(r"\beurope\b|\beuropean\b"), "eu"),
-    (re.compile(r"\baustralia\b|\bau\b"), "aus"),
-    (re.compile(r"\bnew zealand\b"), "nz"),
-)
+#: Spellings of one place folded to one token (lowercase words; two-word names first).
+_PLACE_BIGRAMS = {
+    "new york": "nyc", "san francisco": "sf", "bay area": "sf", "los angeles": "la", "united states": "us",
+    "u s": "us", "united kingdom": "uk", "washington dc": "dc", "d c": "dc", "new zealand": "nz",
+}
+_PLACE_BIGRAM_FIRST = frozenset(k.split()[0] for k in _PLACE_BIGRAMS)
+_PLACE_WORDS = {
+    "ny": "nyc", "manhattan": "nyc", "brooklyn": "nyc", "sfba": "sf", "usa": "us", "england": "uk", "europe": "eu",
+    "european": "eu", "australia": "aus", "au": "aus",
+}
+_NON_ALNUM_RE = re.compile(r"[^a-z0-9]+")
 _SHORT_PLACES = frozenset({"sf", "la", "dc", "nyc", "uk", "us", "eu", "nz"})  # other 2-letter codes are ambiguous
 #: Capitalized header words that are not places: work mode, contract, role and filler words.
 _NOT_PLACE = frozenset(
@@ -419,11 +423,20 @@ _CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F
 _HEADER_SPLIT_RE = re.compile(r"\s*[|｜]\s*")
 
 
-def _place_canon(text: str) -> str:
-    s = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
-    for rx, rep in _PLACE_CANON:
-        s = rx.sub(rep, s)
-    return s
+def _place_words(text: str) -> list[str]:
+    """Lowercase words of `text` with place spellings folded (New York / NY / Brooklyn -> nyc)."""
+    words = _NON_ALNUM_RE.sub(" ", text.lower()).split()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        pair = _PLACE_BIGRAMS.get(" ".join(words[i : i + 2])) if i + 1 < len(words) else None
+        if pair:
+            out.append(pair)
+            i += 2
+        else:
+            out.append(_PLACE_WORDS.get(words[i], words[i]))
+            i += 1
+    return out
 
 
 def place_names(ex: Extracted) -> frozenset[str]:
@@ -440,7 +453,7 @@ def place_names(ex: Extracted) -> frozenset[str]:
         if "http" in seg or any(c.isdigit() for c in seg):
             continue
         for m in _CAP_RE.findall(seg):
-            for w in _place_canon(m).split():
+            for w in _place_words(m):
                 if w not in _NOT_PLACE and w not in role_words and (len(w) >= 3 or w in _SHORT_PLACES):
                     out.add(w)
     return frozenset(out)
@@ -448,8 +461,14 @@ def place_names(ex: Extracted) -> frozenset[str]:
 
 def _place_vocab(ex: Extracted) -> frozenset[str]:
     """Every word of the posting, as written and with place spellings folded: 'never mentions' checks."""
-    text = " ".join((ex.title, ex.location, ex.company, ex.text))
-    return frozenset(_place_canon(text).split()) | frozenset(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+    words = _NON_ALNUM_RE.sub(" ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
+    vocab = set(words)
+    vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
+    if vocab & _PLACE_BIGRAM_FIRST:
+        vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
+                     for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
+        vocab.discard("")
+    return frozenset(vocab)
 
 
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:
