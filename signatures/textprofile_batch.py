@@ -117,11 +117,12 @@ class _Units:
 
 
 def _token_spans(u: _Units, min_token_len: int) -> tuple[np.ndarray, np.ndarray]:
-    """(start unit, length) of the tokens longer than min_token_len, in text order (int32: a kernel
-    call holds < 2**31 units)."""
+    """(start unit, length) of the tokens longer than min_token_len, in text order (int32 unless one
+    huge text makes the call hold 2**31 units or more)."""
     flag = u.units != 0
     # transitions alternate: the unit before a start, the last unit of a token
-    edges = np.flatnonzero(flag[1:] != flag[:-1]).astype(np.int32).reshape(-1, 2)
+    index = np.int32 if len(u.units) < 2**31 else np.int64
+    edges = np.flatnonzero(flag[1:] != flag[:-1]).astype(index).reshape(-1, 2)
     before = edges[:, 0]
     lengths = edges[:, 1] - before
     if min_token_len > 0:
@@ -299,13 +300,12 @@ def _kernel(texts: Sequence[str], ascii_only: bool, quant_rate: float, min_token
     text_g = text_of[rep]
 
     # exactness: every occurrence equals the previous one of its group (so all equal the first)
-    ks = keys[occ]
-    bad = same & (ks[1:] != ks[:-1])
-    ls = lengths[occ]
+    ks, ls = keys[occ], lengths[occ]
+    bad = same & ((ks[1:] != ks[:-1]) | (ls[1:] != ls[:-1]))  # short tokens: the key is the token
     long_m = np.flatnonzero(same & (ls[1:] > u.per_word)) + 1  # long non-first occurrences
-    if len(long_m):  # same length, same first word, same further words as the occurrence before
+    if len(long_m):  # same first word and same further words as the occurrence before
         m_occ, m_prev = occ[long_m], occ[long_m - 1]
-        bad[long_m - 1] |= (lengths[m_occ] != lengths[m_prev]) | (first[m_occ] != first[m_prev])
+        bad[long_m - 1] |= first[m_occ] != first[m_prev]
         ok = np.flatnonzero(~bad[long_m - 1])
         m_occ, m_prev = m_occ[ok], m_prev[ok]
         item, _, w = _extra_words(u, starts[m_occ], lengths[m_occ])

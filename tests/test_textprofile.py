@@ -294,6 +294,23 @@ def test_batch_verification_catches_identity_hash_collisions(monkeypatch: pytest
     assert texts[-1] in calls and texts[-2] in calls
 
 
+def test_batch_verification_catches_long_token_keyed_like_a_short_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long token whose hash equals a short token's packed key, the long one first in the text."""
+    real = tb._identity_keys
+    abc = int.from_bytes(b"abc", "little")
+
+    def clash(u, starts, lengths):  # type: ignore[no-untyped-def]
+        keys, first = real(u, starts, lengths)
+        keys[lengths > u.per_word] = abc
+        return keys, first
+
+    monkeypatch.setattr(tb, "_identity_keys", clash)
+    texts = ["abcdefghijklm abc abc xyz xyz", "abc abcdefghijklm abcdefghijklm", "plain words words"]
+    calls: list[str] = []
+    assert _kernel_hex(texts, 1.0, exact_calls=calls) == _per_text(texts, 1.0)
+    assert texts[0] in calls and texts[1] in calls and texts[2] not in calls
+
+
 def test_batch_verification_catches_sort_key_collisions(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a multiplier that maps every key to hash bits 0, all tokens of a text share one sort group."""
     monkeypatch.setattr(tb, "_GOLDEN", np.uint64(0))
