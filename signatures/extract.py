@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
@@ -85,6 +87,21 @@ def _cs(rx: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern, rx.flags & ~re.IGNORECASE)
 
 
+def _line_safe(rx: re.Pattern[str]) -> re.Pattern[str]:
+    """The pattern with `\\s` unable to match a line break: on a '\\n'-joined text its matches stay within
+    lines, and each line's first match is what a search of the line alone finds."""
+    p = rx.pattern
+    bare = re.sub(r"\\[^\\swWdDsSbB]", "", p)  # escaped literals cannot match a line break
+    if rx.flags & (re.DOTALL | re.MULTILINE) or re.search(r"\[[^\]]*\\s|\[\^|\\[WD\\]|\(\?[a-z]*[sm]|\(\?<?[=!]|[\^$]", bare):
+        raise ValueError(f"_line_safe cannot prove this pattern stays within a line: {p!r}")
+    return re.compile(p.replace("\\s", "[^\\S\\n]"), rx.flags)
+
+
+def _line_starts(lines: list[str]) -> list[int]:
+    """Offsets of each line in '\\n'.join(lines)."""
+    return [0, *accumulate(len(ln) + 1 for ln in lines)][: len(lines)]
+
+
 def _required(seq: Any) -> frozenset[str] | None:
     """Literals (folded) of which every match of a parsed regex sequence contains one; None if unknown."""
     from re import _constants as c  # type: ignore[attr-defined]
@@ -129,16 +146,33 @@ def _literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
 class _Pre:
     """A (?i) pattern with its case-sensitive twin and literal prefilter, both for folded text."""
 
-    __slots__ = ("cs", "lits", "rx")
+    __slots__ = ("cs", "lines", "lit_rx", "lits", "rx")
 
-    def __init__(self, rx: re.Pattern[str]) -> None:
+    def __init__(self, rx: re.Pattern[str], lines: bool = False) -> None:
         self.rx = rx
         self.cs = _cs(rx) if rx.flags & re.IGNORECASE else rx
         self.lits = _literals(rx)
+        alternation = "|".join(re.escape(x) for x in sorted(self.lits or (), key=len, reverse=True))
+        self.lit_rx = re.compile(alternation) if self.lits and len(self.lits) > 2 else None
+        self.lines = _line_safe(self.cs) if lines else None
 
     def may(self, folded: str) -> bool:
         """False only when the pattern cannot match the text whose fold is `folded`."""
-        return self.lits is None or any(x in folded for x in self.lits)
+        if self.lits is None:
+            return True
+        if self.lit_rx is not None:
+            return self.lit_rx.search(folded) is not None
+        return any(x in folded for x in self.lits)
+
+    def line_matches(self, folded_text: str, starts: list[int]) -> dict[int, re.Match[str]]:
+        """Per line of a folded '\\n'-joined text (`starts`: each line's offset), the first match a
+        per-line search would find, from one pass over the whole text (needs `lines=True`)."""
+        if self.lines is None or not self.may(folded_text):
+            return {}
+        out: dict[int, re.Match[str]] = {}
+        for m in self.lines.finditer(folded_text):
+            out.setdefault(bisect_right(starts, m.start()) - 1, m)
+        return out
 
     def search(self, folded: str) -> re.Match[str] | None:
         """Match in the folded text (spans equal the original text's)."""
@@ -209,8 +243,8 @@ _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
 def detect_lang(text: str) -> str:
     """'ja' when kana occur, 'zh' when Han characters dominate, else 'en' (Latin scripts)."""
     sample = text[:4000]
-    kana = len(_HIRA_KATA_RE.findall(sample))
-    han = len(_HAN_RE.findall(sample))
+    kana = _HIRA_KATA_RE.subn("", sample)[1]
+    han = _HAN_RE.subn("", sample)[1]
     if kana >= 10 or (kana and kana * 5 >= han):
         return "ja"
     if han >= 10 or (han and han * 3 >= len(sample)):
@@ -252,17 +286,16 @@ _SAL_CONTEXT_RE = re.compile(
 )
 
 
-_SAL_CONTEXT = _Pre(_SAL_CONTEXT_RE)
+_SAL_CONTEXT = _Pre(_SAL_CONTEXT_RE, lines=True)
 
 
 def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[float, ...]:
     """Salary-like amounts (normalized to plain numbers) on lines that talk about pay (`folded`: the
     lines' `_fold`, when the caller has it)."""
     out: list[float] = []
-    for line, fl in zip(lines, folded if folded is not None else map(_fold, lines), strict=True):
-        if not _SAL_CONTEXT.search(fl):
-            continue
-        for m in _SAL_RE.finditer(line):
+    flines = folded if folded is not None else [_fold(ln) for ln in lines]
+    for i in _SAL_CONTEXT.line_matches("\n".join(flines), _line_starts(flines)):
+        for m in _SAL_RE.finditer(lines[i]):
             ka, kb = m.group("ka"), m.group("kb")
             has_money = m.group("cur") or m.group("cur2") or ka or kb or m.group("unit")
             if not has_money:
@@ -336,6 +369,10 @@ _ROLE_WORDS_CJK = re.compile(
     r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ|営業|事務|保守|担当|リーダー|職|士|師|員|"
     r"スタイリスト|ドライバー|プランナー|介護|販売|技術者|コンサルタント|警備|施工管理|店長|候補)$"
 )
+#: _ROLE_WORDS_CJK is `(?:w1|w2|...)$` over plain words: a string matches iff it ends with one (or with one + '\n')
+_ROLE_WORDS_CJK_ENDS = tuple(_ROLE_WORDS_CJK.pattern[3:-2].split("|"))
+if not _ROLE_WORDS_CJK.pattern.startswith("(?:") or any(re.escape(w) != w for w in _ROLE_WORDS_CJK_ENDS):
+    raise ValueError("_ROLE_WORDS_CJK must stay `(?:word|word|...)$` over plain words")
 _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
 _HIRING_LIST_RE = re.compile(
     r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
@@ -369,10 +406,12 @@ def _looks_like_role(s: str, lang: str) -> bool:
         return False
     if lang == "en":
         return len(s.split()) <= 9 and _ROLE_WORDS_EN_CS.search(_fold(s)) is not None
-    core = _TRAILING_PAREN_RE.sub("", s.strip(" 。.!！"))
+    core = s.strip(" 。.!！")
+    if ")" in core or "）" in core:
+        core = _TRAILING_PAREN_RE.sub("", core)
     if len(core) > 24 or _CJK_PUNCT_RE.search(core):
         return False
-    return bool(_ROLE_WORDS_CJK.search(core)) or (
+    return core.endswith(_ROLE_WORDS_CJK_ENDS) or (core.endswith("\n") and core[:-1].endswith(_ROLE_WORDS_CJK_ENDS)) or (
         len(core) <= 40 and _ROLE_WORDS_EN_CS.search(_fold(core)) is not None and not _HAN_RE.search(core)
     )
 
@@ -439,7 +478,7 @@ def _role_core(line: str) -> str:
     return _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
 
 
-_HIRING_LIST = _Pre(_HIRING_LIST_RE)
+_HIRING_LIST = _Pre(_HIRING_LIST_RE, lines=True)
 _TITLE_TAG_RE = re.compile(r"[\[【(（][^\]】)）]*[\]】)）]")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*")
 _LIST_SPLIT_RE = re.compile(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*")
@@ -462,10 +501,10 @@ def _roles(
         parts = [c for c in (_clean_role(r) for r in _TITLE_SPLIT_RE.split(t)) if c]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
-    for line, fl in zip(lines, flines, strict=True):
-        m = _HIRING_LIST.search(fl)
-        if m and m.end(1) - m.start(1) < 240:
-            items = _LIST_SPLIT_RE.split(line[m.start(1) : m.end(1)].rstrip(". "))
+    joined = "\n".join(lines)
+    for m in _HIRING_LIST.line_matches("\n".join(flines), _line_starts(flines)).values():
+        if m.end(1) - m.start(1) < 240:
+            items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
@@ -723,7 +762,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if not title and tup_lines and len(tup_lines[0]) <= 80 and not pipe_line:
         title = tup_lines[0]
         found.append("title")
-    if not location:
+    if not location and _LOCATION_LINE.may("\n".join(flines[:40])):
         for ln, fl in zip(tup_lines[:40], flines, strict=False):
             m = _LOCATION_LINE.cs.match(fl) if _LOCATION_LINE.may(fl) else None
             if m:

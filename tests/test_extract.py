@@ -295,3 +295,22 @@ def test_literal_prefilters_never_reject_a_match(parts: list[str]) -> None:
     for pre in [v for v in vars(x).values() if isinstance(v, x._Pre)] + [p for _, p in x._FAMILY_PRES]:
         if pre.rx.search(s):
             assert pre.may(x._fold(s)), (pre.rx.pattern, pre.lits)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), _TRICKY), max_size=6).map("".join)
+                      .map(lambda s: s.replace("\n", " ")), max_size=8))
+def test_whole_text_line_scan_equals_searching_each_line(lines: list[str]) -> None:
+    import signatures.extract as x
+
+    folded = [x._fold(ln) for ln in lines]
+    starts = x._line_starts(folded)
+    for pre in [v for v in vars(x).values() if isinstance(v, x._Pre) and v.lines is not None]:
+        got = {i: (m.start() - starts[i], m.end() - starts[i], m.groups())
+               for i, m in pre.line_matches("\n".join(folded), starts).items()}
+        want = {}
+        for i, ln in enumerate(lines):
+            m = pre.rx.search(ln)
+            if m:
+                want[i] = (m.start(), m.end(), tuple(None if g is None else x._fold(g) for g in m.groups()))
+        assert got == want, pre.rx.pattern
