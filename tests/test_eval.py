@@ -170,3 +170,24 @@ def test_eval_cli_boilerplate_ablation_runs(tmp_path: Path, capsys: pytest.Captu
     main(["eval", "--data", d, "--labels", lab, "--json", "--no-baselines", "--no-boilerplate"])
     doc = json.loads(capsys.readouterr().out)
     assert doc[0]["results"][0]["per_label"]["TEMPORAL"] == 1.0  # reposts still found without suppression
+
+
+def test_training_recipe_ships_the_veto_rules_and_cv_applies_them() -> None:
+    from service.eval import VETOES, LabelSet, cross_validated, train_model
+    from signatures.decide import VETO_CAP
+    from signatures.features import FEATURES
+
+    rng = np.random.default_rng(5)
+    n = 120
+    X = rng.uniform(0, 1, (n, len(FEATURES)))
+    labels = ["TEMPORAL" if x > 0.5 else "NON" for x in X[:, FEATURES.index("spec_jaccard")]]
+    X[:, FEATURES.index("links_changed")] = 0.0
+    X[:, FEATURES.index("places_moved")] = 0.0
+    X[:10, FEATURES.index("spec_jaccard")] = 0.99  # look like duplicates ...
+    X[:10, FEATURES.index("places_moved")] = 1.0  # ... but the job moved to another city
+    pairs = [LabeledPair(f"a{i}", f"b{i}", lb) for i, lb in enumerate(labels)]
+    model = train_model(X, labels)
+    assert model.vetoes == VETOES and dict(VETOES)["places_moved"] == 1.0
+    assert (model.final_scores(X[:10]) <= VETO_CAP).all() and model.vetoed(X[:10]).all()
+    (oof,) = cross_validated([LabelSet("s", pairs, X)], k=3)
+    assert (oof[:10] <= VETO_CAP).all() and not model.vetoed(X[10:]).any()
