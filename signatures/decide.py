@@ -1,8 +1,11 @@
-"""The duplicate decision: a small logistic-regression verifier over explainable pair features.
+"""The duplicate decision: a small logistic-regression verifier over explainable pair features, with veto
+rules on top (hard evidence of another job: the role list's job links changed, the same text moved to
+another city).
 
 `Verifier.decide(a, b)` says whether two prepared postings are the same job (FULL / SEMANTIC / TEMPORAL
-in the label vocabulary) and why. Coefficients ship with the package as
-`signatures/data/verifier-<SIG_VERSION>.json`, trained by `benchmarks/train_verifier.py`.
+in the label vocabulary) and why (`veto:...` reasons name a rule that applied). Coefficients and veto
+rules ship with the package as `signatures/data/verifier-<SIG_VERSION>.json`, trained by
+`benchmarks/train_verifier.py`.
 Pure computation; the only file read is the shipped coefficients (importlib.resources).
 """
 
