@@ -117,8 +117,8 @@ class _Units:
 
 
 def _token_spans(u: _Units, min_token_len: int) -> tuple[np.ndarray, np.ndarray]:
-    """(start unit, length) of the tokens longer than min_token_len, in text order (int32 unless one
-    huge text makes the call hold 2**31 units or more)."""
+    """(start unit, length) of the tokens longer than min_token_len, in text order, as int64 (numpy
+    gathers with int32 indices are slower); filtered in int32 when the call holds < 2**31 units."""
     flag = u.units != 0
     # transitions alternate: the unit before a start, the last unit of a token
     index = np.int32 if len(u.units) < 2**31 else np.int64
@@ -126,9 +126,9 @@ def _token_spans(u: _Units, min_token_len: int) -> tuple[np.ndarray, np.ndarray]
     before = edges[:, 0]
     lengths = edges[:, 1] - before
     if min_token_len > 0:
-        keep = lengths > min_token_len
-        before, lengths = before[keep], lengths[keep]
-    return before + 1, lengths
+        keep = np.flatnonzero(lengths > min_token_len)  # (flatnonzero + take beats a boolean mask)
+        before, lengths = before.take(keep), lengths.take(keep)
+    return before.astype(np.int64) + 1, lengths.astype(np.int64)
 
 
 def _extra_words(u: _Units, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -138,7 +138,7 @@ def _extra_words(u: _Units, starts: np.ndarray, lengths: np.ndarray) -> tuple[np
     item, k = _ranges(extra)
     k += 1
     rem = lengths[item] - k * u.per_word
-    w = u.words[starts[item] + k * u.per_word] & u.masks[np.minimum(rem, u.per_word)]
+    w = u.words[starts[item] + k * u.per_word] & u.masks.take(np.minimum(rem, u.per_word))
     return item, k, w
 
 
@@ -174,7 +174,7 @@ def _java_hashes(u: _Units, first: np.ndarray, starts: np.ndarray, lengths: np.n
 def _identity_keys(u: _Units, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(key, masked first word) per token: the packed word for short tokens (exact), a 64-bit hash of
     the words for long ones."""
-    first = u.words[starts] & u.masks[np.minimum(lengths, u.per_word)]
+    first = u.words[starts] & u.masks.take(np.minimum(lengths, u.per_word))
     keys = first.copy()
     long_idx = np.flatnonzero(lengths > u.per_word)
     if len(long_idx):
@@ -249,7 +249,7 @@ def _tree_texts(ins_text: np.ndarray, ins_spread: np.ndarray, n_t: np.ndarray, c
     # capacities >= 64: classes spread & 63 with >= 9 keys
     big = cap_t >= 64
     if big.any():
-        cls = ins_text * 64 + (ins_spread & 63).astype(np.int32)
+        cls = ins_text * 64 + (ins_spread & 63).astype(np.int64)
         crowded = (np.bincount(cls, minlength=n * 64) > _TREEIFY).reshape(n, 64)
         crowded[~big] = False
         sel = np.flatnonzero(crowded.reshape(-1)[cls])
@@ -273,7 +273,7 @@ def _kernel(texts: Sequence[str], ascii_only: bool, quant_rate: float, min_token
     tok_off = np.searchsorted(starts, u.text_start)
     tok_off = np.append(tok_off, T)
     per_text = np.diff(tok_off)
-    text_of = np.repeat(np.arange(n, dtype=np.int32), per_text)
+    text_of = np.repeat(np.arange(n, dtype=np.int64), per_text)
     fallback = np.zeros(n, dtype=bool)
     if T == 0:
         return [b""] * n, fallback
