@@ -94,12 +94,13 @@ class _IngestCollector:
             ("jobdedup_resent_unchanged", "resent_unchanged",
              "Postings re-sent with unchanged content: group kept, not re-verified"),
             ("jobdedup_extracted", "extracted", "Postings run through content extraction"),
-            ("jobdedup_boilerplate_learned", "boilerplate_added", "Postings added to the boilerplate model"),
+            ("jobdedup_boilerplate_learned", "boilerplate_added",
+             "Written postings given to the boilerplate model (added in steps, see Ingestor.learn_every)"),
         ):
             yield CounterMetricFamily(name, doc, value=st.get(key, 0))
-        model = self.ingestor.boilerplate
-        yield GaugeMetricFamily("jobdedup_boilerplate_postings", "Postings the boilerplate model has counted",
-                                value=model.postings)
+        yield GaugeMetricFamily("jobdedup_boilerplate_postings",
+                                "Postings the boilerplate model has counted (incl. those queued for its next step)",
+                                value=self.ingestor.learned_postings)
 
 
 def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.0,

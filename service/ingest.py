@@ -318,13 +318,15 @@ class Ingestor:
 
     `state` holds the collection's boilerplate model (learned from the postings this service indexes,
     persisted by `service.state`); the Verifier sees it, so a company blurb shared by many of the
-    company's jobs counts little when two of its postings are compared. Postings re-sent with unchanged
-    content keep their group without candidates or verification. `stats` counts the work done.
+    company's jobs counts little when two of its postings are compared. New postings are learned in
+    steps of `learn_every` (and at every save): between steps the model is constant, so a candidate's
+    prepared form is reused across batches instead of being rebuilt for every batch. Postings re-sent
+    with unchanged content keep their group without candidates or verification. `stats` counts the work.
     """
 
     def __init__(self, solr: Solr, commit_within_ms: int = 1000, window_size: int = 20000,
                  max_text_chars: int = MAX_TEXT_CHARS, max_candidates: int = 2000,
-                 state: BoilerplateState | None = None) -> None:
+                 state: BoilerplateState | None = None, learn_every: int = 1000) -> None:
         self.solr = solr
         self.commit_within_ms = commit_within_ms
         self.window = RecentWindow(window_size)
@@ -334,12 +336,29 @@ class Ingestor:
         self.state = state if state is not None else BoilerplateState(None)
         self.verifier = decision_glue.make_verifier(self.state.model)
         self.stats: Counter[str] = Counter()
+        self.learn_every = learn_every
+        self._to_learn: list[Any] = []    # written postings (Extracted) not yet added to the model
+        self._generation = 0              # bumped whenever the model (or the verifier) changes
         self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
+        # (id, content key) -> (model generation, Prepared): valid while the model is unchanged
+        self._prepared: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
 
     @property
     def boilerplate(self) -> Any:
         """The collection's signatures.boilerplate.BoilerplateModel."""
         return self.state.model
+
+    @property
+    def learned_postings(self) -> int:
+        """Postings the boilerplate model has counted, plus those queued for its next learning step."""
+        return self.state.model.postings + len(self._to_learn)
+
+    def _learn(self) -> None:
+        """Add the queued postings to the boilerplate model (call under the lock)."""
+        if self._to_learn:
+            self.state.add(self._to_learn)
+            self._to_learn = []
+            self._generation += 1
 
     # -- the batch -----------------------------------------------------------------------------------
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
@@ -368,8 +387,10 @@ class Ingestor:
         """Write the boilerplate model to its state file now if it changed (False: nothing written); a
         model another process saved meanwhile (recompute's refit) is adopted first, not overwritten."""
         with self.lock:
+            self._learn()
             if self.state.sync():
                 self.verifier = decision_glue.make_verifier(self.state.model)
+                self._generation += 1
             data = self.state.snapshot()
         return self.state.write(data)
 
@@ -413,6 +434,21 @@ class Ingestor:
             out[i] = ex
         self.stats["extracted"] += len(todo)
         return out
+
+    def _prepare(self, v: Any, pid: str, content: int, ex: Any) -> Any:
+        """v.prepare(ex), reused from an earlier batch while the model has not changed."""
+        key = (pid, content)
+        hit = self._prepared.get(key)
+        if hit is not None and hit[0] == self._generation:
+            self._prepared.move_to_end(key)
+            return hit[1]
+        got = v.prepare(ex)
+        self._prepared[key] = (self._generation, got)
+        self._prepared.move_to_end(key)
+        while len(self._prepared) > self.window.size:
+            self._prepared.popitem(last=False)
+        self.stats["prepared"] += 1
+        return got
 
     def _remember(self, pid: str, content: int, ex: Any) -> None:
         key = (pid, content)
@@ -498,7 +534,7 @@ class Ingestor:
         def prep(j: int) -> Any | None:
             if j not in prepared:
                 ex = cached(j)
-                prepared[j] = None if ex is None else v.prepare(ex)
+                prepared[j] = None if ex is None else self._prepare(v, str(cand.ids[j]), content(j), ex)
             return prepared[j]
 
         pairs, where = [], []
@@ -613,7 +649,9 @@ class Ingestor:
         for i in range(len(batch)):
             if extracted[i] is not None:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
-        self.state.add(learn)
+        self._to_learn.extend(learn)
+        if len(self._to_learn) >= self.learn_every:
+            self._learn()
         self.stats["resent_unchanged"] += len(unchanged)
         self.stats["boilerplate_added"] += len(learn)
         self.stats["batches"] += 1

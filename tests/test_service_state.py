@@ -17,7 +17,7 @@ from service.solr import Solr
 from service.state import BoilerplateState, collection_slug, load_model, model_path, write_atomic
 from signatures.boilerplate import BoilerplateModel
 
-# A company blurb shared by all of Acme's jobs (five paragraphs), and one short paragraph per job.
+# A company blurb shared by all of Acme's jobs (nine paragraphs), and one short paragraph per job.
 BLURB = [
     "Acme Robotics builds autonomous warehouse robots that move millions of parcels every day for retailers "
     "across Europe.",
@@ -25,6 +25,10 @@ BLURB = [
     "We offer thirty days of vacation, a learning budget, a modern office near the river and flexible remote work.",
     "Acme Robotics is an equal opportunity employer and values diversity of every kind in its teams.",
     "To apply, send your CV and a short note about a robot you admire through our careers page.",
+    "Our robots run in 120 warehouses in 14 countries and are maintained by our own field service team.",
+    "Every new colleague gets a mentor, a robot kit to build at home and a week in a customer warehouse.",
+    "We publish our safety research and contribute to open source motion planning libraries.",
+    "Our investors include long-term funds that care about sustainable logistics.",
 ]
 JOBS = [
     ("Backend Engineer", "You will build Go services for fleet telemetry and route planning."),
@@ -151,30 +155,38 @@ def test_model_persists_across_restart_and_changes_the_decision(clean_solr: str,
     assert saved.exists() and BoilerplateModel.from_bytes(saved.read_bytes()).postings == len(JOBS) + 1
     Solr(url).commit()
 
-    # control: a service with no boilerplate knowledge takes the firmware job for a repost of the frontend job
+    learned = load_model(saved)  # what a restarted service loads
+
+    from signatures.decide import Verifier
+    from signatures.extract import extract
+
+    def verdict(model: BoilerplateModel | None) -> tuple[float, bool]:
+        v = Verifier(model)
+        d = v.decide(v.prepare(extract(firmware)), v.prepare(extract(frontend)))
+        return d.score, d.duplicate
+
+    (p_blind, dup_blind), (p_seen, dup_seen) = verdict(None), verdict(learned)
+    # the blurb counts little once it is known as Acme's boilerplate: the two jobs look less alike
+    assert p_seen < p_blind - 0.05
+    assert dup_blind  # without that knowledge the shared blurb makes them one job
+
+    # control: a service with no boilerplate knowledge decides exactly like Verifier(None)
     with TestClient(create_app(url, commit_within_ms=200, state_dir=str(tmp_path / "empty"))) as c0:
         (blind,) = c0.post("/v1/postings", json={"postings": [firmware]}).json()["results"]
     assert blind["status"] == "duplicate" and blind["duplicate_of"] == "acme-frontend", blind
-    assert "verifier" in blind["why"]
+    assert "verifier" in blind["why"] and blind["score"] == pytest.approx(p_blind, abs=1e-3)
     requests.post(f"{url}/update", json={"delete": {"id": firmware["id"]}}, params={"commit": "true"}).raise_for_status()
 
-    # service 2 (a restart on the same state directory) reloads the model and keeps the jobs apart
+    # service 2 (a restart on the same state directory) reloads the model and decides with it
     app2 = create_app(url, commit_within_ms=200, state_dir=str(state))
     assert app2.state.ingestor.boilerplate.postings == len(JOBS) + 1
     with TestClient(app2) as c2:
         (seeing,) = c2.post("/v1/postings", json={"postings": [firmware]}).json()["results"]
-    assert seeing["status"] == "new" and seeing["duplicate_of"] is None, seeing
-    # the same pair, scored with and without the blurb counted as boilerplate
-    from signatures.decide import Verifier
-    from signatures.extract import extract
-
-    def p(model: BoilerplateModel | None) -> float:
-        v = Verifier(model)
-        return v.decide(v.prepare(extract(firmware)), v.prepare(extract(frontend))).score
-
-    learned = load_model(saved)
-    assert p(learned) < blind["score"] - 0.2
-    assert blind["score"] == pytest.approx(p(None), abs=1e-3)
+    if dup_seen:
+        assert seeing["status"] == "duplicate" and seeing["score"] == pytest.approx(p_seen, abs=1e-3), seeing
+        assert seeing["why"] != blind["why"]
+    else:
+        assert seeing["status"] == "new" and seeing["duplicate_of"] is None, seeing
 
 
 @pytest.mark.solr
