@@ -247,3 +247,31 @@ def test_solr_down_writes_nothing_and_learns_nothing(tmp_path: Path) -> None:
         assert res.status_code == 503 and "Retry-After" in res.headers
         assert app.state.ingestor.boilerplate.postings == 2  # nothing learned from postings never written
     assert model_path(tmp_path, dead).read_bytes() == before  # and the saved model is untouched
+
+
+@pytest.mark.solr
+def test_index_cli_loads_learns_and_saves_the_model(clean_solr: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import orjson
+
+    url = f"{clean_solr}/postings"
+    data = tmp_path / "acme.jsonl"
+    data.write_bytes(b"\n".join(orjson.dumps(p) for p in corpus()))
+
+    def index() -> dict:
+        res = subprocess.run([sys.executable, "-m", "service.cli", "index", str(data), "--solr", url,
+                              "--state-dir", str(tmp_path / "state"), "-j", "0"],
+                             capture_output=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        return orjson.loads(res.stderr.strip().splitlines()[-1])
+
+    first = index()
+    assert first["by_status"] == {"new": len(JOBS)} and first["boilerplate_added"] == len(JOBS)
+    saved = model_path(tmp_path / "state", url)
+    assert load_model(saved).postings == len(JOBS)
+    again = index()  # the same file again: nothing new to learn, nothing re-verified
+    assert again["by_status"] == {"updated": len(JOBS)} and again["resent_unchanged"] == len(JOBS)
+    assert "verifier_pairs" not in again and again.get("boilerplate_added", 0) == 0
+    assert load_model(saved).postings == len(JOBS)
