@@ -48,9 +48,18 @@ import multiprocessing.context
 import re
 import threading
 import unicodedata
-from collections import Counter
+from collections import (
+    Counter,
+    _count_elements,  # type: ignore[attr-defined]  # Counter.update's C loop
+    deque,
+)
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import compress, groupby, repeat
+from operator import le
+from typing import NamedTuple
+
+import numpy as np
 
 from signatures import script
 from signatures.segment import get_segmenter
@@ -177,6 +186,114 @@ def between_tokens(text: str) -> list[str]:
     return solr_tokens(text, NON_CJK_MIN_TOKEN_LEN)
 
 
+# --- one-pass preparation of plain Chinese values --------------------------------------------------
+# Most Chinese values hold only jieba-range Han, ASCII and non-word characters (punctuation, symbols,
+# emoji). For those a numpy pass over the UTF-16 code units does what the general path does with
+# several regex passes: no width folding applies (no fullwidth/halfwidth/compatibility characters),
+# no kana (the value says nothing for Japanese), the CJK runs are exactly the maximal jieba-range Han
+# runs, and the Solr tokens between them are the ASCII letter/digit runs (no other character is a
+# Java letter/digit; CJK runs separate tokens like any other non-letter). Two lookup tables map every
+# code unit: _HAN_MAP keeps jieba-range Han, marks "not plain" characters (_NOT_PLAIN: any other word
+# or CJK character) and surrogates (_SURROGATE: astral characters, checked one by one), turns the rest
+# into spaces; _ASCII_MAP keeps ASCII letters/digits, lowercased, and turns the rest into spaces. Both
+# keep NUL, which separates the values of a posting processed in one pass (NUL inside a value is
+# replaced by a space first: it separates words and tokens either way).
+_NOT_PLAIN, _SURROGATE = 0xFFFF, 0xFFFE
+_ASTRAL = re.compile("[\U00010000-\U0010ffff\ud800-\udfff]")
+
+
+@functools.cache
+def _maps() -> tuple[np.ndarray, np.ndarray]:
+    """(_HAN_MAP, _ASCII_MAP) over all UTF-16 code units, built on first use (~20 ms)."""
+    units = "".join(map(chr, range(0x10000)))
+    han = np.where(np.fromiter(map(str.isalnum, units), bool, 0x10000), _NOT_PLAIN, 0x20).astype(np.uint16)
+    for m in script.CJK_RE.finditer(units):
+        han[m.start() : m.end()] = _NOT_PLAIN
+    han[0x4E00:0x9FD6] = np.arange(0x4E00, 0x9FD6, dtype=np.uint16)
+    han[0xD800:0xE000] = _SURROGATE
+    han[:0x80] = 0x20  # ASCII: never Han, never "not plain"
+    asc = np.full(0x10000, 0x20, np.uint8)
+    for c in range(0x80):
+        if chr(c).isalnum():
+            asc[c] = ord(chr(c).lower())
+    han[0] = asc[0] = 0
+    return han, asc
+
+
+def _astral_needs_general_path(text: str) -> bool:
+    """Whether an astral character (or lone surrogate) of `text` is a word or CJK character."""
+    return any(
+        ch.isalnum() or ch <= "\udfff" or script.CJK_RE.match(ch) is not None for ch in _ASTRAL.findall(text)
+    )
+
+
+def _plain_split(texts: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """Per text (markup and contacts already stripped, no NUL): its jieba-range Han runs joined by
+    single spaces (maybe with a leading/trailing space) and its ASCII letter/digit runs, lowercased,
+    joined by spaces. None when any text is not plain."""
+    joined = "\0".join(texts)
+    han_map, ascii_map = _maps()
+    a = np.frombuffer(joined.encode("utf-16-le", "surrogatepass"), np.uint16)
+    h = han_map.take(a)
+    top = h.max() if h.size else 0
+    if top >= _SURROGATE:
+        if top == _NOT_PLAIN or _astral_needs_general_path(joined):
+            return None
+        h[h == _SURROGATE] = 0x20
+    keep = h != 0x20
+    keep[1:] |= keep[:-1]  # a space is kept only right after a non-space: runs of spaces collapse
+    hans = h[keep].tobytes().decode("utf-16-le").split("\0")
+    return hans, ascii_map.take(a).tobytes().decode("ascii").split("\0")
+
+
+def _stripped(text: str) -> str:
+    text = strip_contacts(strip_markup(text))
+    return text.replace("\0", " ") if "\0" in text else text
+
+
+class _Value(NamedTuple):
+    """A CJK posting's value, ready for counting: its CJK runs, the Solr tokens between them, and its
+    kana count (language detection)."""
+
+    runs: list[str]
+    tokens: list[str]
+    kana: int
+
+
+def _value(text: str) -> _Value:
+    """Drop markup, width-fold, drop contacts, split into CJK runs and Solr tokens between them."""
+    plain = _plain_split([_stripped(text)])
+    if plain is not None:
+        tokens = [t for t in plain[1][0].split() if len(t) > NON_CJK_MIN_TOKEN_LEN]
+        return _Value(plain[0][0].split(), tokens, 0)
+    cleaned = _clean(text)
+    parts = _CJK_SPLIT.split(cleaned)
+    runs = parts[1::2]
+    kana = sum(map(len, script.KANA_RE.findall(cleaned))) if _KANA_CHAR.search(cleaned) else 0
+    return _Value(runs, between_tokens(" ".join(parts[0::2])), kana)
+
+
+def _language(values: Sequence[_Value]) -> str:
+    """_runs_language over all runs of `values`: "ja" when kana make JA_KANA_SHARE of their characters."""
+    kana = sum(v.kana for v in values)
+    if not kana:
+        return script.ZH
+    total = sum(len(r) for v in values for r in v.runs)
+    return script.JA if kana >= script.JA_KANA_SHARE * total else script.ZH
+
+
+def _value_counts(value: _Value, lang: str) -> Counter[str]:
+    """Token counts of one prepared value: segmenter words of >= CJK_MIN_WORD_LEN characters plus
+    the Solr tokens between runs."""
+    runs, tokens = value.runs, value.tokens
+    if not runs:
+        return Counter(tokens)
+    counts = get_segmenter(lang).word_counts(runs, CJK_MIN_WORD_LEN)
+    if tokens:
+        counts.update(tokens)
+    return counts
+
+
 def _counts(runs: Sequence[str], between: str, lang: str) -> Counter[str]:
     counts = get_segmenter(lang).word_counts(runs, CJK_MIN_WORD_LEN) if runs else Counter()
     counts.update(between_tokens(between))
@@ -196,10 +313,9 @@ def cjk_counts(text: str, lang: str | None = None) -> Counter[str]:
     """Token counts of a CJK text: words of its CJK runs with at least CJK_MIN_WORD_LEN characters
     (segmenter "ja" or "zh": `lang`, else detected), plus Solr tokens of the text between runs, after
     width folding and without URLs / e-mail addresses."""
-    runs, between = _prepare(text)
-    if lang is None:
-        lang = _runs_language(runs) if runs else script.ZH
-    return _counts(runs, between, script.segmenter_language(lang))
+    value = _value(text)
+    lang = _language([value]) if lang is None else script.segmenter_language(lang)
+    return _value_counts(value, lang)
 
 
 def cjk_tokens(text: str, lang: str | None = None) -> list[str]:
@@ -223,11 +339,13 @@ def cjk_profile(tokens: Iterable[str] | Counter[str], quant_rate: Fraction | Non
     quant = max(1, (2 * max_freq * num + den) // (2 * den))  # floor(maxFreq * rate + 1/2)
     if quant == 1:
         q = counts
-    else:
-        q = {k: c // quant * quant for k, c in counts.items() if c >= quant}
-    kept = sorted(q)
+        kept = sorted(counts)
+    else:  # words counted >= quant, picked in C (no bytecode per word); few are left to quantize
+        kept = sorted(compress(counts, map(le, repeat(quant), counts.values())))
+        q = {k: counts[k] // quant * quant for k in kept}
     kept.sort(key=q.__getitem__, reverse=True)  # by quantized count; stable: ties in code point order
-    return "\n".join(map(_LINE, kept, map(q.__getitem__, kept)))  # C-level loops, no bytecode per word
+    # the lines of one count in one C-level join: "w1 c\nw2 c ... wn c" (a handful of counts per value)
+    return "\n".join([f" {c}\n".join(words) + f" {c}" for c, words in groupby(kept, q.__getitem__)])
 
 
 def profile_signature(text: str) -> str:
@@ -237,8 +355,8 @@ def profile_signature(text: str) -> str:
         raise TypeError(f"profile_signature expects str, got {type(text).__name__}")
     if script.CJK_RE.search(text) is None:
         return solr_text_signature(text)
-    runs, between = _prepare(text)
-    return profile_digest([cjk_profile(_counts(runs, between, _runs_language(runs)))])
+    value = _value(text)
+    return profile_digest([cjk_profile(_value_counts(value, _language([value])))])
 
 
 def _field_values(posting: Mapping[str, object], name: str) -> list[str]:
@@ -260,12 +378,53 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     cjk_search = script.CJK_RE.search
     if not any(cjk_search(v) for _, values in fields for v in values):
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    prepared = [(name, [_prepare(v) for v in values]) for name, values in fields]
-    lang = _runs_language([r for _, preps in prepared for runs, _ in preps for r in runs])
+    if CJK_MIN_WORD_LEN == 2:  # the plain path's word filter (read at call time: evaluations patch it)
+        texts = [_stripped(v) for _, values in fields for v in values]
+        plain = _plain_split(texts)
+        if plain is not None:
+            return _plain_zh_digest(fields, *plain)
+    prepared = [(name, [_value(v) for v in values]) for name, values in fields]
+    lang = _language([v for _, values in prepared for v in values])
     profiles: list[str] = []
-    for name, preps in prepared:
+    for name, values in prepared:
         profiles.append(_name_profile(name))
-        profiles.extend(cjk_profile(_counts(runs, between, lang)) for runs, between in preps)
+        profiles.extend(cjk_profile(_value_counts(v, lang)) for v in values)
+    return profile_digest(profiles)
+
+
+# Words a plain Chinese value never keeps: jieba-range single characters, the space jieba returns
+# between runs, ASCII tokens of 1-2 characters (Solr keeps tokens longer than 2).
+_PLAIN_SHORT = frozenset(
+    [chr(c) for c in range(0x4E00, 0x9FD6)]
+    + [" "]
+    + [
+        a + b
+        for a in "0123456789abcdefghijklmnopqrstuvwxyz"
+        for b in ["", *"0123456789abcdefghijklmnopqrstuvwxyz"]
+    ]
+)
+
+
+def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str]) -> str:
+    """posting_profile_signature of a posting whose values are all plain (_plain_split): Chinese, one
+    jieba-rs call per value over its Han runs; words and ASCII tokens counted in one C loop, then the
+    ones too short dropped with one set intersection."""
+    cut = get_segmenter(script.ZH).cut  # type: ignore[attr-defined]
+    profiles: list[str] = []
+    i = 0
+    for name, values in fields:
+        profiles.append(_name_profile(name))
+        for _ in values:
+            han, words = hans[i], asciis[i].split()
+            i += 1
+            if len(han) > 1:
+                words += cut(han)
+            counts: Counter[str] = Counter()
+            _count_elements(counts, words)
+            short = _PLAIN_SHORT.intersection(counts)
+            if short:
+                deque(map(counts.pop, short), 0)  # pops in C
+            profiles.append(cjk_profile(counts))
     return profile_digest(profiles)
 
 

@@ -4,6 +4,13 @@ Each CJK run (Han/kana, see signatures.script) is parsed on its own, so a run's 
 on its neighbours; that makes a per-run cache exact. Job postings repeat phrases heavily (platform
 boilerplate, reposts), so the cache carries much of the speed. Words whose UniDic part of speech
 (first level) is in DROP_POS are not content: particles, auxiliary verbs, symbols, blanks.
+
+Speed: MeCab prints each morpheme as "surface<TAB>left context id" (`%phl`), not its part of speech
+(`%f[0]`): formatting a feature column makes MeCab split the ~20-field feature CSV of every
+morpheme, which cost a quarter of the parse. unidic-lite's left-id.def maps every id to its feature
+prefix, whose first field is the morpheme's pos1 (every [left rewrite] rule of rewrite.def starts with
+$1), so the dropped parts of speech are a set of ids; one regex pass over MeCab's output keeps the
+surfaces of the other ids.
 """
 
 from __future__ import annotations
@@ -11,11 +18,51 @@ from __future__ import annotations
 import re
 import shlex
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 # UniDic pos1 values that never decide a signature: particles, auxiliaries, symbols, whitespace.
 DROP_POS = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白"})
 CACHE_RUNS = 1 << 17
+
+
+def left_id_pos1(dicdir: str | Path) -> list[str]:
+    """pos1 of every left context id of a MeCab UniDic dictionary (index = id), from left-id.def."""
+    out: list[str] = []
+    with open(Path(dicdir) / "left-id.def", encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            ident, _, feature = line.rstrip("\n").partition(" ")
+            if int(ident) != n:
+                raise ValueError(f"{dicdir}/left-id.def: line {n + 1} has id {ident}, expected {n}")
+            out.append(feature.split(",", 1)[0])
+    return out
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regex matching exactly the given literal words (a trie: shared prefixes and identical
+    suffix sets merged, so matching a number takes a few steps however many ids the set has)."""
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        groups: dict[str, list[str]] = {}
+        for ch, child in node.items():
+            if ch:
+                groups.setdefault(build(child), []).append(re.escape(ch))
+        alts = [
+            (chars[0] if len(chars) == 1 else "[" + "".join(sorted(chars)) + "]") + rest
+            for rest, chars in sorted(groups.items())
+        ]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 and len(alts[0]) == 1 else "(?:" + "|".join(alts) + ")"
+        return body + "?" if "" in node else body
+
+    return build(trie) if trie else "(?!)"
 
 
 class MecabSegmenter:
@@ -27,7 +74,7 @@ class MecabSegmenter:
         import fugashi
         import unidic_lite
 
-        fmt = r"%m\t%f[0]\n"
+        fmt = r"%m\t%phl\n"  # surface, left context id (-> pos1 via left-id.def)
         args = " ".join(
             [
                 "-d", shlex.quote(unidic_lite.DICDIR),
@@ -38,8 +85,9 @@ class MecabSegmenter:
         )  # fmt: skip
         self._tagger = fugashi.GenericTagger(args)
         self._parse = self._tagger.parse
+        self._pos1 = left_id_pos1(unidic_lite.DICDIR)
         self._drop = drop_pos
-        self._alternatives = "|".join(re.escape(p) for p in sorted(drop_pos, key=len, reverse=True))
+        self._drop_ids = alternation(str(i) for i, pos in enumerate(self._pos1) if pos in drop_pos)
         self.version = f"fugashi-{_dist_version('fugashi')}-unidic-lite-{_dist_version('unidic-lite')}"
         self._cache_runs = cache_runs
         # per min_len: (regex keeping content surfaces of >= min_len characters, run -> words cache)
@@ -47,22 +95,22 @@ class MecabSegmenter:
 
     def _content(self, min_len: int) -> tuple[re.Pattern[str], dict[str, tuple[str, ...]]]:
         """The surface filter and word cache for `min_len`: one C-level regex pass over MeCab's
-        "surface<TAB>pos1" lines keeps the surfaces of >= min_len characters whose pos1 is kept."""
+        "surface<TAB>id" lines keeps the surfaces of >= min_len characters whose id is kept."""
         entry = self._by_min_len.get(min_len)
         if entry is None:
             surface = rf"([^\t\n]{{{max(1, min_len)},}})"
-            pos = rf"(?!(?:{self._alternatives})$)" if self._alternatives else ""
-            entry = (re.compile(rf"^{surface}\t{pos}", re.M), {})
+            entry = (re.compile(rf"^{surface}\t(?!(?:{self._drop_ids})$)", re.M), {})
             self._by_min_len[min_len] = entry
         return entry
 
     def morphemes(self, text: str) -> list[tuple[str, str]]:
         """(surface, UniDic pos1) of every morpheme MeCab finds in `text`."""
+        pos1 = self._pos1
         out = []
         for line in self._parse(text).split("\n"):
             if line:
-                surface, _, pos = line.partition("\t")
-                out.append((surface, pos))
+                surface, _, ident = line.partition("\t")
+                out.append((surface, pos1[int(ident)]))
         return out
 
     def words(self, runs: Sequence[str], min_len: int = 1) -> list[str]:

@@ -10,7 +10,11 @@ never reaches them here. Non-CJK text is tokenized with Solr's rules elsewhere.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import (
+    Counter,
+    _count_elements,  # type: ignore[attr-defined]  # Counter.update's C loop
+    deque,
+)
 from collections.abc import Callable, Sequence
 
 # jieba's HMM (new-word discovery for out-of-dictionary strings): off. Evidence in
@@ -26,17 +30,16 @@ def _word_counts(cut: Callable[[str], list[str]], runs: Sequence[str], min_len: 
     """Counter of _split_words(cut, runs, min_len): count first, then drop short words once per
     distinct word (a per-word length filter cost as much as segmenting)."""
     joined = " ".join(runs)
-    if _OUTSIDE.search(joined) is None:  # the common case: every run is pure jieba-range Han
-        counts = Counter(cut(joined))
-        pop = counts.pop
-        if min_len == 2:  # set intersection runs in C; all words here are jieba-range Han or " "
-            short = _SINGLE_CHARS.intersection(counts)
-        else:
-            short = {" "} | {w for w in counts if len(w) < min_len}
-        for w in short:
-            pop(w, None)
-        return counts
-    return Counter(_split_words(cut, runs, min_len))
+    if _OUTSIDE.search(joined) is not None:  # some run holds characters outside jieba's Han range
+        return Counter(_split_words(cut, runs, min_len))
+    counts: Counter[str] = Counter()
+    _count_elements(counts, cut(joined))
+    if min_len == 2:  # set intersection runs in C; all words here are jieba-range Han or " "
+        short = _SINGLE_CHARS.intersection(counts)
+    else:
+        short = {" "} | {w for w in counts if len(w) < min_len}
+    deque(map(counts.pop, short), 0)  # pops in C
+    return counts
 
 
 def _split_words(cut: Callable[[str], list[str]], runs: Sequence[str], min_len: int = 1) -> list[str]:
