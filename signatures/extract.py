@@ -79,12 +79,69 @@ def _fold(s: str) -> str:
     return s.lower()
 
 
+def _branches(p: str) -> list[str]:
+    """Top-level alternatives of a pattern string."""
+    out, cur, depth, in_class, i = [], "", 0, False, 0
+    while i < len(p):
+        ch = p[i]
+        if ch == "\\":
+            cur += p[i : i + 2]
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif ch == "|" and depth == 0:
+            out.append(cur)
+            cur, i = "", i + 1
+            continue
+        cur += ch
+        i += 1
+    return [*out, cur]
+
+
+_LEAD_RE = re.compile(r"\\b([a-z0-9])(?![?*+{])")
+
+
+def _lead_boundary(p: str) -> str:
+    """`\\bx...` alternatives rewritten as `x(?<!\\w.)...` (the same matches: x is a word character, so a
+    boundary before it means no word character before it): alternatives then start with a literal and the
+    engine skips positions by their first character instead of trying every alternative everywhere.
+    A leading `\\b(...)` group whose alternatives all start with a word character gets a lookahead for
+    those first characters instead (faster there than rewriting every alternative)."""
+    out = []
+    for b in _branches(p):
+        m = _LEAD_RE.match(b)
+        if m:
+            b = m.group(1) + r"(?<!\w.)" + b[m.end() :]
+        elif b.startswith(("\\b(", "\\b(?:")):
+            head = "(?:" if b.startswith("\\b(?:") else "("
+            inner, depth = 0, 0
+            for k in range(2 + len(head), len(b)):  # find the group's closing parenthesis
+                if b[k] == "(" and b[k - 1] != "\\":
+                    depth += 1
+                elif b[k] == ")" and b[k - 1] != "\\":
+                    if depth == 0:
+                        inner = k
+                        break
+                    depth -= 1
+            alts = _branches(b[2 + len(head) : inner]) if inner else []
+            quantified = b[inner + 1 : inner + 2] in ("?", "*", "+", "{")
+            if alts and not quantified and all(_LEAD_RE.match("\\b" + a) for a in alts):
+                b = "(?=[" + "".join(sorted({a[0] for a in alts})) + "])" + b  # a cheap first-character test
+        out.append(b)
+    return "|".join(out)
+
+
 def _cs(rx: re.Pattern[str]) -> re.Pattern[str]:
-    """Case-sensitive twin of an all-lowercase (?i) pattern, to run on `_fold`ed text."""
+    """Case-sensitive twin of an all-lowercase (?i) pattern, to run on `_fold`ed text (same spans)."""
     pattern = rx.pattern.replace("(?i)", "")
     if _fold(re.sub(r"\\.", "", pattern)) != re.sub(r"\\.", "", pattern):
         raise ValueError(f"_cs needs an all-lowercase pattern: {rx.pattern!r}")
-    return re.compile(pattern, rx.flags & ~re.IGNORECASE)
+    return re.compile(_lead_boundary(pattern), rx.flags & ~re.IGNORECASE)
 
 
 def _line_safe(rx: re.Pattern[str]) -> re.Pattern[str]:
@@ -144,16 +201,18 @@ def _literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
 
 
 class _Pre:
-    """A (?i) pattern with its case-sensitive twin and literal prefilter, both for folded text."""
+    """A (?i) pattern with its case-sensitive twin and literal prefilter, both for folded text.
+    `short`: the texts are short (one line), where one regex over the literals beats many `in` scans;
+    `lines`: also a line-safe twin for `line_matches`."""
 
     __slots__ = ("cs", "lines", "lit_rx", "lits", "rx")
 
-    def __init__(self, rx: re.Pattern[str], lines: bool = False) -> None:
+    def __init__(self, rx: re.Pattern[str], lines: bool = False, short: bool = False) -> None:
         self.rx = rx
         self.cs = _cs(rx) if rx.flags & re.IGNORECASE else rx
         self.lits = _literals(rx)
         alternation = "|".join(re.escape(x) for x in sorted(self.lits or (), key=len, reverse=True))
-        self.lit_rx = re.compile(alternation) if self.lits and len(self.lits) > 2 else None
+        self.lit_rx = re.compile(alternation) if self.lits and len(self.lits) > 2 and short else None
         self.lines = _line_safe(self.cs) if lines else None
 
     def may(self, folded: str) -> bool:
@@ -273,6 +332,7 @@ _OBF_EMAIL_RE = re.compile(
 _OBF_HINT_RE = re.compile(r"[\[(]\s*at\s*[\])]", re.IGNORECASE)
 _URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
+_PHONE_FAST_RE = re.compile(r"(?=[+\d])" + _PHONE_RE.pattern)  # same matches; the lookahead skips fast
 _HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*(?:id)?\s*[:：]\s*(@?[\w.:-]{3,})")
 _SAL_RE = re.compile(
     r"(?i)(?P<cur>[$€£¥])?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?P<ka>[kKwW千万萬]|万円)?"
@@ -321,10 +381,34 @@ _DIGIT_RE = re.compile(r"\d")
 _NON_DIGIT_RE = re.compile(r"\D")
 
 
+_LOCAL_TAIL_RE = re.compile(r"[\w.+-]+\Z")
+
+
+def _emails(text: str) -> list[str]:
+    """`_EMAIL_RE.findall(text)`, found from the '@' signs: a match's local part is the maximal run of
+    [\\w.+-] right before its '@', so each '@' names the one place a match can start."""
+    out: list[str] = []
+    last_end = 0
+    at = text.find("@")
+    while at >= 0:
+        lo = max(0, at - 128)
+        run = _LOCAL_TAIL_RE.search(text, lo, at)
+        if run is not None:
+            if run.start() == lo and lo > 0:  # the run may go on further left: no shortcut
+                return _EMAIL_RE.findall(text)
+            if run.start() >= last_end:
+                m = _EMAIL_RE.match(text, run.start())
+                if m is not None:
+                    out.append(m.group(0))
+                    last_end = m.end()
+        at = text.find("@", at + 1)
+    return out
+
+
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
     folded = _fold(text)
-    emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)} if "@" in text else set()
+    emails = {e.lower().rstrip(".") for e in _emails(text)} if "@" in text else set()
     has_paren = "[" in text or "(" in text
     for m in _OBF_EMAIL_RE.finditer(text) if has_paren and _OBF_HINT_CS.search(folded) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
@@ -345,7 +429,7 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         if m:
             urls.add("handle:" + m.group(1))
     phones = set()
-    for p in _PHONE_RE.findall(text) if _DIGIT_RE.search(text) else ():
+    for p in _PHONE_FAST_RE.findall(text):
         digits = _NON_DIGIT_RE.sub("", p)
         if 9 <= len(digits) <= 15:
             phones.add(digits[-10:])
@@ -449,7 +533,7 @@ _ROLE_NOISE_RE = re.compile(
 )
 
 
-_ROLE_NOISE = _Pre(_ROLE_NOISE_RE)
+_ROLE_NOISE = _Pre(_ROLE_NOISE_RE, short=True)
 _SPACES_RE = re.compile(r"\s+")
 
 
@@ -584,7 +668,7 @@ _HIRING_WORDS_RE = re.compile(
 )
 
 
-_HIRING_WORDS = _Pre(_HIRING_WORDS_RE)
+_HIRING_WORDS = _Pre(_HIRING_WORDS_RE, short=True)
 
 
 def _role_context(line: str, lang: str, folded: str | None = None) -> bool:

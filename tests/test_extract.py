@@ -314,3 +314,17 @@ def test_whole_text_line_scan_equals_searching_each_line(lines: list[str]) -> No
             if m:
                 want[i] = (m.start(), m.end(), tuple(None if g is None else x._fold(g) for g in m.groups()))
         assert got == want, pre.rx.pattern
+
+
+_CONTACTISH = st.text(alphabet=st.sampled_from("ab_Zé1 .+-@\n\t()例x"), max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(parts=st.lists(st.one_of(st.sampled_from(_FRAGMENTS), _CONTACTISH, st.text(max_size=8)), max_size=10))
+def test_fast_email_and_phone_scans_equal_the_plain_regexes(parts: list[str]) -> None:
+    import signatures.extract as x
+
+    s = "".join(parts)
+    assert x._emails(s) == x._EMAIL_RE.findall(s)
+    assert x._emails("a" * 300 + s) == x._EMAIL_RE.findall("a" * 300 + s)  # a local part longer than the window
+    assert x._PHONE_FAST_RE.findall(s) == x._PHONE_RE.findall(s)
