@@ -377,17 +377,20 @@ class Ingestor:
             for i, r in zip(prep.uniq, out, strict=True):
                 results[i] = r
             if self.state.due():
-                self.save()
+                self.save(flush=False)
         for i, j in prep.same_as.items():
             r = results[j]
             results[i] = Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
         return [r for r in results if r is not None]
 
-    def save(self) -> bool:
+    def save(self, flush: bool = True) -> bool:
         """Write the boilerplate model to its state file now if it changed (False: nothing written); a
-        model another process saved meanwhile (recompute's refit) is adopted first, not overwritten."""
+        model another process saved meanwhile (recompute's refit) is adopted first, not overwritten.
+        `flush` (shutdown, end of `index`) first learns the queued postings; periodic saves do not, so
+        when the model changes never depends on the wall clock (the same input decides the same way)."""
         with self.lock:
-            self._learn()
+            if flush:
+                self._learn()
             if self.state.sync():
                 self.verifier = decision_glue.make_verifier(self.state.model)
                 self._generation += 1
