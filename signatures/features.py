@@ -51,7 +51,7 @@ FEATURES: tuple[str, ...] = (
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
     "families_added",  # log(1 + role families (frontend, sales, ...) one side hires for and the other not), max side
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
-    "places_moved",  # 1 when each side names a place (header / location) the other posting never mentions (en)
+    "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
 )
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
@@ -145,6 +145,16 @@ class Prepared:
         """Every word of the posting, place spellings folded too (built on first use: only pairs that
         both name places need it)."""
         return _place_vocab(self.ex) if self.ex.lang == "en" else frozenset()
+
+    @cached_property
+    def place_text(self) -> str:
+        """The posting as one lowercase NFKC string without spaces: place checks for unspaced scripts."""
+        text = " ".join((self.ex.title, self.ex.location, self.ex.company, self.ex.text))
+        return unicodedata.normalize("NFKC", text).lower().replace(" ", "")
+
+    def mentions_place(self, place: str) -> bool:
+        """Whether the posting names `place` anywhere (a word in English, a substring otherwise)."""
+        return place in self.place_vocab if self.ex.lang == "en" else place in self.place_text
 
 
 def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
@@ -440,11 +450,12 @@ def _place_words(text: str) -> list[str]:
 
 
 def place_names(ex: Extracted) -> frozenset[str]:
-    """Place names of an English posting: capitalized words of its location field and of the header
+    """Place names a posting gives. English: capitalized words of its location field and of the header
     segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words,
-    spellings folded (New York / NY -> nyc). Empty for other languages (no capitalization to go by)."""
+    spellings folded (New York / NY -> nyc). Other languages: the place units of the location field
+    (東京都渋谷区 -> 東京, 渋谷; 深圳/香港 -> 深圳, 香港), work-mode words (远程, リモート) left out."""
     if ex.lang != "en":
-        return frozenset()
+        return _cjk_places(ex.location)
     parts = [x for x in _HEADER_SPLIT_RE.split(ex.lines[0]) if x] if ex.lines else []
     segs = [ex.location, *(parts[1:] if len(parts) >= 2 else ())]
     role_words = {w for r in (*ex.roles, *ex.mentions) for w in r.split()}
@@ -456,6 +467,23 @@ def place_names(ex: Extracted) -> frozenset[str]:
             for w in _place_words(m):
                 if w not in _NOT_PLACE and w not in role_words and (len(w) >= 3 or w in _SHORT_PLACES):
                     out.add(w)
+    return frozenset(out)
+
+
+#: A place unit: a name before an administrative suffix (県, 市, 区, 省, ...), a run of CJK, or a Latin word.
+_CJK_PLACE_RE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]+?)(?:都|道|府|県|市|区|町|村|省|州)|([\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")
+_CJK_NOT_PLACE = frozenset(
+    "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
+    "remote onsite hybrid office full time part wfh anywhere global worldwide".split()
+)
+
+
+def _cjk_places(location: str) -> frozenset[str]:
+    out = set()
+    for m in _CJK_PLACE_RE.finditer(unicodedata.normalize("NFKC", location).lower()):
+        unit = m.group(1) or m.group(2) or m.group(3)
+        if len(unit) >= 2 and unit not in _CJK_NOT_PLACE:
+            out.add(unit)
     return frozenset(out)
 
 
@@ -474,7 +502,8 @@ def _place_vocab(ex: Extracted) -> frozenset[str]:
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Places each side names that the other posting never mentions; both non-empty = the job moved
     (same text advertised for another city), one-sided = a place added or dropped."""
-    return tuple(sorted(a.places - b.place_vocab)), tuple(sorted(b.places - a.place_vocab))
+    return (tuple(sorted(p for p in a.places if not b.mentions_place(p))),
+            tuple(sorted(p for p in b.places if not a.mentions_place(p))))
 
 
 def pair_features(a: Prepared, b: Prepared) -> np.ndarray:

@@ -225,7 +225,27 @@ def test_places_ignore_work_mode_words_and_fold_spellings() -> None:
                                               "| Backend Engineer\n\nWe build irrigation software."})
     assert place_names(ex) == {"nyc", "sf", "us"}
     zh = extract({"id": "z", "description": "公司 | 上海 | 远程 | 后端工程师\n\n我们做灌溉软件。"})
-    assert place_names(zh) == frozenset()  # no capitalization to tell places by
+    assert place_names(zh) == {"上海"}  # unspaced scripts: place units of the location field, 远程 is no place
+    ja = extract({"id": "j", "location": "東京都渋谷区", "description": "経理スタッフを募集しています。"})
+    assert place_names(ja) == {"東京", "渋谷"}
+
+
+def test_same_japanese_ad_for_another_prefecture_is_not_a_duplicate(verifier: Verifier) -> None:
+    body = ("私たちについて：社員一人ひとりの挑戦を応援する風土があります。\n\n"
+            "業務内容：月次決算と請求書の処理を担当していただきます。\n\n応募資格：経理の実務経験三年以上。")
+
+    def ja(pid: str, loc: str, date: str) -> dict:
+        return {"id": pid, "title": "経理スタッフ", "company": "合同会社ミナト", "location": loc,
+                "description": body, "posted_at": date + "T09:00:00Z", "lang": "ja"}
+
+    a, again, other = (verifier.prepare(p) for p in (ja("k1", "京都府京都市下京区", "2026-01-05"),
+                                                       ja("k2", "京都府 (京都)", "2026-02-05"),
+                                                       ja("k3", "愛知県名古屋市中区", "2026-02-05")))
+    i = FEATURES.index("places_moved")
+    assert pair_features(a, again)[i] == 0.0 and pair_features(a, other)[i] == 1.0
+    assert verifier.decide(a, again).duplicate  # reformatted location, same place
+    d = verifier.decide(a, other)
+    assert not d.duplicate and any(r.startswith("veto:location_moved=") and "名古屋" in r for r in d.reasons), d
 
 
 def test_veto_rules_roundtrip_and_reject_unknown_features() -> None:
