@@ -221,7 +221,10 @@ class _Pre:
             return True
         if self.lit_rx is not None:
             return self.lit_rx.search(folded) is not None
-        return any(x in folded for x in self.lits)
+        for x in self.lits:
+            if x in folded:
+                return True
+        return False
 
     def line_matches(self, folded_text: str, starts: list[int]) -> dict[int, re.Match[str]]:
         """Per line of a folded '\\n'-joined text (`starts`: each line's offset), the first match a
@@ -317,8 +320,15 @@ _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 
 
+#: ASCII byte -> itself for word characters (re's \\w), space otherwise
+_ASCII_WORD_OR_SPACE = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(256))
+
+
 def normalize_line(line: str) -> str:
     """Canonical form of a line for hashing: NFKC, lowercase, only letters/digits (spaces squeezed)."""
+    if line.isascii():  # NFKC is the identity; bytes.translate + split is ~5x faster than the regex
+        squeezed = b" ".join(line.lower().encode("ascii").translate(_ASCII_WORD_OR_SPACE).split())
+        return squeezed.decode("ascii").replace("_", " ").strip()
     line = unicodedata.normalize("NFKC", line).lower()
     return _NORM_DROP_RE.sub(" ", line).replace("_", " ").strip()
 
@@ -756,9 +766,20 @@ _FAMILY_RES = tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in _FAMIL
 _FAMILY_PRES = tuple((name, _Pre(rx)) for name, rx in _FAMILY_RES)
 
 
+_FAMILY_SCAN = tuple((name, pre.lits or ("",), pre.cs) for name, pre in _FAMILY_PRES)
+
+
 def _families_in(text: str) -> tuple[str, ...]:
+    """Families whose pattern occurs in `text` (a literal prefilter, then the case-sensitive twin)."""
     folded = _fold(text)
-    return tuple(name for name, pre in _FAMILY_PRES if pre.search(folded))
+    out = []
+    for name, lits, cs in _FAMILY_SCAN:
+        for x in lits:
+            if x in folded:
+                if cs.search(folded) is not None:
+                    out.append(name)
+                break
+    return tuple(out)
 
 
 def role_families(title: str, lines: tuple[str, ...], lang: str) -> tuple[str, ...]:

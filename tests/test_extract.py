@@ -328,3 +328,12 @@ def test_fast_email_and_phone_scans_equal_the_plain_regexes(parts: list[str]) ->
     assert x._emails(s) == x._EMAIL_RE.findall(s)
     assert x._emails("a" * 300 + s) == x._EMAIL_RE.findall("a" * 300 + s)  # a local part longer than the window
     assert x._PHONE_FAST_RE.findall(s) == x._PHONE_RE.findall(s)
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=60),
+                      st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=10)), max_size=6).map("".join)))
+def test_normalize_line_matches_reference(line: str) -> None:
+    from extract_reference import normalize_line as reference_normalize_line
+
+    assert normalize_line(line) == reference_normalize_line(line)
