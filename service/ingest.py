@@ -547,8 +547,7 @@ class Ingestor:
                 continue
             pairs.append((a, b))
             where.append((i, j))
-        for (i, j), d in zip(where, v.decide_many(pairs, est_all[[i for i, _ in where], [j for _, j in where]]),
-                             strict=True):
+        for (i, j), d in zip(where, v.decide_many(pairs), strict=True):  # est is in why already (jaccard~)
             accept, sc, bits, why = decided[i]
             accept[j] = d.duplicate
             sc[j] = d.score
