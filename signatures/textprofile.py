@@ -6,6 +6,11 @@ units from tables Java 17 generated (signatures/javachars.py), tokens kept when 
 minTokenLen, `Math.round(maxFreq * quantRate)` in float32, `java.util.HashMap` iteration order
 (including red-black tree bins) under a stable sort by count, UTF-8 + MD5, lowercase hex.
 Verified against Solr's own class by tests/test_textprofile_java.py.
+
+Two paths, always equal: per text (solr_text_signature: bytes.translate + split + a C counting loop,
+HashMap order computed for the kept tokens only) and per batch (solr_text_signatures,
+solr_fields_signatures: the numpy kernel in signatures.textprofile_batch, ~3x faster per text; it
+hands texts it cannot order exactly, e.g. HashMap tree bins, back to the per-text path).
 """
 
 from __future__ import annotations

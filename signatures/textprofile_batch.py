@@ -203,13 +203,12 @@ def _bit_length(x: np.ndarray) -> np.ndarray:
 
 
 def _over_full_bins(t: np.ndarray, rank: np.ndarray, spread: np.ndarray, lg_cap: np.ndarray,
-                    k_lo: int, k_hi: int | None) -> np.ndarray:
+                    k_lo: int) -> np.ndarray:
     """Texts (indices) where a bin got a 9th key, counting only these keys (text t, insertion rank,
-    spread hash) at capacities 2**k for k_lo <= k <= min(k_hi, lg_cap[t]); at capacity c the table held
-    the keys of rank 0 .. 3c/4, so a key of rank r counts at every c >= 4r/3."""
+    spread hash) at capacities 2**k for k_lo <= k <= lg_cap[t]; at capacity c the table held the keys
+    of rank 0 .. 3c/4, so a key of rank r counts at every c >= 4r/3."""
     kmin = np.maximum(k_lo, _bit_length((rank + 2) // 3 - 1) + 2)  # smallest k with 3 * 2**k / 4 >= rank
-    kmax = lg_cap[t] if k_hi is None else np.minimum(lg_cap[t], k_hi)
-    nl = np.maximum(kmax - kmin + 1, 0)
+    nl = np.maximum(lg_cap[t] - kmin + 1, 0)
     if not nl.any():
         return np.zeros(0, dtype=np.int64)
     item, j = _ranges(nl)
@@ -255,7 +254,7 @@ def _tree_texts(ins_text: np.ndarray, ins_spread: np.ndarray, n_t: np.ndarray, c
         sel = np.flatnonzero(crowded.reshape(-1)[cls])
         if len(sel):
             t = ins_text[sel]
-            bad[_over_full_bins(t, sel - g_off[t], ins_spread[sel], lg_cap, 6, None)] = True
+            bad[_over_full_bins(t, sel - g_off[t], ins_spread[sel], lg_cap, 6)] = True
     return bad
 
 
@@ -393,8 +392,8 @@ def _kernel(texts: Sequence[str], ascii_only: bool, quant_rate: float, min_token
 def profile_bytes_batch(texts: Sequence[str], quant_rate: float, min_token_len: int,
                         exact: Callable[[str, float, int], bytes], quant: Callable[[int, float], int],
                         max_units: int = MAX_BATCH_UNITS) -> list[bytes]:
-    """UTF-8 profile TextProfileSignature.add(text) digests, for every text; `exact(text, q, m)` is the
-    exact single-text path (used for texts the kernel refuses) and `quant(maxFreq, q)` Java's QUANT."""
+    """For every text, the UTF-8 profile TextProfileSignature.add(text) feeds to MD5. `exact(text, q, m)`
+    is the exact single-text path (for texts the kernel hands back), `quant(maxFreq, q)` Java's QUANT."""
     out: list[bytes | None] = [None] * len(texts)
     if min_token_len < 0 or sys.byteorder != "little":
         # Java then also counts the empty trailing token (rare); the word views assume little-endian
