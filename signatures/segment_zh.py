@@ -13,9 +13,10 @@ import re
 from collections import (
     Counter,
     _count_elements,  # type: ignore[attr-defined]  # Counter.update's C loop
-    deque,
 )
 from collections.abc import Callable, Sequence
+from itertools import compress, repeat
+from operator import ge
 
 # jieba's HMM (new-word discovery for out-of-dictionary strings): off. Evidence in
 # benchmarks/eval_profile.py: same precision, and dictionary-only words are more stable.
@@ -23,22 +24,21 @@ HMM = False
 
 _JIEBA_HAN = re.compile("([\u4e00-\u9fd5]+)")
 _OUTSIDE = re.compile("[^\u4e00-\u9fd5 ]")
-_SINGLE_CHARS = frozenset(map(chr, range(0x4E00, 0x9FD6))) | {" "}
 
 
 def _word_counts(cut: Callable[[str], list[str]], runs: Sequence[str], min_len: int = 1) -> Counter[str]:
-    """Counter of _split_words(cut, runs, min_len): count first, then drop short words once per
-    distinct word (a per-word length filter cost as much as segmenting)."""
+    """Counter of _split_words(cut, runs, min_len). Short words are filtered out before counting,
+    with C-level iterators: hashing jieba's many 1-character words cost as much as segmenting."""
     joined = " ".join(runs)
     if _OUTSIDE.search(joined) is not None:  # some run holds characters outside jieba's Han range
         return Counter(_split_words(cut, runs, min_len))
+    words = cut(joined)
     counts: Counter[str] = Counter()
-    _count_elements(counts, cut(joined))
-    if min_len == 2:  # set intersection runs in C; all words here are jieba-range Han or " "
-        short = _SINGLE_CHARS.intersection(counts)
+    if min_len >= 2:  # length filter in C before counting (also drops the " " between runs)
+        _count_elements(counts, compress(words, map(ge, map(len, words), repeat(min_len))))
     else:
-        short = {" "} | {w for w in counts if len(w) < min_len}
-    deque(map(counts.pop, short), 0)  # pops in C
+        _count_elements(counts, words)
+        counts.pop(" ", None)
     return counts
 
 
