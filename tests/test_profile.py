@@ -339,12 +339,18 @@ _REF_JIEBA_PIECE = re.compile("[\u4e00-\u9fd5]+")
 @pytest.fixture(scope="module")
 def reference() -> Callable[[dict], str]:
     """The reference posting signature; its `.text` attribute signs one text (profile_signature)."""
-    import rjieba
+    import shlex
 
-    from signatures.segment_ja import DROP_POS, MecabSegmenter
+    import fugashi
+    import rjieba
+    import unidic_lite
+
+    from signatures.segment_ja import DROP_POS
 
     jieba = rjieba.Jieba()
-    mecab = MecabSegmenter(cache_runs=0)
+    # fugashi's own node objects and UniDic feature parsing: independent of the segmenter's output format
+    d = unidic_lite.DICDIR
+    tagger = fugashi.Tagger(f"-d {shlex.quote(d)} -r {shlex.quote(d + '/mecabrc')}")
 
     def clean(text: str) -> str:
         text = profile.strip_markup(text)
@@ -359,7 +365,7 @@ def reference() -> Callable[[dict], str]:
                 for piece in _REF_JIEBA_PIECE.findall(run):
                     words += jieba.cut(piece, False)
             else:
-                words += [s for s, pos in mecab.morphemes(run) if pos not in DROP_POS]
+                words += [n.surface for n in tagger(run) if n.feature.pos1 not in DROP_POS]
         c = Counter(w for w in words if len(w) >= 2)
         c.update(solr_tokens(script.CJK_RE.sub(" ", text), 2))
         return c
@@ -458,6 +464,50 @@ def test_fast_path_equals_reference_on_generated_postings(
     for value in posting.values():
         if isinstance(value, str):
             assert profile_signature(value) == reference.text(value)  # type: ignore[attr-defined]
+
+
+# Plain Chinese values (jieba-range Han, ASCII, punctuation, emoji, NUL, markup, contacts) take the
+# one-pass numpy path; a few fragments flip a value to the general path (kana, width forms, other Han).
+PLAIN_FRAGMENTS = (
+    list(ZH_COMPANY)
+    + [w for ws in ZH_ROLES.values() for w in ws]
+    + list(ZH_PUNCT)
+    + ["Python开发", "Go语言", "a1", "ab", "abc", "Rust", "35k-50k", "2024年", "\n", " ", "  ", "\x00", "\t"]
+    + ["🔥", "\U0001f680招聘", "✅", "©", "·", "—", "「", "」", "<p>", "</li>", "&amp;", "&#x4e2d;", "R&D"]
+    + ["https://jobs.example.com/1?a=b", "www.example.cn/x", "hr@example.com", "@handle", "a@b"]
+)
+RARE_FRAGMENTS = ("の", "ＡＷＳ", "〇", "㐀", "\U00020000", "café", "\U0001d400", "\ud800")
+
+
+@st.composite
+def plain_postings(draw: st.DrawFn) -> dict:
+    def text(max_size: int) -> str:
+        parts = draw(st.lists(st.sampled_from(PLAIN_FRAGMENTS), max_size=max_size))
+        if draw(st.integers(0, 9)) == 0:
+            parts.insert(draw(st.integers(0, len(parts))), draw(st.sampled_from(RARE_FRAGMENTS)))
+        return "".join(parts)
+
+    posting: dict = {"title": text(8), "description": text(150)}
+    if draw(st.booleans()):
+        posting["company"] = [text(4) for _ in range(draw(st.integers(0, 2)))]
+    return posting
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(plain_postings())
+def test_plain_chinese_path_equals_reference(reference: Callable[[dict], str], posting: dict) -> None:
+    assert posting_profile_signature(posting) == reference(posting)
+    assert profile_signature(posting["description"]) == reference.text(posting["description"])  # type: ignore[attr-defined]
+
+
+def test_plain_chinese_path_is_taken_and_left_on_rare_characters() -> None:
+    """The one-pass path handles Han/ASCII/punctuation/emoji values and refuses any value holding kana,
+    width forms, Han outside jieba's range or non-ASCII letters (they need the general path)."""
+    assert profile._plain_split(["招聘Python开发，🔥 abc", "", "工程师"]) is not None
+    hans, asciis = profile._plain_split(["招聘Python开发，🔥 abc", "工程师"])
+    assert hans == ["招聘 开发 ", "工程师"] and asciis[0].split() == ["python", "abc"]
+    for rare in RARE_FRAGMENTS:
+        assert profile._plain_split(["招聘" + rare]) is None, rare
 
 
 def test_fast_path_equals_reference_on_generated_postings_batch(reference: Callable[[dict], str]) -> None:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from signatures import script, segment
-from signatures.segment_ja import DROP_POS, MecabSegmenter
+from signatures.segment_ja import DROP_POS, MecabSegmenter, alternation, left_id_pos1
 from signatures.segment_zh import JiebaSegmenter, RJiebaSegmenter
 from signatures.version import TOKENIZERS, tokenizer_mismatches
 
@@ -191,6 +191,35 @@ def test_ja_content_words_are_the_morphemes_minus_dropped_pos(ja_seg: MecabSegme
     keep_all = MecabSegmenter(drop_pos=frozenset())
     run = "会社で営業を募集します"
     assert keep_all.words([run]) == [s for s, _ in keep_all.morphemes(run)]
+
+
+def test_ja_pos_from_left_context_ids_equals_unidic_features(ja_seg: MecabSegmenter) -> None:
+    """The segmenter reads pos1 from MeCab's left context id (left-id.def); fugashi's Tagger parses the
+    full UniDic feature of every node: they must agree on every morpheme, known or unknown."""
+    import shlex
+
+    import fugashi
+    import unidic_lite
+
+    d = unidic_lite.DICDIR
+    tagger = fugashi.Tagger(f"-d {shlex.quote(d)} -r {shlex.quote(d + '/mecabrc')}")
+    rng = random.Random(17)
+    runs = [r for _ in range(60) for r in script.CJK_RE.findall(ja_text(rng, 8))]
+    runs += ["ｶﾞｲﾄﾞ", "㐀技术", "〇々", "\U00020000の", "ヴァ", "ゝゞ", "ぁ", "カタカナ語です"]  # unknown words too
+    for run in runs:
+        assert ja_seg.morphemes(run) == [(n.surface, n.feature.pos1) for n in tagger(run)], run
+    pos1 = left_id_pos1(d)
+    assert pos1[0] == "BOS/EOS" and DROP_POS <= set(pos1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text("0123456789ab", max_size=4), max_size=12), st.text("0123456789abc", max_size=5))
+def test_alternation_matches_exactly_the_words(words: list[str], probe: str) -> None:
+    import re
+
+    rx = re.compile(f"(?:{alternation(words)})\\Z")
+    for w in [*words, probe]:
+        assert (rx.match(w) is not None) == (w in words)
 
 
 def test_ja_runs_are_independent_and_cached(ja_seg: MecabSegmenter) -> None:
