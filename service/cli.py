@@ -47,15 +47,25 @@ def main(argv: list[str] | None = None) -> None:
     except SystemExit:
         raise
     except Exception as exc:  # click usage errors and friends
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
+        if isinstance(exc, _click_types("ClickException")):
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        if isinstance(exc, _click_types("Abort")):
             sys.exit(1)
         raise
 
+
+def _click_types(name: str) -> tuple[type[BaseException], ...]:
+    """Click's exception class `name` from click itself and from Typer's vendored copy (Typer >= 0.20)."""
+    import importlib
+
+    found: list[type[BaseException]] = []
+    for module in ("click.exceptions", "typer._click.exceptions"):
+        try:
+            found.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)
 
 if __name__ == "__main__":
     main()

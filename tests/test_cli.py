@@ -38,3 +38,18 @@ def test_user_errors_are_one_line(args: tuple[str, ...], stdin: bytes, needle: b
     assert needle in res.stderr
     assert b"Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("eval", "--data", "a.jsonl", "b.jsonl", "--labels", "p.jsonl"), b"unexpected extra argument"),
+        (("dedup", "--no-such-option", "x.jsonl"), b"No such option"),
+    ],
+)
+def test_usage_errors_show_usage_not_a_traceback(args: tuple[str, ...], needle: bytes) -> None:
+    res = run(*args)
+    assert res.returncode == 2
+    assert needle in res.stderr
+    assert b"Usage:" in res.stderr
+    assert b"Traceback" not in res.stderr
