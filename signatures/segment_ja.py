@@ -89,7 +89,8 @@ class MecabSegmenter:
         self._drop = drop_pos
         self._drop_ids = alternation(str(i) for i, pos in enumerate(self._pos1) if pos in drop_pos)
         self.version = f"fugashi-{_dist_version('fugashi')}-unidic-lite-{_dist_version('unidic-lite')}"
-        self._cache_runs = cache_runs
+        self.cache_runs = cache_runs
+        """Most runs kept in the word cache (0: no cache; benchmarks time parsing new text)."""
         # per min_len: (regex keeping content surfaces of >= min_len characters, run -> words cache)
         self._by_min_len: dict[int, tuple[re.Pattern[str], dict[str, tuple[str, ...]]]] = {}
 
@@ -125,8 +126,8 @@ class MecabSegmenter:
                 if len(run) < min_len:
                     continue
                 words = tuple(content.findall(self._parse(run)))
-                if self._cache_runs > 0:
-                    if len(cache) >= self._cache_runs:
+                if self.cache_runs > 0:
+                    if len(cache) >= self.cache_runs:
                         cache.clear()  # bounded; cheaper than LRU bookkeeping on every hit
                     cache[run] = words
             out += words
