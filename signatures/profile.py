@@ -260,17 +260,39 @@ class _Value(NamedTuple):
     kana: int
 
 
-def _value(text: str) -> _Value:
-    """Drop markup, width-fold, drop contacts, split into CJK runs and Solr tokens between them."""
-    plain = _plain_split([_stripped(text)])
-    if plain is not None:
-        tokens = [t for t in plain[1][0].split() if len(t) > NON_CJK_MIN_TOKEN_LEN]
-        return _Value(plain[0][0].split(), tokens, 0)
-    cleaned = _clean(text)
+def _value(text: str, stripped: str | None = None) -> _Value:
+    """Drop markup, width-fold, drop contacts, split into CJK runs and Solr tokens between them.
+    `stripped` = _stripped(text) when the caller has it and the one-pass path refused it."""
+    if stripped is None:
+        stripped = _stripped(text)
+        plain = _plain_split([stripped])
+        if plain is not None:
+            tokens = [t for t in plain[1][0].split() if len(t) > NON_CJK_MIN_TOKEN_LEN]
+            return _Value(plain[0][0].split(), tokens, 0)
+    # without width forms, folding changes nothing and _clean(text) is the stripped text (NUL and
+    # space separate words and tokens alike)
+    cleaned = _clean(text) if _WIDTH_CHAR.search(stripped) is not None else stripped
     parts = _CJK_SPLIT.split(cleaned)
     runs = parts[1::2]
-    kana = sum(map(len, script.KANA_RE.findall(cleaned))) if _KANA_CHAR.search(cleaned) else 0
+    kana = _kana_count(cleaned) if _KANA_CHAR.search(cleaned) else 0
     return _Value(runs, between_tokens(" ".join(parts[0::2])), kana)
+
+
+@functools.cache
+def _kana_units() -> np.ndarray:
+    """Per UTF-16 code unit: 1 for kana (script.KANA_RE; all kana are in the BMP), else 0."""
+    units = "".join(map(chr, range(0x10000)))
+    table = np.zeros(0x10000, np.uint8)
+    for m in script.KANA_RE.finditer(units):
+        table[m.start() : m.end()] = 1
+    return table
+
+
+def _kana_count(text: str) -> int:
+    """Number of kana characters in `text` (one table lookup per code unit; a findall over Japanese
+    text builds a string per kana run)."""
+    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), np.uint16)
+    return int(np.count_nonzero(_kana_units().take(units)))
 
 
 def _language(values: Sequence[_Value]) -> str:
@@ -278,7 +300,7 @@ def _language(values: Sequence[_Value]) -> str:
     kana = sum(v.kana for v in values)
     if not kana:
         return script.ZH
-    total = sum(len(r) for v in values for r in v.runs)
+    total = sum([sum(map(len, v.runs)) for v in values])
     return script.JA if kana >= script.JA_KANA_SHARE * total else script.ZH
 
 
@@ -380,11 +402,14 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     texts = [v for _, values in fields for v in values]
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
+    stripped = [_stripped(v) for v in texts]
     if CJK_MIN_WORD_LEN == 2:  # the plain path's word filter (read at call time: evaluations patch it)
-        plain = _plain_split([_stripped(v) for v in texts])
+        plain = _plain_split(stripped)
         if plain is not None:
             return _plain_zh_digest(fields, *plain)
-    prepared = [(name, [_value(v) for v in values]) for name, values in fields]
+    # not plain (one value holds kana, width forms, other letters...): every value takes the general path
+    it = iter(stripped)
+    prepared = [(name, [_value(v, next(it)) for v in values]) for name, values in fields]
     lang = _language([v for _, values in prepared for v in values])
     profiles: list[str] = []
     for name, values in prepared:

@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections import Counter
+from collections import (
+    Counter,
+    _count_elements,  # type: ignore[attr-defined]  # Counter.update's C loop
+)
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from pathlib import Path
 
 # UniDic pos1 values that never decide a signature: particles, auxiliaries, symbols, whitespace.
@@ -114,28 +118,33 @@ class MecabSegmenter:
                 out.append((surface, pos1[int(ident)]))
         return out
 
+    def _run_words(self, runs: Sequence[str], min_len: int) -> list[tuple[str, ...]]:
+        """Per run, its content words of >= min_len characters: cache hits looked up in C (one map
+        over the runs), misses parsed one run at a time (runs shorter than min_len hold none)."""
+        content, cache = self._content(min_len)
+        found = list(map(cache.get, runs))
+        if None in found:
+            parse, findall, limit = self._parse, content.findall, self.cache_runs
+            for i, words in enumerate(found):
+                if words is None:
+                    run = runs[i]
+                    words = found[i] = tuple(findall(parse(run))) if len(run) >= min_len else ()
+                    if limit > 0:
+                        if len(cache) >= limit:
+                            cache.clear()  # bounded; cheaper than LRU bookkeeping on every hit
+                        cache[run] = words
+        return found  # type: ignore[return-value]
+
     def words(self, runs: Sequence[str], min_len: int = 1) -> list[str]:
         """Content words of all CJK runs with at least `min_len` characters, in order. Each run is
         parsed on its own (cached per run); runs shorter than `min_len` cannot hold such a word."""
-        content, cache = self._content(min_len)
-        get = cache.get
-        out: list[str] = []
-        for run in runs:
-            words = get(run)
-            if words is None:
-                if len(run) < min_len:
-                    continue
-                words = tuple(content.findall(self._parse(run)))
-                if self.cache_runs > 0:
-                    if len(cache) >= self.cache_runs:
-                        cache.clear()  # bounded; cheaper than LRU bookkeeping on every hit
-                    cache[run] = words
-            out += words
-        return out
+        return list(chain.from_iterable(self._run_words(runs, min_len)))
 
     def word_counts(self, runs: Sequence[str], min_len: int = 1) -> Counter[str]:
-        """Counts of words(runs, min_len)."""
-        return Counter(self.words(runs, min_len))
+        """Counts of words(runs, min_len), counted straight from the per-run tuples."""
+        counts: Counter[str] = Counter()
+        _count_elements(counts, chain.from_iterable(self._run_words(runs, min_len)))
+        return counts
 
     def cache_clear(self) -> None:
         """Forget all cached runs (benchmarks: measure parsing new text)."""
