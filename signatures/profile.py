@@ -246,6 +246,31 @@ def _plain_split(texts: Sequence[str]) -> tuple[list[str], list[str]] | None:
     return hans, ascii_map.take(a).tobytes().decode("ascii").split("\0")
 
 
+def _plain_split_many(groups: Sequence[Sequence[str]]) -> list[tuple[list[str], list[str]] | None]:
+    """_plain_split of each group of texts in one numpy pass; None for a group with a character
+    that is not plain or an astral one (_plain_split decides those on their own)."""
+    if not groups:
+        return []
+    han_map, ascii_map = _maps()
+    a = np.frombuffer(
+        "\0".join(["\0".join(g) for g in groups]).encode("utf-16-le", "surrogatepass"), np.uint16
+    )
+    h = han_map.take(a)
+    keep = h != 0x20
+    keep[1:] |= keep[:-1]
+    hans = h[keep].tobytes().decode("utf-16-le").split("\0")
+    asciis = ascii_map.take(a).tobytes().decode("ascii").split("\0")
+    out: list[tuple[list[str], list[str]] | None] = []
+    i = 0
+    for g in groups:
+        j = i + len(g)
+        han = hans[i:j]
+        joined = "".join(han)
+        out.append(None if "\uffff" in joined or "\ufffe" in joined else (han, asciis[i:j]))
+        i = j
+    return out
+
+
 def _stripped(text: str) -> str:
     text = strip_contacts(strip_markup(text))
     return text.replace("\0", " ") if "\0" in text else text
@@ -393,6 +418,20 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     """The `profile_sig` of a posting, over title, company and description: Solr's `signature` for
     postings without Han/kana, else the same structure over segmented words. The segmenter (Japanese
     or Chinese) is chosen once per posting, from the kana share of all its CJK runs."""
+    prep = _prepare_posting(posting)
+    if type(prep) is str:
+        return prep
+    fields, stripped = prep
+    plain = _plain_split(stripped) if CJK_MIN_WORD_LEN == 2 else None
+    return _cjk_posting_signature(fields, stripped, plain)
+
+
+_Fields = list[tuple[str, list[str]]]
+
+
+def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list[str]]:
+    """Solr's signature of a posting without Han/kana; else its (field name, values) in signing order
+    and its values markup- and contact-stripped (_stripped)."""
     if type(posting) is not dict and not isinstance(posting, Mapping):  # exact dict: skip the ABC check
         raise TypeError(
             f"posting_profile_signature expects a mapping (a posting), got {type(posting).__name__}"
@@ -402,12 +441,16 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     texts = [v for _, values in fields for v in values]
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    stripped = [_stripped(v) for v in texts]
-    if CJK_MIN_WORD_LEN == 2:  # the plain path's word filter (read at call time: evaluations patch it)
-        plain = _plain_split(stripped)
-        if plain is not None:
-            return _plain_zh_digest(fields, *plain)
-    # not plain (one value holds kana, width forms, other letters...): every value takes the general path
+    return fields, [_stripped(v) for v in texts]
+
+
+def _cjk_posting_signature(
+    fields: _Fields, stripped: list[str], plain: tuple[list[str], list[str]] | None
+) -> str:
+    """Signature of a CJK posting: the one-pass Chinese path when `plain` (its _plain_split), else
+    every value through the general path (kana, width forms, other letters...)."""
+    if plain is not None:
+        return _plain_zh_digest(fields, *plain)
     it = iter(stripped)
     prepared = [(name, [_value(v, next(it)) for v in values]) for name, values in fields]
     lang = _language([v for _, values in prepared for v in values])
@@ -449,8 +492,28 @@ def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], a
 _ONES, _TWOS = repeat(1), repeat(NON_CJK_MIN_TOKEN_LEN)
 
 
+_BATCH = 256
+"""Postings whose values share one numpy pass in _sign_chunk."""
+
+
 def _sign_chunk(postings: Sequence[Mapping[str, object]]) -> list[str]:
-    return [posting_profile_signature(p) for p in postings]
+    """posting_profile_signature of each posting; the one-pass split of plain Chinese values runs
+    once per _BATCH postings (numpy's per-call cost dominates it on single postings)."""
+    out: list[str] = []
+    for start in range(0, len(postings), _BATCH):
+        preps = [_prepare_posting(p) for p in postings[start : start + _BATCH]]
+        cjk = [prep for prep in preps if type(prep) is not str]
+        plains = iter(_plain_split_many([prep[1] for prep in cjk]) if CJK_MIN_WORD_LEN == 2 else [])
+        for prep in preps:
+            if type(prep) is str:
+                out.append(prep)
+                continue
+            fields, stripped = prep
+            plain = next(plains, None)
+            if plain is None and CJK_MIN_WORD_LEN == 2:  # not plain, or astral characters to check
+                plain = _plain_split(stripped)
+            out.append(_cjk_posting_signature(fields, stripped, plain))
+    return out
 
 
 POOL_MIN_CHUNK = 64

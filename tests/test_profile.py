@@ -494,10 +494,13 @@ def plain_postings(draw: st.DrawFn) -> dict:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(plain_postings())
-def test_plain_chinese_path_equals_reference(reference: Callable[[dict], str], posting: dict) -> None:
-    assert posting_profile_signature(posting) == reference(posting)
-    assert profile_signature(posting["description"]) == reference.text(posting["description"])  # type: ignore[attr-defined]
+@given(st.lists(plain_postings(), min_size=1, max_size=4))
+def test_plain_chinese_path_equals_reference(reference: Callable[[dict], str], postings: list[dict]) -> None:
+    expected = [reference(p) for p in postings]
+    assert [posting_profile_signature(p) for p in postings] == expected
+    assert profile.posting_profile_signatures(postings) == expected  # values of a batch share one pass
+    text = postings[0]["description"]
+    assert profile_signature(text) == reference.text(text)  # type: ignore[attr-defined]
 
 
 def test_plain_chinese_path_is_taken_and_left_on_rare_characters() -> None:
