@@ -136,12 +136,68 @@ def _lead_boundary(p: str) -> str:
     return "|".join(out)
 
 
+def _first_set(seq: Any) -> list[str] | None:
+    """Class items (as pattern text) of which the first character every match consumes is one; None
+    when unknown (a nullable start, a negated class, ...)."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    cats = {c.CATEGORY_DIGIT: r"\d", c.CATEGORY_WORD: r"\w", c.CATEGORY_SPACE: r"\s"}
+    for op, av in seq:
+        if op is c.AT or op in (c.ASSERT, c.ASSERT_NOT):
+            continue  # zero-width
+        if op is c.LITERAL:
+            return [re.escape(chr(av))]
+        if op is c.IN:
+            out = []
+            for iop, iav in av:
+                if iop is c.LITERAL:
+                    out.append(re.escape(chr(iav)))
+                elif iop is c.RANGE:
+                    out.append(re.escape(chr(iav[0])) + "-" + re.escape(chr(iav[1])))
+                elif iop is c.CATEGORY and iav in cats:
+                    out.append(cats[iav])
+                else:
+                    return None
+            return out
+        if op is c.SUBPATTERN:
+            return _first_set(av[-1])
+        if op is c.BRANCH:
+            sets = [_first_set(b) for b in av[1]]
+            return None if any(x is None for x in sets) else [i for x in sets for i in x]  # type: ignore[union-attr]
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            return _first_set(av[2])
+        return None
+    return None
+
+
+def _first_char_lookahead(rx: re.Pattern[str]) -> re.Pattern[str]:
+    """The pattern behind a lookahead for the characters its matches can start with (the same matches),
+    unless the engine finds that set itself (a literal or alternatives of literals first): positions
+    that cannot start a match are then rejected in one step instead of trying every alternative."""
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        tree = _parser.parse(rx.pattern, rx.flags)
+        first = list(tree)[0] if len(tree) else None
+        if first is None or first[0] in (c.LITERAL, c.ASSERT) or (
+            first[0] is c.BRANCH and all(b and list(b)[0][0] is c.LITERAL for b in first[1][1])
+        ):
+            return rx
+        items = _first_set(tree)
+    except Exception:  # noqa: BLE001 - a private module; without it there is no shortcut
+        return rx
+    if not items:
+        return rx
+    return re.compile("(?=[" + "".join(dict.fromkeys(items)) + "])(?:" + rx.pattern + ")", rx.flags)
+
+
 def _cs(rx: re.Pattern[str]) -> re.Pattern[str]:
     """Case-sensitive twin of an all-lowercase (?i) pattern, to run on `_fold`ed text (same spans)."""
     pattern = rx.pattern.replace("(?i)", "")
     if _fold(re.sub(r"\\.", "", pattern)) != re.sub(r"\\.", "", pattern):
         raise ValueError(f"_cs needs an all-lowercase pattern: {rx.pattern!r}")
-    return re.compile(_lead_boundary(pattern), rx.flags & ~re.IGNORECASE)
+    return _first_char_lookahead(re.compile(_lead_boundary(pattern), rx.flags & ~re.IGNORECASE))
 
 
 def _line_safe(rx: re.Pattern[str]) -> re.Pattern[str]:
@@ -213,7 +269,8 @@ class _Pre:
         self.lits = _literals(rx)
         alternation = "|".join(re.escape(x) for x in sorted(self.lits or (), key=len, reverse=True))
         self.lit_rx = re.compile(alternation) if self.lits and len(self.lits) > 2 and short else None
-        self.lines = _line_safe(self.cs) if lines else None
+        plain = re.compile(rx.pattern.replace("(?i)", ""), rx.flags & ~re.IGNORECASE)
+        self.lines = _first_char_lookahead(_line_safe(plain)) if lines else None
 
     def may(self, folded: str) -> bool:
         """False only when the pattern cannot match the text whose fold is `folded`."""
