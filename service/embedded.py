@@ -354,19 +354,6 @@ def _extract_chunk(postings: list[dict[str, Any]]) -> list[Any]:
     return [extract(p) for p in postings]
 
 
-#: what forked verifier workers inherit (set just before the pool forks, cleared after)
-_FORKED: dict[str, Any] = {}
-
-
-def _prepare_part(bounds: tuple[int, int]) -> list[Any]:
-    v, extracted = _FORKED["verifier"], _FORKED["extracted"]
-    return [v.prepare(e) for e in extracted[bounds[0]:bounds[1]]]
-
-
-def _score_part(bounds: tuple[int, int]) -> tuple[np.ndarray, list[tuple[str, ...]]]:
-    return _score_pairs(_FORKED["verifier"], _FORKED["pairs"][bounds[0]:bounds[1]])
-
-
 def _score_pairs(v: Any, part: list[Any]) -> tuple[np.ndarray, list[tuple[str, ...]]]:
     """Scores of prepared pairs and, for the accepted ones, the verifier's reasons (() for the rest):
     one decide_many pass (scoring first and explaining the accepted pairs after computed most pairs'
@@ -374,17 +361,6 @@ def _score_pairs(v: Any, part: list[Any]) -> tuple[np.ndarray, list[tuple[str, .
     decisions = v.decide_many(part)
     scores = np.array([d.score for d in decisions], dtype=np.float64)
     return scores, [d.reasons if d.duplicate else () for d in decisions]
-
-
-def _forked_map(fn: Callable[[tuple[int, int]], Any], n: int, step: int, workers: int,
-                state: dict[str, Any]) -> list[Any]:
-    """fn over [0, n) in steps, in `workers` forked processes that inherit `state` (no pickling of it)."""
-    _FORKED.update(state)
-    try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            return pool.map(fn, [(s, min(s + step, n)) for s in range(0, n, step)], chunksize=1)
-    finally:
-        _FORKED.clear()
 
 
 def _verify_with_verifier(path: str, kind: str, mapping: Mapping[str, str] | None, store: _Store,
@@ -417,23 +393,11 @@ def _verify_with_verifier(path: str, kind: str, mapping: Mapping[str, str] | Non
         del postings, chunks
         t1 = time.perf_counter()
         v = decision_glue.make_verifier(BoilerplateModel.fit(extracted))
-        # prepare and score in forked workers (they inherit the model, postings and pairs; only the
-        # prepared postings and the scores/reasons travel back), else in this process
-        forked = workers > 1 and "fork" in mp.get_all_start_methods() and len(extracted) >= 400
-        if forked:
-            step = max(100, -(-len(extracted) // (workers * 8)))
-            parts = _forked_map(_prepare_part, len(extracted), step, workers, {"verifier": v, "extracted": extracted})
-            prepared = dict(zip(rows, (p for part in parts for p in part), strict=True))
-        else:
-            prepared = dict(zip(rows, (v.prepare(e) for e in extracted), strict=True))
+        prepared = dict(zip(rows, (v.prepare(e) for e in extracted), strict=True))
         del extracted
         t2 = time.perf_counter()
         pairs = [(prepared[a], prepared[b]) for a, b in zip(vi.tolist(), vj.tolist(), strict=True)]
-        if forked and len(pairs) >= 400:
-            step = min(5000, max(200, -(-len(pairs) // (workers * 8))))
-            done = _forked_map(_score_part, len(pairs), step, workers, {"verifier": v, "pairs": pairs})
-        else:
-            done = [_score_pairs(v, pairs[s:s + 5000]) for s in range(0, len(pairs), 5000)]
+        done = [_score_pairs(v, pairs[s:s + 5000]) for s in range(0, len(pairs), 5000)]
         scores = np.concatenate([d[0] for d in done] or [np.zeros(0)])
         ok = scores >= v.threshold
         why: list[tuple[str, ...]] = [w for d in done for w in d[1]]
