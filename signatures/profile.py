@@ -30,13 +30,17 @@ profile_sig on none up to rate 0.5 (zh: 1 at 0.6). Rate 0.4 has the best recall 
 (ja would gain recall: kept at 2 for both); keeping contacts groups fewer zh reposts; jieba's HMM
 changes nothing.
 
-Speed (benchmarks/bench_profile.py): per value one regex split into CJK runs and the text between
-them, one jieba-rs call over the runs joined by spaces (pieces separated by a space are cut
-independently, so the words equal per-run cutting), counting and filtering in C (Counter, set
-intersection, a byte table for the ASCII tokens); Japanese runs are parsed by MeCab one at a time
-(a run's words must not depend on its neighbours) through a per-run cache, runs shorter than
-CJK_MIN_WORD_LEN skipped. posting_profile_signatures(postings, workers=N) spreads a large batch
-over N processes. tests/test_profile.py checks all of it against a plain reference implementation.
+Speed (benchmarks/bench_profile.py): most Chinese postings are "plain" (jieba-range Han, ASCII,
+punctuation, emoji): one numpy pass over the UTF-16 code units of all their values (two lookup tables)
+gives each value's Han runs joined by single spaces and its ASCII tokens, and refuses any value that
+needs width folding, kana or Solr's full tokenizer; the batch API shares that pass among 256
+postings. One jieba-rs call per value (pieces separated by a space are cut independently, so the
+words equal per-run cutting); words and tokens are length-filtered and counted in C (hashing jieba's
+1-character words cost as much as segmenting); profile lines are joined per count. Other CJK values
+take the general path: regex split into CJK runs and the text between them; Japanese runs are parsed
+by MeCab one at a time (a run's words must not depend on its neighbours) through a per-run cache.
+posting_profile_signatures(postings, workers=N) spreads a large batch over N processes.
+tests/test_profile.py checks all of it against a plain reference implementation.
 """
 
 from __future__ import annotations
