@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from service import decision_glue, io
+from service import candidates, decision_glue, io
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
 
@@ -41,6 +41,7 @@ class _Rows:
     seen: list[int]
     feats: FeatureBatch
     nbytes: int
+    blocks: np.ndarray | None = None  # service.candidates blocking keys, (n, len(KEYS)) uint64
 
 
 def _work_lines(args: tuple[str, int, list[bytes], Mapping[str, str] | None]) -> _Rows:
@@ -69,6 +70,7 @@ def _rows(postings: list[dict[str, Any]], nbytes: int) -> _Rows:
         [_seen_count(p) for p in postings],
         feats,
         nbytes,
+        candidates.blocking_keys(postings),
     )
 
 
@@ -110,6 +112,7 @@ class _Store:
         self.last: list[str | None] = []
         self.seen: list[int] = []
         self.parts: list[FeatureBatch] = []
+        self.blocks: list[np.ndarray] = []
 
     def add(self, rows: _Rows) -> int:
         keep: list[int] = []
@@ -136,6 +139,8 @@ class _Store:
             sel = np.asarray(keep, np.intp)
             f = FeatureBatch(f.content[sel], f.url[sel], f.profile[sel], f.company[sel], f.title[sel],
                              f.location[sel], f.ntok[sel], f.sketch[sel], f.bands[sel], [])
+        if rows.blocks is not None:
+            self.blocks.append(rows.blocks[np.asarray(keep, np.intp)])
         self.parts.append(f)
         return resight
 
@@ -156,6 +161,11 @@ class _Store:
 
         names = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
         return FeatureBatch(*(cat(n) for n in names), [])
+
+    def block_keys(self) -> np.ndarray:
+        """All postings' blocking keys (service.candidates), one row per unique posting."""
+        blocks, self.blocks = self.blocks, []
+        return np.concatenate(blocks) if blocks else np.zeros((0, len(candidates.KEYS)), np.uint64)
 
 
 def _equal_key_pairs(keys: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
@@ -208,7 +218,8 @@ def _matches(sketch: np.ndarray, prefix: np.ndarray, ii: np.ndarray, jj: np.ndar
 Verify = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]]
 
 
-def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None) -> dict[str, np.ndarray]:
+def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None,
+                extra: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays.
 
     Candidates: equal exact keys (content, canonical URL, profile signature) and equal LSH band keys
@@ -217,7 +228,9 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     the rest get a 16-slot prefix test, then the full estimate, then the decision. With `verify`
     (rows i, rows j, estimates -> accept, score, reasons), pairs without exact evidence whose estimate is
     at least FIELD_JACCARD are decided by it instead (the issue-5 Verifier); `reasons` maps a row whose
-    best edge was verified to the verifier's reasons.
+    best edge was verified to the verifier's reasons. `extra` (rows i, rows j; with `verify` only): more
+    candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
+    it gets them anyway or their rows are already connected.
     """
     n = len(f.content)
     nn = max(n, 1)
@@ -257,6 +270,20 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
                 pending.append((ii[amb], jj[amb], est[amb]))
                 accept &= ~amb
             parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
+    n_extra = 0
+    if verify is not None and extra is not None and len(extra[0]):
+        xc, _ = _unique_multi(_codes(extra[0], extra[1], nn))
+        if pending:  # pairs the verifier gets anyway
+            xc = xc[~np.isin(xc, np.concatenate([_codes(p[0], p[1], nn) for p in pending]))]
+        xi, xj = xc // nn, xc % nn
+        done = [np.concatenate([p[k] for p in parts]) for k in range(2)] if parts else [np.zeros(0, np.int64)] * 2
+        keep = candidates.unconnected(xi, xj, done[0].astype(np.int64), done[1].astype(np.int64), n)
+        keep &= (f.company[xi] == f.company[xj]) | (f.company[xi] == 0) | (f.company[xj] == 0)
+        xi, xj = xi[keep], xj[keep]
+        n_extra = len(xi)
+        n_candidates += n_extra
+        pending.append((xi, xj, (np.count_nonzero(f.sketch[xi] == f.sketch[xj], axis=1)
+                                 / max(f.sketch.shape[1], 1)).astype(np.float32)))
     vreasons: dict[int, tuple[str, ...]] = {}
     if verify is not None and pending:
         vi, vj, ve = (np.concatenate([p[k] for p in pending]) for k in range(3))
@@ -269,7 +296,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     cat = [np.concatenate([p[k] for p in parts]) if parts else np.zeros(0) for k in range(5)]
     ai, aj = cat[0].astype(np.int64), cat[1].astype(np.int64)
     ascore, abits, aest = cat[2].astype(np.float32), cat[3].astype(np.int32), cat[4].astype(np.float32)
-    n_pairs = len(codes) + len(exact_codes)
+    n_pairs = len(codes) + len(exact_codes) + n_extra
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
@@ -466,8 +493,10 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
     feats = store.columns()
     first_key = _date_key(store.first)
     vtimes: dict[str, float] = {}
+    extra = candidates.block_pairs(store.block_keys(), first_key) if verify else None
     res = find_groups(feats, first_key,
-                      _verify_with_verifier(path, kind, mapping, store, quiet, workers, vtimes) if verify else None)
+                      _verify_with_verifier(path, kind, mapping, store, quiet, workers, vtimes) if verify else None,
+                      extra)
     del feats
     t_group = time.perf_counter()
     _write(output, store, res)

@@ -10,6 +10,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
 import orjson
 import pytest
 
@@ -183,3 +184,95 @@ def test_different_explicit_employers_need_near_identical_text(tmp_path: Path) -
     ]
     out = run_dedup(tmp_path, postings)
     assert out["x"]["group"] == "x" and out["y"]["group"] == "y"
+
+
+# ----------------------------------------------------------------------------- blocking candidates
+# (service.candidates): reposts with rewritten prose share too few shingles for LSH, but keep the
+# employer, the roles and the contact; those pairs go to the Verifier.
+
+_ROLE_TEXT = [
+    "You will design and operate the order routing services that move parcels between our warehouses",
+    "You will own the message queues, the billing exports and the nightly reconciliation jobs",
+    "We expect solid experience with Go or Rust, PostgreSQL, Kafka and running services on Kubernetes",
+    "You will mentor two junior engineers and take part in the on-call rotation once a month",
+    "The team works from our Berlin office three days a week and remotely the rest of the time",
+    "We offer a yearly learning budget, thirty vacation days and a company pension plan",
+]
+_SYNONYMS = {"design": "build", "operate": "run", "services": "systems", "move": "route", "own": "maintain",
+             "expect": "require", "solid": "strong", "experience": "practice", "mentor": "coach",
+             "take": "share", "works": "operates", "office": "site", "offer": "provide", "yearly": "annual",
+             "budget": "allowance", "between": "across", "nightly": "daily", "running": "operating",
+             "week": "weekly", "company": "employer"}
+
+
+def _rewritten_reposts(style: str) -> list[dict]:
+    """a: an ad; b: the same job two months later, every sentence reworded and the order reversed
+    (6-word shingle Jaccard ~0.2); c: another role at the same employer, same month range."""
+    def reword(s: str) -> str:
+        return " ".join(_SYNONYMS.get(w, w) for w in s.split())
+
+    def post(pid: str, role: str, body: list[str], date: str) -> dict:
+        if style == "hn":
+            return {"id": pid, "posted_at": date,
+                    "description": f"Acme Parcel Robotics | Berlin, Germany | Hybrid | {role}<p>" + "<p>".join(body)}
+        return {"id": pid, "posted_at": date, "company": "Acme Parcel Robotics GmbH", "title": role,
+                "location": "Berlin, Germany", "description": "\n\n".join(body)}
+
+    designer = ["You will design the screens our dispatchers use all day, from research to prototypes.",
+                "We expect a portfolio of shipped work, Figma fluency and comfort with user interviews.",
+                _ROLE_TEXT[4] + ".", _ROLE_TEXT[5] + "."]
+    return [post("a", "Senior Backend Engineer", [s + "." for s in _ROLE_TEXT], "2026-01-02"),
+            post("b", "Senior Backend Engineer", [reword(s) + "." for s in reversed(_ROLE_TEXT)], "2026-03-02"),
+            post("c", "Product Designer", designer, "2026-02-02")]
+
+
+@pytest.mark.parametrize("style", ["hn", "fields"])
+def test_rewritten_repost_found_through_employer_block(tmp_path: Path, style: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    postings = _rewritten_reposts(style)
+    out = run_dedup(tmp_path, postings)
+    assert out["a"]["group"] == out["b"]["group"]                       # same job, rewritten prose
+    assert "verifier" in out["b"]["why"] or "verifier" in out["a"]["why"]
+    assert out["c"]["group"] not in (out["a"]["group"], out["b"]["group"])  # same employer, other role
+    # without the blocking candidates the pair is never proposed (LSH alone misses it)
+    from service import candidates
+
+    monkeypatch.setattr(candidates, "block_pairs", lambda *a, **k: (np.zeros(0, np.int64), np.zeros(0, np.int64)))
+    out = run_dedup(tmp_path, postings)
+    assert out["a"]["group"] != out["b"]["group"]
+
+
+def test_fast_mode_does_not_use_blocking_candidates(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(p) for p in _rewritten_reposts("hn")) + b"\n")
+    out = _io.BytesIO()
+    dedup_file(str(path), out, workers=1, quiet=True, verify=False)  # no verifier: nothing on a key alone
+    assert {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())} == {"a": "a", "b": "b", "c": "c"}
+
+
+def test_big_single_company_block_stays_linear() -> None:
+    from service import candidates
+
+    n = 2000
+    postings = [{"id": f"p{i}", "company": "Globex Corporation", "title": "Software Engineer" if i % 2 else "Lead " + "".join(chr(97 + int(d)) for d in f"{i:04d}"),
+                 "description": f"Globex Corporation | Springfield | apply at jobs@globex.example.net | req {i}"}
+                for i in range(n)]
+    keys = candidates.blocking_keys(postings)
+    assert keys.shape == (n, len(candidates.KEYS)) and (keys != 0).all(axis=0)[:2].all()
+    ii, jj = candidates.block_pairs(keys, np.arange(n, dtype=np.int64))
+    # employer and contact blocks (2,000 postings) are over the cap; 1,000 share a title: neighbours only
+    assert 0 < len(ii) <= n * (candidates.WINDOW - 1)
+    assert (ii != jj).all() and len({(min(a, b), max(a, b)) for a, b in zip(ii.tolist(), jj.tolist(), strict=True)}) == len(ii)
+    assert set((ii % 2).tolist()) == {1} and set((jj % 2).tolist()) == {1}  # only the same-title block
+
+
+def test_blocking_keys_from_raw_fields() -> None:
+    from service import candidates
+
+    hn = {"id": "1", "description": "Acme Labs (YC W24) | NYC | ONSITE | Backend Engineer<p>Mail bob@gmail.com or see "
+                                    "<a href=\"https:&#x2F;&#x2F;jobs.ashbyhq.com&#x2F;acme\">jobs</a>"}
+    assert candidates.employer_of(hn) == candidates.employer_of({"id": "2", "company": "Acme Labs, Inc."}) != ""
+    assert candidates.contact_of(hn) == "bob@gmail.com"              # free mail: the whole address
+    assert candidates.contact_of({"id": "3", "description": "write to Jobs@Careers.Acme.co.uk"}) == "acme.co.uk"
+    assert candidates.contact_of({"id": "4", "description": "https://boards.greenhouse.io/acme and https://acme.io/x"}) == "acme.io"
+    assert candidates.employer_of({"id": "5", "description": "We are a small team building tools for farmers."}) == ""
