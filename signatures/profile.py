@@ -250,9 +250,9 @@ def _plain_split(texts: Sequence[str]) -> tuple[list[str], list[str]] | None:
     return hans, ascii_map.take(a).tobytes().decode("ascii").split("\0")
 
 
-def _plain_split_many(groups: Sequence[Sequence[str]]) -> list[tuple[list[str], list[str]] | None]:
-    """_plain_split of each group of texts in one numpy pass; None for a group with a character
-    that is not plain or an astral one (_plain_split decides those on their own)."""
+def _plain_split_many(groups: Sequence[Sequence[str]]) -> list[tuple[list[str], list[str]] | bool]:
+    """_plain_split of each group of texts in one numpy pass; False for a group with a character
+    that is not plain, True for one with astral characters (_plain_split decides those alone)."""
     if not groups:
         return []
     han_map, ascii_map = _maps()
@@ -264,13 +264,18 @@ def _plain_split_many(groups: Sequence[Sequence[str]]) -> list[tuple[list[str], 
     keep[1:] |= keep[:-1]
     hans = h[keep].tobytes().decode("utf-16-le").split("\0")
     asciis = ascii_map.take(a).tobytes().decode("ascii").split("\0")
-    out: list[tuple[list[str], list[str]] | None] = []
+    out: list[tuple[list[str], list[str]] | bool] = []
     i = 0
     for g in groups:
         j = i + len(g)
         han = hans[i:j]
         joined = "".join(han)
-        out.append(None if "\uffff" in joined or "\ufffe" in joined else (han, asciis[i:j]))
+        if "\uffff" in joined:
+            out.append(False)
+        elif "\ufffe" in joined:
+            out.append(True)
+        else:
+            out.append((han, asciis[i:j]))
         i = j
     return out
 
@@ -513,10 +518,10 @@ def _sign_chunk(postings: Sequence[Mapping[str, object]]) -> list[str]:
                 out.append(prep)
                 continue
             fields, stripped = prep
-            plain = next(plains, None)
-            if plain is None and CJK_MIN_WORD_LEN == 2:  # not plain, or astral characters to check
-                plain = _plain_split(stripped)
-            out.append(_cjk_posting_signature(fields, stripped, plain))
+            split = next(plains, False)
+            if split is True:  # astral characters: _plain_split checks them
+                split = _plain_split(stripped)
+            out.append(_cjk_posting_signature(fields, stripped, split or None))
     return out
 
 
