@@ -7,7 +7,8 @@ then the checkpoint (cursorMark, counts) is written: a killed run resumes at the
 redoes at most one page (atomic "set" updates are idempotent).
 Phase 2 (group): the saved features are grouped exactly like `jobdedup dedup` (same candidates,
 same decision -- the Verifier for ambiguous pairs with a boilerplate model fitted on the postings
-involved, read back from the page texts saved in phase 1; `fast` = dedup's --fast rule -- and the same
+involved, read back from the page texts saved in phase 1, over the same candidates including dedup's
+blocking pairs (service.candidates); `fast` = dedup's --fast rule -- and the same
 canonical choice: earliest first_seen, then id), which repairs groups left inconsistent by racing
 ingests; postings whose dup_group / duplicate_of / dup_score / dup_why_ss / dup_match_s change get
 atomic updates, in id order, checkpointed after every batch.
@@ -33,7 +34,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from service import decision_glue, sketching
+from service import candidates, decision_glue, sketching
 from service.embedded import _date_key, _extract_chunk, _verify_with_verifier, find_groups
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
@@ -130,26 +131,27 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
                              for p in postings))
     os.replace(tmp, texts)
     tmp = directory / f"page-{page:06d}.npz.tmp"
+    blocks = candidates.blocking_keys(postings)  # dedup's blocking keys: its extra verifier pairs
     with open(tmp, "wb") as fh:
-        np.savez(fh, ids=ids.astype(str), old=old.astype(str), first=first,
+        np.savez(fh, ids=ids.astype(str), old=old.astype(str), first=first, blocks=blocks,
                  **{name: getattr(fb, name) for name in _ARRAYS})
     os.replace(tmp, directory / f"page-{page:06d}.npz")
     return len(updates)
 
 
-def _load_pages(directory: Path, pages: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, FeatureBatch]:
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ids", "old", "first", *_ARRAYS)}
+def _load_pages(directory: Path, pages: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, FeatureBatch, np.ndarray]:
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ids", "old", "first", "blocks", *_ARRAYS)}
     for p in range(pages):
         with np.load(directory / f"page-{p:06d}.npz") as z:
             for k in parts:
-                parts[k].append(z[k])
+                parts[k].append(z[k] if k in z.files else np.zeros((len(z["ids"]), 0), np.uint64))
     if not pages:
         raise UserError("the collection is empty: nothing to recompute")
     parts["old"] = [o if o.shape[1] == 5 else np.pad(o, ((0, 0), (0, 5 - o.shape[1])), constant_values="")
                     for o in parts["old"]]  # pages saved by a version that did not keep why/matched
     cat = {k: np.concatenate(v) for k, v in parts.items()}
     fb = FeatureBatch(*(cat[k] for k in _ARRAYS), [])
-    return cat["ids"], cat["old"], cat["first"], fb
+    return cat["ids"], cat["old"], cat["first"], fb, cat["blocks"]
 
 
 def _partition_changes(old_groups: np.ndarray, new_labels: np.ndarray) -> tuple[int, int]:
@@ -246,9 +248,9 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         ck.phase = "group"
         ck.save(directory)
     if ck.phase == "group":
-        ids, old, first, fb = _load_pages(directory, ck.pages)
+        ids, old, first, fb, blocks = _load_pages(directory, ck.pages)
         order = np.argsort(ids, kind="stable")  # pages are in id order already; keep it explicit
-        ids, old, first = ids[order], old[order], first[order]
+        ids, old, first, blocks = ids[order], old[order], first[order], blocks[order]
         fb = FeatureBatch(*(getattr(fb, k)[order] for k in _ARRAYS), [])
         verify = None
         timings: dict[str, float] = {}
@@ -256,7 +258,9 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
             # dedup's own verifier step (model fitted on the postings involved), over the saved page texts
             verify = _verify_with_verifier(str(_texts_file(directory, ck.pages)), "jsonl", None,
                                            SimpleNamespace(ids=[str(x) for x in ids]), quiet, workers, timings)
-        res = find_groups(fb, first, verify)
+        # dedup's candidates: LSH / exact keys, plus (verifier mode) the blocking pairs, in the same order
+        extra = candidates.block_pairs(blocks, first) if verify is not None and blocks.shape[1] else None
+        res = find_groups(fb, first, verify, extra)
         ck.verified_pairs = int(timings.get("verify_pairs", 0))
         canon = res["canonical"]
         new_group = ids[canon]
