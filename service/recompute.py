@@ -21,6 +21,7 @@ it in an atomic update (harmless when it has docValues, as the shipped configset
 
 from __future__ import annotations
 
+import io
 import multiprocessing as mp
 import os
 import shutil
@@ -40,7 +41,7 @@ from service.errors import UserError
 from service.features import FeatureBatch, compute_features
 from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
 from service.solr import Solr
-from service.state import BoilerplateState
+from service.state import BoilerplateState, write_atomic
 from signatures import SIG_VERSION, minhash
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
@@ -70,9 +71,7 @@ class Checkpoint:
     model_postings: int = 0
 
     def save(self, directory: Path) -> None:
-        tmp = directory / "checkpoint.json.tmp"
-        tmp.write_bytes(orjson.dumps(asdict(self)))
-        os.replace(tmp, directory / "checkpoint.json")
+        write_atomic(directory / "checkpoint.json", orjson.dumps(asdict(self)))
 
     @classmethod
     def load(cls, directory: Path) -> Checkpoint | None:
@@ -125,17 +124,14 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
                     for d in docs], dtype=object).reshape(len(docs), 5)
     first = _date_key([d.get("first_seen") if isinstance(d.get("first_seen"), str) else None for d in docs])
     # the texts the Verifier and the boilerplate model read in phases 2 and 3
-    texts = directory / f"page-{page:06d}.jsonl"
-    tmp = texts.with_suffix(".jsonl.tmp")
-    tmp.write_bytes(b"".join(orjson.dumps({k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}) + b"\n"
-                             for p in postings))
-    os.replace(tmp, texts)
-    tmp = directory / f"page-{page:06d}.npz.tmp"
+    write_atomic(directory / f"page-{page:06d}.jsonl",
+                 b"".join(orjson.dumps({k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}) + b"\n"
+                          for p in postings))
     blocks = candidates.blocking_keys(postings)  # dedup's blocking keys: its extra verifier pairs
-    with open(tmp, "wb") as fh:
-        np.savez(fh, ids=ids.astype(str), old=old.astype(str), first=first, blocks=blocks,
-                 **{name: getattr(fb, name) for name in _ARRAYS})
-    os.replace(tmp, directory / f"page-{page:06d}.npz")
+    buf = io.BytesIO()
+    np.savez(buf, ids=ids.astype(str), old=old.astype(str), first=first, blocks=blocks,
+             **{name: getattr(fb, name) for name in _ARRAYS})
+    write_atomic(directory / f"page-{page:06d}.npz", buf.getvalue())
     return len(updates)
 
 
