@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import xxhash
 
+from service.graph import component_labels
 from signatures.boilerplate import company_key
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
@@ -197,9 +198,5 @@ def unconnected(ii: np.ndarray, jj: np.ndarray, ai: np.ndarray, aj: np.ndarray, 
         return np.zeros(0, bool)
     if not len(ai):
         return np.ones(len(ii), bool)
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    graph = coo_matrix((np.ones(len(ai), np.int8), (ai, aj)), shape=(n, n))
-    _, label = connected_components(graph, directed=False)
+    label = component_labels(ai, aj, n)
     return label[ii] != label[jj]

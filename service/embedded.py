@@ -23,6 +23,7 @@ import numpy as np
 from service import candidates, decision_glue, io
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
+from service.graph import component_labels
 
 WINDOW = 3            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
 PREFIX_SLOTS = 16     # sketch slots compared first ...
@@ -297,11 +298,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     ai, aj = cat[0].astype(np.int64), cat[1].astype(np.int64)
     ascore, abits, aest = cat[2].astype(np.float32), cat[3].astype(np.int32), cat[4].astype(np.float32)
     n_pairs = len(codes) + len(exact_codes) + n_extra
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    graph = coo_matrix((np.ones(len(ai), np.int8), (ai, aj)), shape=(n, n))
-    _, label = connected_components(graph, directed=False)
+    label = component_labels(ai, aj, n)
     # canonical: earliest first_seen, then input order
     order = np.lexsort((np.arange(n), first_key, label))
     first_of = np.ones(n, bool)
