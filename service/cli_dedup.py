@@ -8,6 +8,7 @@ import orjson
 import typer
 
 from service.errors import UserError
+from service.files import cli_output, refuse_same_file
 
 
 def register(app: typer.Typer) -> None:
@@ -40,20 +41,9 @@ def register(app: typer.Typer) -> None:
         if workers is not None and workers < 1:
             raise UserError("--workers must be >= 1")
         mapping = io.parse_mapping(map_)
-        if output == "-":
-            out = sys.stdout.buffer
-        else:
-            try:
-                out = open(output, "wb")  # noqa: SIM115
-            except OSError as exc:
-                raise UserError(f"{output}: cannot write ({exc.strerror})") from None
-        try:
+        refuse_same_file(input, output)
+        with cli_output(output) as out:  # replaces an existing output only when the run succeeded
             summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet, verify=verify)
-        finally:
-            if out is not sys.stdout.buffer:
-                out.close()
-            else:
-                out.flush()
         if summary_json:
             doc = {"postings": summary.postings, "lines": summary.lines, "groups": summary.groups,
                    "duplicates": summary.duplicates, "duplicate_share": round(summary.duplicate_share, 4),

@@ -39,9 +39,10 @@ from service import candidates, decision_glue, sketching
 from service.embedded import _date_key, _extract_chunk, _verify_with_verifier, find_groups
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
+from service.files import atomic_output, write_atomic
 from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
 from service.solr import Solr
-from service.state import BoilerplateState, write_atomic
+from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
@@ -162,12 +163,10 @@ def _partition_changes(old_groups: np.ndarray, new_labels: np.ndarray) -> tuple[
 def _texts_file(directory: Path, pages: int) -> Path:
     """All saved page texts as one JSON Lines file (what dedup's verifier step re-reads)."""
     out = directory / "postings.jsonl"
-    tmp = out.with_suffix(".jsonl.tmp")
-    with open(tmp, "wb") as fh:
+    with atomic_output(out) as fh:
         for p in range(pages):
             with open(directory / f"page-{p:06d}.jsonl", "rb") as part:
                 shutil.copyfileobj(part, fh)
-    os.replace(tmp, out)
     return out
 
 
