@@ -76,19 +76,16 @@ class BadLines:
         """Record a skipped line; `error` is the message a strict run would have stopped with."""
         self.items.append((path, lineno, str(error).removeprefix(f"{path} line {lineno}: ")))
 
-    def report(self, report_path: str | None = None) -> None:
-        """Count on stderr; every line with its reason as JSON Lines in `report_path`, else the first
-        LIST_ON_STDERR on stderr."""
+    def report(self, stream: IO[bytes] | None = None, name: str | None = None) -> None:
+        """Count on stderr; every line with its reason as JSON Lines into `stream` (the report file
+        `name`), else the first LIST_ON_STDERR on stderr."""
         if not self.items:
             return
         files = sorted({f for f, _, _ in self.items})
         print(f"jobdedup: skipped {len(self.items):,} bad line(s) of {', '.join(files)}"
-              + (f"; listed in {report_path}" if report_path else ":"), file=sys.stderr)
-        if report_path:
-            from service.files import cli_output
-
-            with cli_output(report_path) as fh:
-                write_jsonl(fh, ({"file": f, "line": n, "reason": r} for f, n, r in self.items))
+              + (f"; listed in {name}" if stream is not None else ":"), file=sys.stderr)
+        if stream is not None:
+            write_jsonl(stream, ({"file": f, "line": n, "reason": r} for f, n, r in self.items))
             return
         for f, n, r in self.items[:LIST_ON_STDERR]:
             print(f"  {f} line {n}: {r}", file=sys.stderr)

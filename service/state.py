@@ -1,7 +1,7 @@
 """Per-collection service state on disk: the boilerplate model learned from the indexed postings.
 
 Where it lives: `<state dir>/<collection slug>/boilerplate.jdbp`, the state dir being `--state-dir`
-(env JOBDEDUP_STATE_DIR, default `./jobdedup-state`, beside recompute's default checkpoint directory)
+(env JOBDEDUP_STATE_DIR, default `./jobdedup-state`; recompute's checkpoint defaults to the same place)
 and the slug naming the Solr collection URL (`127.0.0.1_8983_solr_postings`), so two collections never
 share a model. A file and not a Solr document: a document would show up in searches and in collapse,
 and a file survives re-creating the collection (a new collection starts from the learned boilerplate
@@ -32,7 +32,7 @@ from signatures.boilerplate import BoilerplateModel
 
 log = logging.getLogger("jobdedup.state")
 
-#: Default state directory (relative to the working directory, like recompute's checkpoint directory).
+#: Default state directory (relative to the working directory).
 DEFAULT_STATE_DIR = "jobdedup-state"
 MODEL_FILE = "boilerplate.jdbp"
 #: Seconds between periodic saves of a changed model while the service runs (and always on close).

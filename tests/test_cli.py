@@ -110,3 +110,77 @@ def test_outputs_replace_atomically_and_keep_special_files(tmp_path: Path) -> No
     res = run("generate", "-n", "3", "-o", str(tmp_path / "no-dir" / "x.jsonl"))
     assert res.returncode == 2 and b"cannot write" in res.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen.jsonl", "link.jsonl"]
+
+
+# -- encodings and --skip-bad-lines ---------------------------------------------------------------------
+
+def bad_file(tmp_path: Path) -> tuple[Path, list[str]]:
+    """Generated postings with three bad lines (4, 8, 9): not JSON, no id, not UTF-8; returns the good ids."""
+    good = postings_file(tmp_path / "g.jsonl", 20).read_bytes().splitlines(keepends=True)
+    lines = good[:3] + [b'{"id": "x", \n'] + good[3:6] + [b'{"title": "no id"}\n', b'{"id": "caf\xe9"}\n'] + good[6:]
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b"".join(lines))
+    return path, sorted({orjson.loads(g)["id"] for g in good})
+
+
+def test_dedup_skip_bad_lines_counts_and_reports(tmp_path: Path) -> None:
+    src, ids = bad_file(tmp_path)
+    strict = run("dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "-q")
+    assert strict.returncode == 2 and b"line 4: not valid JSON" in strict.stderr
+    assert not (tmp_path / "out.jsonl").exists()
+    res = run("dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--skip-bad-lines", "--summary-json")
+    assert res.returncode == 0, res.stderr
+    err = res.stderr.decode()
+    assert "skipped 3 bad line(s)" in err
+    assert "line 4: not valid JSON" in err and "line 8: field 'id' is missing" in err
+    assert "line 9: the file is not UTF-8" in err
+    assert orjson.loads(err.strip().splitlines()[-1])["skipped_lines"] == 3
+    out = [orjson.loads(x) for x in (tmp_path / "out.jsonl").read_bytes().splitlines()]
+    assert sorted(r["id"] for r in out) == ids
+    report = tmp_path / "bad-lines.jsonl"
+    res = run("dedup", str(src), "-o", str(tmp_path / "out2.jsonl"), "--bad-lines-report", str(report), "-q")
+    assert res.returncode == 0, res.stderr
+    assert [(r["line"], r["file"]) for r in map(orjson.loads, report.read_bytes().splitlines())] == [
+        (4, str(src)), (8, str(src)), (9, str(src))]
+    assert (tmp_path / "out2.jsonl").read_bytes() == (tmp_path / "out.jsonl").read_bytes()
+
+
+def test_dedup_reads_latin1_csv_with_encoding(tmp_path: Path) -> None:
+    src = tmp_path / "l.csv"
+    src.write_bytes("id,title,description\n1,Caf\u00e9 cook,Cook at the caf\u00e9\n2,Caf\u00e9 cook,Cook at the caf\u00e9\n"
+                    .encode("latin-1"))
+    res = run("dedup", str(src), "-o", str(tmp_path / "o.jsonl"), "-q")
+    assert res.returncode == 2 and b"line 2: the file is not UTF-8 (byte 0xe9" in res.stderr
+    assert b"surrogate" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    res = run("dedup", str(src), "-o", str(tmp_path / "o.jsonl"), "-q", "--encoding", "latin-1")
+    assert res.returncode == 0, res.stderr
+    rows = [orjson.loads(x) for x in (tmp_path / "o.jsonl").read_bytes().splitlines()]
+    assert [r["duplicate_of"] for r in rows] == [None, "1"]
+
+
+def test_sig_jsonl_skip_bad_lines_keeps_outputs_aligned() -> None:
+    stdin = b'\xef\xbb\xbf"hello world"\n{bad\n"second text"\n'
+    strict = run("sig", "--jsonl", stdin=stdin)
+    assert strict.returncode == 2 and b"stdin line 2: not valid JSON" in strict.stderr
+    res = run("sig", "--jsonl", "--skip-bad-lines", stdin=stdin)
+    assert res.returncode == 0, res.stderr
+    one, two = run("sig", "hello world").stdout.strip(), run("sig", "second text").stdout.strip()
+    assert res.stdout.splitlines() == [one, b"", two]
+    assert b"skipped 1 bad line(s) of stdin" in res.stderr and b"stdin line 2" in res.stderr
+
+
+@pytest.mark.solr
+def test_index_skip_bad_lines(clean_solr: str, tmp_path: Path) -> None:
+    from service.solr import Solr
+
+    src, ids = bad_file(tmp_path)
+    url = f"{clean_solr}/postings"
+    strict = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "-q")
+    assert strict.returncode == 2 and b"line 4: not valid JSON" in strict.stderr
+    res = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "--skip-bad-lines")
+    assert res.returncode == 0, res.stderr
+    assert b"skipped 3 bad line(s)" in res.stderr and b"line 9: the file is not UTF-8" in res.stderr
+    assert orjson.loads(res.stderr.strip().splitlines()[-1])["skipped_lines"] == 3
+    solr = Solr(url)
+    solr.commit()
+    assert sorted(d["id"] for d in solr.query({"q": "*:*", "fl": "id", "rows": 100})["response"]["docs"]) == ids
