@@ -109,6 +109,9 @@ def test_outputs_replace_atomically_and_keep_special_files(tmp_path: Path) -> No
     assert run("generate", "-n", "3", "-o", os.devnull).returncode == 0  # a device is written, not replaced
     res = run("generate", "-n", "3", "-o", str(tmp_path / "no-dir" / "x.jsonl"))
     assert res.returncode == 2 and b"cannot write" in res.stderr
+    if os.path.exists("/dev/full"):  # a write error (full disk) is one line, not a traceback
+        res = run("generate", "-n", "2000", "-o", "/dev/full")
+        assert res.returncode == 1 and res.stderr.strip() == b"jobdedup: error: No space left on device"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen.jsonl", "link.jsonl"]
 
 
