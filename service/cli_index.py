@@ -75,16 +75,23 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             counts[r.status] += 1
         bar.update(len(results))
 
-    batches = _batches(path, fmt, mapping or {}, batch_size, encoding, bad)
+    def batches() -> Iterator[list[dict[str, Any]]]:
+        try:
+            yield from _batches(path, fmt, mapping or {}, batch_size, encoding, bad)
+        except UserError as exc:  # a bad line: say what was indexed before it
+            done = sum(counts.values())
+            raise UserError(f"{exc} ({done:,} postings before it were indexed; re-running after a fix is safe, "
+                            "or leave bad lines out with --skip-bad-lines)" if done else str(exc)) from None
+
     try:
         if workers <= 1:
-            for b in batches:
+            for b in batches():
                 apply(prepare_batch(b, ingestor.max_text_chars))
         else:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
             with ctx.Pool(workers) as pool:
                 pending: deque = deque()
-                for b in batches:
+                for b in batches():
                     pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True)))
                     while len(pending) > workers * 2:
                         apply(pending.popleft().get())

@@ -180,10 +180,12 @@ def test_index_skip_bad_lines(clean_solr: str, tmp_path: Path) -> None:
     url = f"{clean_solr}/postings"
     strict = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "-q")
     assert strict.returncode == 2 and b"line 4: not valid JSON" in strict.stderr
+    solr = Solr(url)
+    solr.commit()
+    assert solr.count() == 0  # lines are read (and checked) 2,000 ahead of indexing
     res = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "--skip-bad-lines")
     assert res.returncode == 0, res.stderr
     assert b"skipped 3 bad line(s)" in res.stderr and b"line 9: the file is not UTF-8" in res.stderr
     assert orjson.loads(res.stderr.strip().splitlines()[-1])["skipped_lines"] == 3
-    solr = Solr(url)
     solr.commit()
     assert sorted(d["id"] for d in solr.query({"q": "*:*", "fl": "id", "rows": 100})["response"]["docs"]) == ids
