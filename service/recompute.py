@@ -312,7 +312,7 @@ def _open_checkpoint(directory: Path, solr_url: str, resume: bool, quiet: bool) 
     collection it was made for: resuming or overwriting another collection's is refused, and so is
     clearing a directory that is not a checkpoint."""
     found = directory / "checkpoint.json"
-    if directory.exists() and not found.exists() and any(directory.iterdir()):
+    if directory.exists() and (not directory.is_dir() or not found.exists() and any(directory.iterdir())):
         raise UserError(f"{directory}: not a recompute checkpoint (no checkpoint.json) and not empty; "
                         "give a new or empty --checkpoint directory")
     ck = None

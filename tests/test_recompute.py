@@ -219,6 +219,7 @@ def test_recompute_checkpoint_lives_in_the_state_dir_belongs_to_its_collection(c
         ("--solr", solr.url, "--checkpoint", str(other)),  # another collection's checkpoint
         ("--solr", solr.url, "--checkpoint", str(other), "--resume"),
         ("--solr", solr.url, "--checkpoint", str(notes)),  # not a checkpoint at all: never cleared
+        ("--solr", solr.url, "--checkpoint", str(notes / "keep.txt")),  # a file
     ):
         res = run(*args, "--state-dir", str(state))
         assert res.returncode == 2, (args, res.stderr)
