@@ -49,10 +49,10 @@ def register(app: typer.Typer) -> None:
         encoding = io.encoding_name(encoding)
         with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad, cli_output(output) as out:
             # the output replaces an existing file only when the run succeeded
-            if bad is None and encoding is None:
+            if bad is None and encoding is None and not (verify and input == "-"):
                 summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet,
                                      verify=verify)
-            else:  # dedup reads plain UTF-8 files: a checked copy with the bad lines left out
+            else:  # dedup reads a plain UTF-8 file (twice with the verifier): a checked copy, bad lines left out
                 with io.clean_copy(input, fmt, mapping, encoding, bad) as clean:
                     summary = dedup_file(clean, out, fmt="jsonl", workers=workers, quiet=quiet, verify=verify)
         if summary_json:

@@ -33,6 +33,11 @@ def test_help_lists_commands() -> None:
         (("sig", "--min-token-len", "-1", "x"), b"", b"--min-token-len"),
         (("sig", "--jsonl"), b'{"id": "1", "title": {"a": 1}}\n', b"unsupported field value type dict"),
         (("sig", "--fields", "title"), b'{"id": "1", "title": {"a": 1}}', b"unsupported field value type dict"),
+        (("dedup", "-", "--format", "csv", "-q"), b'id,description\n1,fine\n2,"open\n3,x\n4,y\n',
+         b"- line 3: a quoted field is never closed"),
+        (("dedup", "-", "-q"), b'{"id": "1"}\n{"id": "caf\xe9"}\n', b"- line 2: the file is not UTF-8 (byte 0xe9"),
+        (("sig", "--jsonl"), b'"caf\xe9"\n', b"stdin line 1: the file is not UTF-8 (byte 0xe9"),
+        (("dedup", "x.jsonl", "--encoding", "klingon"), b"", b"unknown encoding 'klingon'"),
     ],
 )
 def test_user_errors_are_one_line(args: tuple[str, ...], stdin: bytes, needle: bytes) -> None:
