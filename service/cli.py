@@ -44,6 +44,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:  # e.g. a full disk while writing: one line (the output file is left as it was)
+        print(f"jobdedup: error: {exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}", file=sys.stderr)
+        sys.exit(1)
     except SystemExit:
         raise
     except Exception as exc:  # click usage errors and friends

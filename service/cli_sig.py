@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 import orjson
 import typer
 
+from service import cli_options, io
 from service.errors import UserError
 from signatures import profile, textprofile
 
@@ -22,22 +23,31 @@ def _parse_fields(fields: str | None) -> list[str] | None:
     return names
 
 
-def _stdin_text() -> str:
+def _stdin_text(encoding: str | None) -> str:
     data = sys.stdin.buffer.read()
     try:
-        return data.decode("utf-8")
+        return data.decode(encoding or "utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+        raise UserError(f"stdin is not valid {encoding or 'UTF-8'} (byte {exc.start}); name its encoding with "
+                        "--encoding") from None
 
 
-def _jsonl_items() -> Iterator[tuple[int, object]]:
+#: Stands for a stdin line skipped by --skip-bad-lines (it gets an empty output line).
+_SKIPPED = object()
+
+
+def _jsonl_items(bad: io.BadLines | None, encoding: str | None) -> Iterator[tuple[int, object]]:
     for lineno, raw in enumerate(sys.stdin.buffer, start=1):
         if not raw.strip():
             continue
         try:
-            yield lineno, orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise UserError(f"stdin line {lineno}: not valid JSON ({exc})") from None
+            yield lineno, io.parse_json_line(raw.removeprefix(io.BOM) if lineno == 1 else raw, f"stdin line {lineno}",
+                                             encoding)
+        except UserError as exc:
+            if bad is None:
+                raise
+            bad.add("stdin", lineno, exc)
+            yield lineno, _SKIPPED
 
 
 _JSONL_BATCH = 2048
@@ -79,6 +89,11 @@ def register(app: typer.Typer) -> None:
         jsonl: bool = typer.Option(
             False, "--jsonl", help="Batch: every stdin line is a JSON string or posting; one hex per line."
         ),
+        skip_bad_lines: bool = typer.Option(
+            False, "--skip-bad-lines", help="With --jsonl: a line that is not valid JSON or cannot be signed "
+            "gets an empty output line (outputs stay aligned with the input lines) and is listed on stderr."),
+        bad_lines_report: str | None = cli_options.BAD_LINES_REPORT,
+        encoding: str | None = cli_options.ENCODING,
     ) -> None:
         """Print the signature of a text or posting as lowercase hex.
 
@@ -90,6 +105,7 @@ def register(app: typer.Typer) -> None:
         if not (quant_rate >= 0.0):
             raise UserError("--quant-rate must be >= 0")
         names = _parse_fields(fields)
+        encoding = io.encoding_name(encoding)
 
         def sign(obj: object, where: str) -> str:
             try:
@@ -97,7 +113,7 @@ def register(app: typer.Typer) -> None:
             except (TypeError, ValueError) as exc:  # e.g. a field value that is a JSON object
                 raise UserError(f"{where}: {exc}") from None
 
-        def _sign_batch(chunk: list[tuple[int, object]], one: Callable[[object, str], str]) -> list[str]:
+        def _sign_batch(chunk: list[tuple[int, object]], one: Callable[[object, int], str]) -> list[str]:
             """Solr-compatible signatures of one chunk of stdin lines; the first bad line prints the
             lines before it, then its error (as signing line by line would)."""
             objs = [obj for _, obj in chunk]
@@ -110,8 +126,20 @@ def register(app: typer.Typer) -> None:
             except (TypeError, ValueError):
                 pass
             for lineno, obj in chunk:  # a bad line in the chunk: sign one by one up to its error
-                out.write(one(obj, f"stdin line {lineno}") + "\n")
+                out.write(one(obj, lineno) + "\n")
             return []
+
+        def sign_line(obj: object, lineno: int) -> str:
+            """One --jsonl line: a bad one is an error, or with --skip-bad-lines an empty line."""
+            if obj is _SKIPPED:
+                return ""
+            try:
+                return sign(obj, f"stdin line {lineno}")
+            except UserError as exc:
+                if bad is None:
+                    raise
+                bad.add("stdin", lineno, exc)
+                return ""
 
         def _sign(obj: object, where: str) -> str:
             if names is not None:
@@ -127,25 +155,29 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"{where}: expected a JSON string or object, got {type(obj).__name__}")
 
         out = sys.stdout
+        if (skip_bad_lines or bad_lines_report) and not jsonl:
+            raise UserError("--skip-bad-lines and --bad-lines-report apply to --jsonl")
         if jsonl:
             if text is not None:
                 raise UserError("--jsonl reads stdin; do not pass TEXT as well")
-            if names is None and not solr_compatible:
-                for lineno, obj in _jsonl_items():
-                    out.write(sign(obj, f"stdin line {lineno}") + "\n")
-                return
-            for chunk in _chunks(_jsonl_items(), _JSONL_BATCH):  # Solr-compatible: the batch kernel
-                out.write("".join(s + "\n" for s in _sign_batch(chunk, sign)))
+            with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad:
+                if names is None and not solr_compatible:
+                    for lineno, obj in _jsonl_items(bad, encoding):
+                        out.write(sign_line(obj, lineno) + "\n")
+                else:
+                    for chunk in _chunks(_jsonl_items(bad, encoding), _JSONL_BATCH):  # Solr-compatible: the batch kernel
+                        out.write("".join(s + "\n" for s in _sign_batch(chunk, sign_line)))
+                out.flush()
             return
         if names is not None:
-            raw = text if text is not None else _stdin_text()
+            raw = text if text is not None else _stdin_text(encoding)
             try:
                 obj = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
                 raise UserError(f"--fields expects a JSON posting: {exc}") from None
             out.write(sign(obj, "posting") + "\n")
             return
-        value = text if text is not None else _stdin_text()
+        value = text if text is not None else _stdin_text(encoding)
         if text is None and value.endswith("\n"):
             value = value[:-1]
         out.write(sign(value, "text") + "\n")

@@ -37,11 +37,12 @@ import orjson
 
 from service import candidates, decision_glue, sketching
 from service.embedded import _date_key, _extract_chunk, _verify_with_verifier, find_groups
-from service.errors import UserError
+from service.errors import SolrUnavailable, UserError
 from service.features import FeatureBatch, compute_features
+from service.files import atomic_output, write_atomic
 from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
 from service.solr import Solr
-from service.state import BoilerplateState, write_atomic
+from service.state import BoilerplateState, default_state_dir, model_path
 from signatures import SIG_VERSION, minhash
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
@@ -162,12 +163,10 @@ def _partition_changes(old_groups: np.ndarray, new_labels: np.ndarray) -> tuple[
 def _texts_file(directory: Path, pages: int) -> Path:
     """All saved page texts as one JSON Lines file (what dedup's verifier step re-reads)."""
     out = directory / "postings.jsonl"
-    tmp = out.with_suffix(".jsonl.tmp")
-    with open(tmp, "wb") as fh:
+    with atomic_output(out) as fh:
         for p in range(pages):
             with open(directory / f"page-{p:06d}.jsonl", "rb") as part:
                 shutil.copyfileobj(part, fh)
-    os.replace(tmp, out)
     return out
 
 
@@ -200,30 +199,24 @@ def refit_boilerplate(texts: Path, workers: int) -> Any:
     return model
 
 
-def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: int = 500,
+def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, rows: int = 500,
               commit_within_ms: int = 5000, quiet: bool = True, stop_after_pages: int | None = None,
               fast: bool = False, state_dir: str | None = None, workers: int = 1) -> Checkpoint:
     """Run (or resume) a recompute over the collection; returns the final counts.
 
     Groups are decided like `jobdedup dedup` (`fast`: like `dedup --fast`); afterwards the collection's
     boilerplate model is refitted from every posting and saved under `state_dir` (None: not saved).
+    `checkpoint_dir` (None: `default_checkpoint_dir`) is removed when the run completes.
     """
     from tqdm import tqdm
 
     solr = Solr(solr_url)
-    directory = Path(checkpoint_dir)
-    ck = Checkpoint.load(directory) if resume and directory.exists() else None
-    if ck is not None and ck.solr != solr.url:
-        raise UserError(f"{directory}: the checkpoint is for {ck.solr}, not {solr.url}")
-    if ck is not None and ck.sig_version != SIG_VERSION:
-        raise UserError(f"{directory}: the checkpoint was made with sig_version {ck.sig_version}; run without --resume")
-    if ck is None:
-        if directory.exists():
-            shutil.rmtree(directory)
-        directory.mkdir(parents=True)
-        ck = Checkpoint(solr.url, SIG_VERSION)
-        ck.save(directory)
-    total = solr.count()
+    try:
+        total = solr.count()  # the collection is reachable: only then is a checkpoint created or touched
+    except SolrUnavailable as exc:
+        raise UserError(f"{exc}; check --solr (nothing was changed)") from None
+    directory = Path(checkpoint_dir) if checkpoint_dir is not None else default_checkpoint_dir(state_dir, solr.url)
+    ck = _open_checkpoint(directory, solr.url, resume, quiet)
     show = not quiet and sys.stderr.isatty()
     if ck.phase == "scan":
         bar = tqdm(total=total, initial=ck.seen, unit=" postings", desc="recompute: scan", disable=not show,
@@ -300,6 +293,51 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         ck.phase = "done"
         ck.save(directory)
     solr.commit()
+    shutil.rmtree(directory)  # done: the checkpoint is only needed to resume a run that did not finish
+    return ck
+
+
+#: Name of the default checkpoint directory, beside the collection's boilerplate model in the state dir.
+CHECKPOINT_NAME = "recompute.ckpt"
+
+
+def default_checkpoint_dir(state_dir: str | None, solr_url: str) -> Path:
+    """Where a recompute of the collection at `solr_url` keeps its checkpoint when --checkpoint is not given:
+    `<state dir>/<collection slug>/recompute.ckpt`, one per collection."""
+    return model_path(state_dir if state_dir is not None else default_state_dir(), solr_url).parent / CHECKPOINT_NAME
+
+
+def _open_checkpoint(directory: Path, solr_url: str, resume: bool, quiet: bool) -> Checkpoint:
+    """The checkpoint to continue (`resume`) or a new one in `directory`. A checkpoint belongs to the
+    collection it was made for: resuming or overwriting another collection's is refused, and so is
+    clearing a directory that is not a checkpoint."""
+    found = directory / "checkpoint.json"
+    if directory.exists() and (not directory.is_dir() or not found.exists() and any(directory.iterdir())):
+        raise UserError(f"{directory}: not a recompute checkpoint (no checkpoint.json) and not empty; "
+                        "give a new or empty --checkpoint directory")
+    ck = None
+    if found.exists():
+        try:
+            ck = Checkpoint.load(directory)
+        except UserError:
+            if resume:
+                raise
+    if ck is not None and ck.solr != solr_url:
+        raise UserError(f"{directory}: the checkpoint is for {ck.solr}, not {solr_url}; give another --checkpoint")
+    if ck is not None and resume and ck.sig_version != SIG_VERSION:
+        raise UserError(f"{directory}: the checkpoint was made with sig_version {ck.sig_version}; run without --resume")
+    if ck is not None and resume:
+        return ck
+    if resume and not quiet:
+        print(f"recompute: no checkpoint in {directory}; starting from the beginning", file=sys.stderr)
+    elif ck is not None and ck.phase != "done" and not quiet:
+        print(f"recompute: starting over; the unfinished run checkpointed in {directory} is discarded "
+              "(--resume continues it)", file=sys.stderr)
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    ck = Checkpoint(solr_url, SIG_VERSION)
+    ck.save(directory)
     return ck
 
 
@@ -383,11 +421,10 @@ def summary_line(ck: Checkpoint, seconds: float) -> str:
             f"on {ck.model_postings:,} postings, sig_version {ck.sig_version}, {seconds:.1f} s")
 
 
-def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: bool,
+def run_cli(solr_url: str, checkpoint_dir: str | None, resume: bool, rows: int, quiet: bool,
             stop_after_pages: int | None, fast: bool = False, state_dir: str | None = None,
             workers: int = 1) -> None:
     """CLI wrapper: clear errors, summary on stderr."""
-    from service.errors import SolrUnavailable
     from service.solr import SolrError
 
     t0 = time.perf_counter()
@@ -395,7 +432,8 @@ def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: 
         ck = recompute(solr_url, checkpoint_dir, resume=resume, rows=rows, quiet=quiet,
                        stop_after_pages=stop_after_pages, fast=fast, state_dir=state_dir, workers=workers)
     except SolrUnavailable as exc:
-        raise UserError(f"{exc}; progress is checkpointed in {checkpoint_dir}: re-run with --resume") from None
+        where = checkpoint_dir or default_checkpoint_dir(state_dir, Solr(solr_url).url)
+        raise UserError(f"{exc}; progress is checkpointed in {where}: re-run with --resume") from None
     except SolrError as exc:
         raise UserError(str(exc)) from None
     if not quiet:

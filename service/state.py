@@ -1,13 +1,13 @@
 """Per-collection service state on disk: the boilerplate model learned from the indexed postings.
 
 Where it lives: `<state dir>/<collection slug>/boilerplate.jdbp`, the state dir being `--state-dir`
-(env JOBDEDUP_STATE_DIR, default `./jobdedup-state`, beside recompute's default checkpoint directory)
+(env JOBDEDUP_STATE_DIR, default `./jobdedup-state`; recompute's checkpoint defaults to the same place)
 and the slug naming the Solr collection URL (`127.0.0.1_8983_solr_postings`), so two collections never
 share a model. A file and not a Solr document: a document would show up in searches and in collapse,
 and a file survives re-creating the collection (a new collection starts from the learned boilerplate
 until `jobdedup recompute` refits it from what the collection really holds).
 
-Writes are atomic (temporary file in the same directory, fsync, rename). A missing file starts an empty
+Writes are atomic (service.files.write_atomic: temporary file in the same directory, fsync, rename). A missing file starts an empty
 model; an unreadable one starts an empty model with a warning and is kept aside as `*.corrupt`.
 When the file was replaced by another process since this one read or wrote it (`jobdedup recompute`'s
 refit, or an `index` run beside `serve`), the next save adopts that model and re-adds the postings
@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from service.files import write_atomic
 from signatures.boilerplate import BoilerplateModel
 
 log = logging.getLogger("jobdedup.state")
 
-#: Default state directory (relative to the working directory, like recompute's checkpoint directory).
+#: Default state directory (relative to the working directory).
 DEFAULT_STATE_DIR = "jobdedup-state"
 MODEL_FILE = "boilerplate.jdbp"
 #: Seconds between periodic saves of a changed model while the service runs (and always on close).
@@ -56,21 +57,6 @@ def collection_slug(solr_url: str) -> str:
 def model_path(state_dir: str | os.PathLike[str], solr_url: str) -> Path:
     """Where the boilerplate model of the collection at `solr_url` is kept."""
     return Path(state_dir) / collection_slug(solr_url) / MODEL_FILE
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so a reader sees either the old or the new file, never a torn one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def load_model(path: Path | None) -> BoilerplateModel:
