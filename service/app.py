@@ -124,6 +124,7 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         ingestor.save()  # the model learned since the last periodic save
+        ingestor.state.close()
 
     app = FastAPI(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
                   description="Near-duplicate detection for job postings, in front of Apache Solr.")

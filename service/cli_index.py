@@ -100,6 +100,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     finally:
         bar.close()
         ingestor.save()  # what was learned from the postings indexed so far, even after an error
+        ingestor.state.close()
     solr.commit()
     seconds = time.perf_counter() - t0
     total = sum(counts.values())

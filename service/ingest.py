@@ -651,7 +651,7 @@ class Ingestor:
         for i in range(len(batch)):
             if extracted[i] is not None:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
-        self._to_learn.extend(learn)
+        self._to_learn.extend(self.state.journal(learn))  # durable before the batch is acknowledged
         if len(self._to_learn) >= self.learn_every:
             self._learn()
         self.stats["resent_unchanged"] += len(unchanged)

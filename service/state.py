@@ -8,7 +8,9 @@ and a file survives re-creating the collection (a new collection starts from the
 until `jobdedup recompute` refits it from what the collection really holds).
 
 Writes are atomic (service.files.write_atomic: temporary file in the same directory, fsync, rename). A missing file starts an empty
-model; an unreadable one starts an empty model with a warning and is kept aside as `*.corrupt`.
+model; an unreadable or wrong-shaped one starts an empty model with a warning and is kept aside as `*.corrupt`.
+What is learned between saves is journaled (service.journal: fsynced per batch, dropped at each save) and
+replayed at the next start, so a process killed with -9 loses none of it.
 When the file was replaced by another process since this one read or wrote it (`jobdedup recompute`'s
 refit, or an `index` run beside `serve`), the next save adopts that model and re-adds the postings
 learned here since the last save, instead of overwriting it.
@@ -28,7 +30,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from service.files import write_atomic
-from signatures.boilerplate import BoilerplateModel
+from service.journal import LearningJournal
+from signatures.boilerplate import BoilerplateModel, LearningRecord, learning_record
 
 log = logging.getLogger("jobdedup.state")
 
@@ -98,12 +101,23 @@ def _stamp(path: Path | None) -> _Stamp | None:
 MAX_PENDING = 100_000
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A model's bytes to save, numbered so an older snapshot is never written over a newer one, with how
+    many of the journal's records (counted since the start) the model holds."""
+
+    data: bytes
+    seq: int
+    journaled: int
+
+
 class BoilerplateState:
     """The collection's boilerplate model plus where and when it is saved.
 
     `add` counts newly indexed postings; `maybe_save` writes the model when it changed and
     `save_interval_s` passed; `save` writes it now. Without a path the model lives in memory only.
-    Callers serialize `add` and `snapshot` (the ingest lock); the file write itself needs no lock.
+    `journal` makes newly written postings durable before they are learned (see service.journal).
+    Callers serialize `journal`, `add` and `snapshot` (the ingest lock); the file write itself needs no lock.
     """
 
     def __init__(self, path: Path | None, save_interval_s: float = SAVE_INTERVAL_S) -> None:
@@ -112,9 +126,25 @@ class BoilerplateState:
         self.model = load_model(path)
         self.dirty = False
         self._stamp = _stamp(path)
-        self._pending: list[Any] = []   # postings added since the last snapshot
+        self._pending: list[LearningRecord] = []   # postings added since the last snapshot
         self._last_save = time.monotonic()
         self._io_lock = threading.Lock()
+        self._seq = self._written_seq = 0
+        # journal records appended (since the start), of those the model holds, and dropped after saves
+        self._journaled = self._held = self._dropped = 0
+        self._journal: LearningJournal | None = None
+        if path is not None:
+            try:
+                self._journal = LearningJournal(path)
+                replayed = self._journal.adopt_orphans()
+            except OSError as exc:
+                log.warning("no learning journal beside %s (%s): what is learned between saves is lost if the "
+                            "process dies", path, exc)
+                replayed = []
+            for rec in replayed:
+                self.model.add_record(rec)
+            self._journaled = self._held = len(replayed)
+            self.dirty = bool(replayed)
 
     @classmethod
     def for_collection(cls, state_dir: str | os.PathLike[str] | None, solr_url: str,
@@ -122,16 +152,30 @@ class BoilerplateState:
         """The state of the collection at `solr_url` under `state_dir` (None: in memory only)."""
         return cls(model_path(state_dir, solr_url) if state_dir is not None else None, save_interval_s)
 
+    def journal(self, extracted: Iterable[Any]) -> list[LearningRecord]:
+        """Make written postings (Extracted or raw mappings) durable before they are learned: their learning
+        records are appended to this process's journal and fsynced. Returns the records (for `add`)."""
+        records = [learning_record(ex) for ex in extracted]
+        if self._journal is not None and records:
+            with self._io_lock:
+                self._journal.append(records)
+                if not self._journal.broken:
+                    self._journaled += len(records)
+        return records
+
     def add(self, extracted: Iterable[Any]) -> int:
-        """Count postings (signatures.extract.Extracted or raw mappings) into the model."""
+        """Count postings (learning records from `journal`, Extracted or raw mappings) into the model, in
+        the order they were journaled."""
         n = 0
         for ex in extracted:
-            self.model.add(ex)
+            rec = ex if isinstance(ex, tuple) else learning_record(ex)
+            self.model.add_record(rec)
             if len(self._pending) < MAX_PENDING:
-                self._pending.append(ex)
+                self._pending.append(rec)
             n += 1
         if n:
             self.dirty = True
+            self._held = min(self._held + n, self._journaled)
         return n
 
     def sync(self) -> bool:
@@ -148,38 +192,56 @@ class BoilerplateState:
             return False
         log.info("boilerplate model %s was replaced by another process; adopting it (+%d postings learned here)",
                  self.path, len(self._pending))
-        for ex in self._pending:
-            theirs.add(ex)
+        for rec in self._pending:
+            theirs.add_record(rec)
         self.model = theirs
         self.dirty = True
         return True
 
-    def snapshot(self) -> bytes | None:
-        """The model's bytes if it changed since the last save (call under the ingest lock)."""
+    def snapshot(self) -> Snapshot | None:
+        """The model to save if it changed since the last save (call under the ingest lock)."""
         if not self.dirty:
             return None
         self.dirty = False
         self._pending = []
-        return self.model.to_bytes()
+        self._seq += 1
+        return Snapshot(self.model.to_bytes(), self._seq, self._held)
 
     def due(self) -> bool:
         """Whether a periodic save (and check for a replaced file) is due."""
         return self.path is not None and time.monotonic() - self._last_save >= self.save_interval_s
 
-    def write(self, data: bytes | None) -> bool:
-        """Write a snapshot to the state file; False when there is nothing to write or no file."""
+    def write(self, snap: Snapshot | None) -> bool:
+        """Write a snapshot to the state file and drop the journal records it holds; False when there is
+        nothing to write (or only an older snapshot than the one written) or no file."""
         if self.path is None:
             return False
         with self._io_lock:
             self._last_save = time.monotonic()
-            if data is None:
+            if snap is None or snap.seq < self._written_seq:
                 return False
-            write_atomic(self.path, data)
+            write_atomic(self.path, snap.data)
             self._stamp = _stamp(self.path)
+            self._written_seq = snap.seq
+            if self._journal is not None and snap.journaled > self._dropped:
+                try:
+                    self._journal.drop_head(snap.journaled - self._dropped)
+                    self._dropped = snap.journaled
+                except OSError as exc:  # the records stay: counted twice after a crash, never lost
+                    log.warning("learning journal %s not cut after a save (%s)", self._journal.path, exc)
         return True
 
     def replace(self, model: BoilerplateModel) -> None:
-        """Use `model` from now on (recompute's refit) and save it."""
+        """Use `model` from now on (recompute's refit from the collection, which holds every journaled
+        posting) and save it."""
         self.model = model
         self.dirty = True
+        self._held = self._journaled
         self.write(self.snapshot())
+
+    def close(self) -> None:
+        """Release the journal (after the last save; an empty one is removed)."""
+        with self._io_lock:
+            if self._journal is not None:
+                self._journal.close()
+                self._journal = None

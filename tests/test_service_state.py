@@ -76,6 +76,7 @@ def test_model_round_trips_atomically(tmp_path: Path) -> None:
     assert state.due() and state.dirty
     assert state.write(state.snapshot())
     assert not state.dirty and state.snapshot() is None  # nothing new to write
+    state.close()  # its (empty) learning journal goes
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left behind
     again = load_model(path)
     assert again.postings == len(JOBS)

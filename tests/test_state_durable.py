@@ -1,0 +1,191 @@
+"""The boilerplate model survives kill -9: a real `jobdedup serve` process indexing into a real Solr is killed
+after some acknowledged batches; restarted, its model counts every one of them, exactly like a service that
+was never killed (the learning journal, service.journal). Wrong-shaped state files never stop a start."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import requests
+from solr_fixture import CORE, clear_core, free_port
+
+from service.state import BoilerplateState, model_path
+from service.synth import generate
+from signatures.boilerplate import BoilerplateModel
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def postings(n: int) -> list[dict[str, Any]]:
+    """`n` synthetic postings with distinct ids (company blurbs repeat across jobs: boilerplate to learn)."""
+    out: dict[str, dict[str, Any]] = {}
+    for p in generate(3 * n, seed=11, resight_rate=0.0):
+        out.setdefault(p["id"], p)
+    return list(out.values())[:n]
+
+
+class Service:
+    """`python -m service.cli serve` in a subprocess (the worktree's code), state never saved on a timer."""
+
+    def __init__(self, solr: str, state_dir: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONPATH": str(REPO), "JOBDEDUP_STATE_SAVE_INTERVAL": "3600"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--solr", solr, "--port", str(self.port),
+             "--state-dir", str(state_dir), "--log-level", "warning"],
+            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"serve exited {self.proc.returncode}: {self.proc.stderr.read().decode()[-2000:]}")
+            try:
+                requests.get(f"{self.url}/metrics", timeout=1)
+                return
+            except requests.ConnectionError:
+                time.sleep(0.2)
+        self.stop(signal.SIGKILL)
+        raise RuntimeError("serve did not start within 60 s")
+
+    def post(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        r = requests.post(f"{self.url}/v1/postings", json={"postings": batch}, timeout=120)
+        assert r.status_code == 200, r.text[:500]
+        return r.json()["results"]
+
+    def learned(self) -> float:
+        for line in requests.get(f"{self.url}/metrics", timeout=10).text.splitlines():
+            if line.startswith("jobdedup_boilerplate_postings "):
+                return float(line.split()[1])
+        raise AssertionError("jobdedup_boilerplate_postings not in /metrics")
+
+    def stop(self, sig: int = signal.SIGTERM) -> str:
+        self.proc.send_signal(sig)
+        _, err = self.proc.communicate(timeout=60)
+        return err.decode()
+
+
+def line_counts(model: BoilerplateModel) -> dict[str, dict[int, int]]:
+    """What the model decides with: distinct job keys per (scope, line) (which ones are kept under the cap
+    depends on the learning order, their number does not)."""
+    return {scope: {h: len(keys) for h, keys in t.items()} for scope, t in model._table.items()}
+
+
+@pytest.fixture
+def core(solr_url: str) -> Iterator[str]:
+    clear_core(solr_url)
+    yield f"{solr_url}/{CORE}"
+    clear_core(solr_url)
+
+
+def test_kill_9_loses_no_learning(core: str, solr_url: str, tmp_path: Path) -> None:
+    batches = [postings(120)[i:i + 30] for i in range(0, 120, 30)]
+    killed_dir, kept_dir = tmp_path / "killed", tmp_path / "kept"
+
+    svc = Service(core, killed_dir)
+    acknowledged = sum(len(svc.post(b)) for b in batches[:3])
+    assert svc.learned() == acknowledged == 90
+    svc.stop(signal.SIGKILL)
+    path = model_path(killed_dir, core)
+    assert not path.exists()  # never saved: before the journal, all of this was lost
+    journals = list(path.parent.glob("*.journal"))
+    assert len(journals) == 1 and len(journals[0].read_bytes().splitlines()) == acknowledged
+
+    svc = Service(core, killed_dir)
+    assert svc.learned() == acknowledged  # replayed from the dead process's journal
+    assert all(r["status"] == "updated" for r in svc.post(batches[0]))  # re-sent unchanged: not learned twice
+    svc.post(batches[3])
+    assert svc.learned() == 120
+    svc.stop()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # saved at shutdown; journals gone
+    recovered = BoilerplateModel.from_bytes(path.read_bytes())
+
+    # the same batches through a service that is never killed
+    clear_core(solr_url)
+    svc = Service(core, kept_dir)
+    for b in batches:
+        svc.post(b)
+    svc.stop()
+    kept = BoilerplateModel.from_bytes(model_path(kept_dir, core).read_bytes())
+    assert recovered.postings == kept.postings == 120
+    assert line_counts(recovered) == line_counts(kept) != {}
+
+
+# -- wrong-shaped state files -------------------------------------------------------------------------
+
+def jdbp(doc: Any) -> bytes:
+    return b"JDBP" + zlib.compress(json.dumps(doc).encode())  # json: any int, NaN
+
+
+GOOD = orjson.loads(zlib.decompress(BoilerplateModel.fit(postings(5)).to_bytes()[4:]))
+WRONG_SHAPES = [
+    jdbp(None), jdbp([]), jdbp([1, 2]), jdbp("JDBP"), jdbp(1), jdbp({}),
+    jdbp({**GOOD, "min_jobs": "3"}), jdbp({**GOOD, "weight": None}), jdbp({**GOOD, "weight": 7}),
+    jdbp({**GOOD, "postings": -1}), jdbp({**GOOD, "postings": 1.5}), jdbp({**GOOD, "table": []}),
+    jdbp({**GOOD, "table": {"*": {"1": [2]}}}), jdbp({**GOOD, "table": {"*": [[1]]}}),
+    jdbp({**GOOD, "table": {"*": [["1", [2]]]}}), jdbp({**GOOD, "table": {"*": [[-1, [2]]]}}),
+    jdbp({**GOOD, "table": {"*": [[1, [2 ** 64]]]}}), jdbp({**GOOD, "min_jobs": True}),
+    jdbp({**GOOD, "weight": float("nan")}), jdbp({**GOOD, "postings": 2 ** 70}),
+    b"JDBP", b"JDBP" + zlib.compress(b"{\"format\": 1"), b"JDBP\x78\x9c", b"\x00" * 10,
+]
+
+
+@pytest.mark.parametrize("data", WRONG_SHAPES, ids=range(len(WRONG_SHAPES)))
+def test_a_wrong_shaped_state_file_is_a_warning_and_an_empty_model(data: bytes, tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    url = "http://127.0.0.1:9/solr/postings"
+    path = model_path(tmp_path, url)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    from service.app import create_app
+
+    with caplog.at_level("WARNING", logger="jobdedup.state"):
+        app = create_app(url, state_dir=str(tmp_path))  # what `serve` does at start
+    assert app.state.ingestor.boilerplate.postings == 0
+    assert "unreadable" in caplog.text
+    assert (path.parent / (path.name + ".corrupt")).read_bytes() == data and not path.exists()
+    app.state.ingestor.state.close()
+
+
+def test_a_journal_cut_mid_line_replays_its_whole_records(tmp_path: Path,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    path = model_path(tmp_path, "http://127.0.0.1:9/solr/postings")
+    ps = postings(8)
+    code = (f"from pathlib import Path; import os, signal\n"
+            f"from service.state import BoilerplateState\n"
+            f"import orjson\n"
+            f"ps = orjson.loads(Path({str(tmp_path / 'p.json')!r}).read_bytes())\n"
+            f"st = BoilerplateState(Path({str(path)!r}))\n"
+            f"st.add(st.journal(ps[:3])); st.write(st.snapshot())\n"   # saved: dropped from the journal
+            f"st.add(st.journal(ps[3:6])); st.journal(ps[6:])\n"      # learned / written, not saved
+            f"os.kill(os.getpid(), signal.SIGKILL)\n")
+    (tmp_path / "p.json").write_bytes(orjson.dumps(ps))
+    res = subprocess.run([sys.executable, "-c", code], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                         capture_output=True, timeout=60)
+    assert res.returncode == -signal.SIGKILL, res.stderr.decode()
+    (journal,) = path.parent.glob("*.journal")
+    assert len(journal.read_bytes().splitlines()) == 5
+    with journal.open("ab") as fh:
+        fh.write(b'[123,["*"],[4')  # a write torn by the kill
+    with caplog.at_level("WARNING", logger="jobdedup.state"):
+        st = BoilerplateState(path)
+    assert "1 unreadable line" in caplog.text
+    assert st.model.postings == 8
+    assert line_counts(st.model) == line_counts(BoilerplateModel.fit(ps))
+    assert not journal.exists()  # taken over by the new process's journal ...
+    (mine,) = path.parent.glob("*.journal")
+    assert len(mine.read_bytes().splitlines()) == 5
+    st.write(st.snapshot())  # ... until its next save
+    assert mine.read_bytes() == b""
+    st.close()
+    assert BoilerplateState(path).model.postings == 8  # nothing replayed twice
