@@ -7,6 +7,7 @@ timeouts and 5xx answers raise `SolrUnavailable` (callers answer 503 / retry); 4
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,9 +22,15 @@ class SolrError(Exception):
     """Solr rejected a request (4xx): a bug or a configset mismatch, not a transient failure."""
 
 
-def _escape_term(value: str) -> str:
-    """Escape a value for the {!terms} parser's comma-separated list."""
-    return value.replace("\\", "\\\\").replace(",", "\\,")
+def _separator(values: Sequence[str]) -> str:
+    """A character that occurs in none of `values`: the {!terms} separator, so every value is data (the
+    parser does not unescape, a `\\,` stays two characters). Private-use code points first; some code
+    point is always free because a query holds far fewer characters than Unicode has."""
+    used = set("".join(values))
+    for cp in itertools.chain((0x241F,), range(0xE000, 0xF900), range(0xF0000, 0x10FFFE), range(0x2000, 0xD800)):
+        if chr(cp) not in used:
+            return chr(cp)
+    raise ValueError("no free separator character")  # unreachable for any query Solr would accept
 
 
 class Solr:
@@ -82,9 +89,12 @@ class Solr:
             # a distributed search finds every committed posting (the service's window covers the rest)
             return self.query({"q": "*:*", "fq": terms_query("id", list(ids)), "fl": fl, "rows": len(ids)})[
                 "response"]["docs"]
-        body = {"ids": ",".join(ids), "fl": fl, "wt": "json"}
+        # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes
+        body = {"id": list(ids), "fl": fl, "wt": "json"}
         res = self._request("POST", f"{self.url}/get", data=_form(body),
                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+        if "doc" in res:  # a single id answers {"doc": ...}
+            return [res["doc"]] if res["doc"] else []
         return res.get("response", {}).get("docs", [])
 
     def update(self, docs: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None,
@@ -199,5 +209,7 @@ def _solr_message(resp: requests.Response) -> str:
 
 
 def terms_query(field: str, values: Sequence[str]) -> str:
-    """A {!terms} query matching any of `values` in `field`."""
-    return "{!terms f=" + field + "}" + ",".join(_escape_term(v) for v in values)
+    """A {!terms} query matching any of `values` in `field`, whatever characters they hold (the values are
+    joined by a separator none of them contains; nothing is escaped or unescaped)."""
+    sep = _separator(values)
+    return "{!terms f=" + field + " separator='" + sep + "'}" + sep.join(values)
