@@ -34,7 +34,8 @@ import orjson
 
 from service import decision_glue, sketching
 from service.features import compute_features
-from service.solr import Solr, terms_query
+from service.solr import Solr, SolrError, terms_query
+from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash
 
@@ -230,11 +231,12 @@ class RecentWindow:
         return [self.recs[i] for i in ids]
 
 
-def _clean_doc(p: Mapping[str, Any]) -> dict[str, Any]:
-    """The posting's own fields as Solr will store them (computed and internal fields dropped)."""
+def _clean_doc(p: Mapping[str, Any], derived: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The posting's own fields as Solr will store them (computed, internal and `derived` fields -- those
+    Solr fills itself, see service.solr_schema -- dropped)."""
     doc: dict[str, Any] = {}
     for k, v in p.items():
-        if k in COMPUTED or k in _SOLR_INTERNAL or k in ("first_seen", "last_seen") or v is None:
+        if k in COMPUTED or k in _SOLR_INTERNAL or k in ("first_seen", "last_seen") or k in derived or v is None:
             continue
         if k != "id" and not _FIELD_NAME_RE.match(k):
             continue
@@ -286,15 +288,18 @@ def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
-                  extract: bool = False) -> Prepared:
+                  extract: bool = False, schema: Schema | None = None) -> Prepared:
     """Validate a batch and compute its features (CPU only; safe to run in worker processes).
     `extract`: also extract every posting (worker processes of `jobdedup index` do it ahead of the
-    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new)."""
+    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new). `schema`: also
+    reject what the collection's schema would refuse (Ingestor.schema)."""
     results: list[Result | None] = [None] * len(postings)
     todo: list[int] = []
     last_pos: dict[str, int] = {}
     for i, p in enumerate(postings):
         reason = reject_reason(p, max_text_chars)
+        if not reason and schema is not None:
+            reason = schema.reject_reason(_clean_doc(p, schema.derived))
         if reason:
             results[i] = Result(str(p.get("id")), "rejected", reason=reason)
         else:
@@ -342,6 +347,14 @@ class Ingestor:
         self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
         # (id, content key) -> (model generation, Prepared): valid while the model is unchanged
         self._prepared: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+        self._schema: Schema | None = None
+
+    @property
+    def schema(self) -> Schema:
+        """The collection's schema rules (read from Solr once): what a posting may hold."""
+        if self._schema is None:
+            self._schema = Schema.from_api(self.solr.schema())
+        return self._schema
 
     @property
     def boilerplate(self) -> Any:
@@ -363,7 +376,7 @@ class Ingestor:
     # -- the batch -----------------------------------------------------------------------------------
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
         """Deduplicate and write a batch; one Result per input posting, in order."""
-        return self.apply(prepare_batch(postings, self.max_text_chars))
+        return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.schema))
 
     def apply(self, prep: Prepared) -> list[Result]:
         """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the
@@ -380,7 +393,8 @@ class Ingestor:
                 self.save(flush=False)
         for i, j in prep.same_as.items():
             r = results[j]
-            results[i] = Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
+            results[i] = Result(r.id, "rejected", reason=r.reason) if r.status == "rejected" else \
+                Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
         return [r for r in results if r is not None]
 
     def save(self, flush: bool = True) -> bool:
@@ -629,7 +643,7 @@ class Ingestor:
                 seen = oseen + 1 if (dated and ols and ls > ols) else oseen
                 fs = min(fs, ofs) if ofs else fs
                 ls = max(ls, ols) if ols else ls
-            doc = _clean_doc(p)
+            doc = _clean_doc(p, self.schema.derived)
             doc.update({
                 "profile_sig": f["profile_sig"] or None, "mh_bands": keys[i], "mh_sketch": encode_sketch(full[i]),
                 "content_key_s": _hex(f["content"]) or None, "url_key_s": _hex(f["url"]) or None,
@@ -643,13 +657,17 @@ class Ingestor:
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
             new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i]))
-        self.solr.update(docs, commit_within_ms=self.commit_within_ms)
+        refused = self._write(docs)
+        for i, reason in refused.items():
+            results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
         # written: now (and only now) the window, the caches and the boilerplate model learn the batch
-        for r in new_recs:
-            self.window.add(r)
-        learn = [extracted[i] for i in range(len(batch)) if i not in unchanged and extracted[i] is not None]
+        for i, r in enumerate(new_recs):
+            if i not in refused:
+                self.window.add(r)
+        learn = [extracted[i] for i in range(len(batch))
+                 if i not in unchanged and i not in refused and extracted[i] is not None]
         for i in range(len(batch)):
-            if extracted[i] is not None:
+            if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
         self._to_learn.extend(learn)
         if len(self._to_learn) >= self.learn_every:
@@ -658,6 +676,25 @@ class Ingestor:
         self.stats["boilerplate_added"] += len(learn)
         self.stats["batches"] += 1
         return results
+
+    def _write(self, docs: list[dict[str, Any]]) -> dict[int, str]:
+        """Write `docs` in one update request. Solr stops at the first document it refuses (400) and keeps
+        the ones before it, so then the documents are written in halves, down to the refused ones: every
+        other document is written (re-adding a whole document is idempotent). Returns position -> Solr's
+        reason for each refused document."""
+        try:
+            self.solr.update(docs, commit_within_ms=self.commit_within_ms)
+            return {}
+        except SolrError as exc:
+            if exc.status != 400:
+                raise
+            if len(docs) == 1:
+                return {0: str(exc)}
+        self.stats["write_bisections"] += 1
+        mid = len(docs) // 2
+        refused = self._write(docs[:mid])
+        refused.update({mid + k: v for k, v in self._write(docs[mid:]).items()})
+        return refused
 
 
 def signatures_of(postings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

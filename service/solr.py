@@ -19,7 +19,12 @@ from service.errors import SolrUnavailable, UserError
 
 
 class SolrError(Exception):
-    """Solr rejected a request (4xx): a bug or a configset mismatch, not a transient failure."""
+    """Solr rejected a request (4xx): a bug, a configset mismatch or (400 to an update) a document it
+    refuses; not a transient failure. `status` is the HTTP status (None: not an HTTP error)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _separator(values: Sequence[str]) -> str:
@@ -51,7 +56,7 @@ class Solr:
         self.timeout = timeout
         self.http = session or requests.Session()
         self._cloud: bool | None = None
-        self._copy_targets: set[str] | None = None
+        self._schema: dict[str, Any] | None = None
 
     # -- transport ---------------------------------------------------------------------------------
     def _request(self, method: str, url: str, *, params: Any = None, data: bytes | None = None,
@@ -66,9 +71,10 @@ class Solr:
         if resp.status_code >= 500 or resp.status_code == 429:
             raise SolrUnavailable(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
         if resp.status_code == 404:
-            raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?")
+            raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?",
+                            404)
         if resp.status_code >= 400:
-            raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
+            raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}", resp.status_code)
         try:
             return orjson.loads(resp.content)
         except orjson.JSONDecodeError as exc:
@@ -121,10 +127,19 @@ class Solr:
 
     def copy_field_targets(self) -> set[str]:
         """Fields filled by copyField (never to be sent back when re-adding a fetched document; cached)."""
-        if self._copy_targets is None:
-            res = self._request("GET", f"{self.url}/schema/copyfields", params={"wt": "json"}, timeout=5.0)
-            self._copy_targets = {c["dest"] for c in res.get("copyFields", [])}
-        return self._copy_targets
+        return {c["dest"] for c in self.schema()["copyFields"]}
+
+    def schema(self) -> dict[str, Any]:
+        """The collection's schema (cached): fields and dynamicFields with every property resolved
+        (showDefaults), fieldTypes and copyFields, as the Schema API gives them."""
+        if self._schema is None:
+            whole = self._request("GET", f"{self.url}/schema", params={"wt": "json"}, timeout=5.0)["schema"]
+            out = {k: whole.get(k, []) for k in ("fieldTypes", "copyFields")}
+            for key, path in (("fields", "fields"), ("dynamicFields", "dynamicfields")):
+                out[key] = self._request("GET", f"{self.url}/schema/{path}",
+                                         params={"wt": "json", "showDefaults": "true"}, timeout=5.0)[key]
+            self._schema = out
+        return self._schema
 
     def is_cloud(self) -> bool:
         """True when Solr runs in SolrCloud mode (cached)."""
