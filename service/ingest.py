@@ -34,6 +34,7 @@ import orjson
 
 from service import decision_glue, sketching
 from service.features import compute_features
+from service.regroup import band_keys_of, write_groups
 from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
@@ -121,6 +122,7 @@ class _Rec:
     dup_group: str
     keys: list[str]
     ex: Any | None = None   # signatures.extract.Extracted of window postings (the Verifier's input)
+    first_seen: str | None = None  # the canonical rule's key (earliest first_seen, then id)
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -189,6 +191,23 @@ class _Table:
         return decision_glue.decide_arrays(
             est, same("content"), same("url"), same("profile_sig"), same("company"), same("title"),
             conflict("location"), np.minimum(self.ntok[:n], self.ntok[me]), conflict("title"))
+
+
+def _outcome(pid: str, decided: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]], cand: _Table,
+             est: np.ndarray) -> tuple[str, str | None, float | None, list[str], str | None]:
+    """A posting's group from its decisions against the candidates before it: the group of the accepted
+    candidate with the best score (ties: the smallest group id), else its own. Returns (group,
+    duplicate_of, score, why, matched)."""
+    accept, sc, bits, vwhy = decided
+    accept = accept & (cand.ids[:len(accept)] != pid)
+    if not accept.any():
+        return pid, None, None, [], None
+    idx = np.flatnonzero(accept)
+    top = sc[idx].max()
+    best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
+    group = cand.groups[best]
+    why = decision_glue.why_list(int(bits[best]), float(est[best])) + vwhy.get(int(best), [])
+    return group, group if group != pid else None, round(float(top), 4), why, str(cand.ids[best])
 
 
 def _key64(v: Any) -> int:
@@ -498,10 +517,21 @@ class Ingestor:
             sk = decode_sketch(d.get("mh_sketch"))
             if sk is None:
                 continue
-            out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], []))
+            out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], [],
+                            first_seen=d.get("first_seen")))
         return out
 
-    def _verify(self, batch: list[Mapping[str, Any]], ids: list[str], pool_recs: list[_Rec],
+    def _fetch_extracted(self, recs: Sequence[_Rec]) -> None:
+        """Into the extraction cache: the stored text of postings known by their features only (Solr's)."""
+        need = {r.id: r for r in recs if r.ex is None and (r.id, r.feats["content"]) not in self._extracted}
+        if not need:
+            return
+        got = [d for d in self.solr.get(sorted(need), fl=",".join(VERIFY_FIELDS)) if d["id"] in need]
+        for d, ex in zip(got, extract_postings(got), strict=True):
+            self._remember(d["id"], need[d["id"]].feats["content"], ex)
+        self.stats["extracted"] += len(got)
+
+    def _verify(self, batch: Sequence[Any], ids: list[str], pool_recs: list[_Rec],
                 cand: _Table, est_all: np.ndarray, extracted: list[Any | None],
                 unchanged: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]]]:
         """Decisions of each batch posting against its candidates (pool, then the earlier batch postings):
@@ -538,14 +568,7 @@ class Ingestor:
             r = pool_recs[j]
             return r.ex if r.ex is not None else self._extracted.get((r.id, content(j)))
 
-        need = sorted({pool_recs[j].id for _, j in amb_pairs if j < npool and cached(j) is None})
-        if need:
-            got = {d["id"]: d for d in self.solr.get(need, fl=",".join(VERIFY_FIELDS))}
-            rows = [(j, got[pool_recs[j].id]) for j in {j for _, j in amb_pairs if j < npool}
-                    if cached(j) is None and pool_recs[j].id in got]
-            for (j, _), ex in zip(rows, extract_postings([d for _, d in rows]), strict=True):
-                self._remember(pool_recs[j].id, content(j), ex)
-            self.stats["extracted"] += len(rows)
+        self._fetch_extracted([pool_recs[j] for j in {j for _, j in amb_pairs if j < npool}])
         prepared: dict[int, Any] = {}  # candidate row -> Prepared, with the model as it is now
 
         def prep(j: int) -> Any | None:
@@ -574,7 +597,7 @@ class Ingestor:
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
                           extracted: list[Any | None]) -> list[Result]:
         ids = [p["id"] for p in batch]
-        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
+        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL + ",_version_")}
         unchanged = set()
         for i, pid in enumerate(ids):
             old = existing.get(pid)
@@ -599,7 +622,6 @@ class Ingestor:
         allsk = np.concatenate([np.stack([r.sketch for r in pool_recs]) if pool_recs
                                 else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
         est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
-        npool = len(pool_recs)
         decided = self._verify(batch, ids, pool_recs, cand, est_all, extracted, unchanged) if len(batch) else []
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         docs: list[dict[str, Any]] = []
@@ -616,19 +638,7 @@ class Ingestor:
                 why = list(old.get("dup_why_ss") or [])
                 matched = old.get("dup_match_s")
             else:
-                n = npool + i  # pool, then the earlier postings of this batch
-                accept, sc, bits, vwhy = decided[i]
-                accept &= cand.ids[:n] != pid
-                group, dup_of, score, why, matched = pid, None, None, [], None
-                if accept.any():
-                    idx = np.flatnonzero(accept)
-                    top = sc[idx].max()
-                    best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
-                    group = cand.groups[best]
-                    dup_of = group if group != pid else None
-                    score = round(float(top), 4)
-                    matched = str(cand.ids[best])
-                    why = decision_glue.why_list(int(bits[best]), float(est_all[i, best])) + vwhy.get(int(best), [])
+                group, dup_of, score, why, matched = _outcome(pid, decided[i], cand, est_all[i])
             cand.groups.append(group)
             status = "updated" if old is not None else ("duplicate" if dup_of else "new")
             fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
@@ -656,8 +666,13 @@ class Ingestor:
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
-            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i]))
+            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i], fs))
         refused = self._write(docs)
+        if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
+            for i, pid in enumerate(ids):
+                old = existing.get(pid)
+                if i not in refused and old is not None and old.get("dup_group") not in (None, results[i].dup_group):
+                    self.solr.delete_old_copy(pid, old["dup_group"], old["_version_"])
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
         # written: now (and only now) the window, the caches and the boilerplate model learn the batch
@@ -669,6 +684,23 @@ class Ingestor:
         for i in range(len(batch)):
             if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
+        # groups whose canonical posting left (re-sent as another job) or was never written (refused):
+        # their other members are decided again
+        orphaned = set()
+        for i, pid in enumerate(ids):
+            old = existing.get(pid)
+            if i in refused:
+                if old is None:
+                    orphaned.add(pid)
+            elif i not in unchanged and old is not None and old.get("dup_group") == pid and not (
+                    results[i].dup_group == pid and results[i].matched):
+                orphaned.add(pid)
+        if orphaned:
+            pos = {pid: i for i, pid in enumerate(ids)}
+            for pid, (group, dup_of, score, why, matched) in self._regroup(orphaned).items():
+                if pid in pos:
+                    status = "updated" if pid in existing else ("duplicate" if dup_of else "new")
+                    results[pos[pid]] = Result(pid, status, group, dup_of, score, why=why, matched=matched)
         self._to_learn.extend(learn)
         if len(self._to_learn) >= self.learn_every:
             self._learn()
@@ -676,6 +708,52 @@ class Ingestor:
         self.stats["boilerplate_added"] += len(learn)
         self.stats["batches"] += 1
         return results
+
+    def _regroup(self, groups: set[str]) -> dict[str, tuple[str, str | None, float | None, list[str], str | None]]:
+        """The postings left in `groups`, whose canonical posting is no longer theirs, decided again among
+        themselves in the canonical order (earliest first_seen, then id): each joins the earliest member
+        it duplicates, else heads its own group. Writes their group fields (service.regroup) and puts
+        them in the window with their new group; returns (group, duplicate_of, score, why, matched) by id."""
+        if self.solr.is_cloud():
+            self.solr.commit()  # SolrCloud finds and re-adds members by search: make the batch searchable
+        members: dict[str, _Rec] = {}
+        res = self.solr.query({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": STATE_FL,
+                               "rows": 10000})
+        for d in res["response"]["docs"]:
+            sk = decode_sketch(d.get("mh_sketch"))
+            if sk is not None:
+                f = _feats_from_doc(d)
+                keys = (band_keys_of(d["mh_sketch"]) or []) + exact_keys(f)
+                members[d["id"]] = _Rec(d["id"], f, sk, d["dup_group"], keys, first_seen=d.get("first_seen"))
+        for r in list(self.window.recs.values()):  # newer than Solr's view
+            if r.dup_group in groups:
+                members[r.id] = r
+            else:
+                members.pop(r.id, None)
+        for g in groups:
+            members.pop(g, None)
+        if not members:
+            return {}
+        recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
+        ids = [r.id for r in recs]
+        cand = _Table([], [r.feats for r in recs], ids)
+        sk = np.stack([r.sketch for r in recs])
+        est = (sk[:, None, :] == sk[None, :, :]).mean(axis=2)
+        if self.verifier is not None:
+            self._fetch_extracted(recs)
+        extracted = [r.ex if r.ex is not None else self._extracted.get((r.id, r.feats["content"])) for r in recs]
+        decided = self._verify(recs, ids, [], cand, est, extracted, set())
+        out = {}
+        for i, r in enumerate(recs):
+            out[r.id] = _outcome(r.id, decided[i], cand, est[i])
+            cand.groups.append(out[r.id][0])
+        write_groups(self.solr, {pid: (g, d or "", sc, why, m or "") for pid, (g, d, sc, why, m) in out.items()},
+                     self.commit_within_ms)
+        for r in recs:
+            r.dup_group = out[r.id][0]
+            self.window.add(r)
+        self.stats["regrouped"] += len(recs)
+        return out
 
     def _write(self, docs: list[dict[str, Any]]) -> dict[int, str]:
         """Write `docs` in one update request. Solr stops at the first document it refuses (400) and keeps

@@ -57,6 +57,7 @@ class Solr:
         self.http = session or requests.Session()
         self._cloud: bool | None = None
         self._schema: dict[str, Any] | None = None
+        self._shards: list[str] | None = None
 
     # -- transport ---------------------------------------------------------------------------------
     def _request(self, method: str, url: str, *, params: Any = None, data: bytes | None = None,
@@ -87,21 +88,44 @@ class Solr:
                              headers={"Content-Type": "application/x-www-form-urlencoded"})
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
-        """Real-time get: the latest version of each id, searchable or not (SolrCloud: committed only)."""
+        """Real-time get: the latest version of each id, searchable or not."""
         if not ids:
             return []
-        if self.is_cloud():
-            # router.field=dup_group: real-time get would look on the id's shard, not the group's;
-            # a distributed search finds every committed posting (the service's window covers the rest)
-            return self.query({"q": "*:*", "fq": terms_query("id", list(ids)), "fl": fl, "rows": len(ids)})[
-                "response"]["docs"]
         # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes
-        body = {"id": list(ids), "fl": fl, "wt": "json"}
+        body: dict[str, Any] = {"id": list(ids), "fl": fl, "wt": "json"}
+        if self.is_cloud():
+            # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
+            # every shard sends every id to each of them (uncommitted postings included)
+            body["shards"] = ",".join(self.shard_names())
         res = self._request("POST", f"{self.url}/get", data=_form(body),
                             headers={"Content-Type": "application/x-www-form-urlencoded"})
         if "doc" in res:  # a single id answers {"doc": ...}
             return [res["doc"]] if res["doc"] else []
         return res.get("response", {}).get("docs", [])
+
+    def shard_names(self) -> list[str]:
+        """SolrCloud: the collection's shards (cached)."""
+        if self._shards is None:
+            cs = self._request("GET", f"{self.base}/admin/collections",
+                               params={"action": "CLUSTERSTATUS", "collection": self.collection, "wt": "json"},
+                               timeout=5.0)
+            self._shards = sorted(cs["cluster"]["collections"][self.collection]["shards"])
+        return self._shards
+
+    def delete_old_copy(self, pid: str, group: str, version: int) -> bool:
+        """SolrCloud routed by dup_group: after posting `pid` was re-added under another group, delete its
+        copy stored under `group` if that copy still has `version` (it stays on the old group's shard when
+        the new group lives on another one). False when there is no such copy: on the same shard the
+        re-add replaced it, and Solr answers 409 to the versioned delete."""
+        body = orjson.dumps({"delete": {"id": pid, "_route_": group, "_version_": version}})
+        try:
+            self._request("POST", f"{self.url}/update", params={"wt": "json"}, data=body,
+                          headers={"Content-Type": "application/json"})
+        except SolrError as exc:
+            if exc.status == 409:
+                return False
+            raise
+        return True
 
     def update(self, docs: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None,
                commit: bool = False) -> None:
