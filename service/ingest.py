@@ -7,9 +7,13 @@ makes them searchable (the window stands in for the not-yet-committed postings).
 processes do not share the window: duplicates racing through different processes within the
 commit delay may open two groups; `jobdedup recompute` merges them.
 
-Nothing is half-written: the batch's documents go to Solr in one update request after every decision
-is made; if Solr is down the request fails, the window and the boilerplate model are untouched, and a
-retry decides the same way.
+Nothing is half-written: each posting is checked against the collection's schema (service.solr_schema)
+and rejected with a reason if Solr would refuse it; the batch's documents go to Solr in one update request
+after every decision is made. If Solr still refuses a document, the batch is written in halves until only
+the refused ones are left out (rejected with Solr's reason). If Solr is down the request fails, the window
+and the boilerplate model are untouched, and a retry decides the same way. When a group's canonical
+posting leaves it (re-sent as another job) or is refused, the rest of its group is decided again among
+themselves (`Ingestor._regroup`), so every group keeps a head.
 
 Ambiguous candidate pairs are decided by the Verifier with the collection's boilerplate model
 (service.state), which learns every posting once it is written. A posting re-sent with unchanged content
