@@ -48,6 +48,10 @@ from signatures import SIG_VERSION, minhash
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
 MAX_TEXT_CHARS = int(os.environ.get("JOBDEDUP_MAX_TEXT_CHARS", "200000"))
 
+#: Largest group whose members are all decided against each other when it loses its canonical posting;
+#: beyond it each member is checked against the new canonical only.
+MAX_REGROUP = 2000
+
 #: Fields the service computes; a client's values for them are ignored.
 COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",
             "sig_version", "seen_count", "content_key_s", "url_key_s", "company_key_s", "title_key_s",
@@ -621,12 +625,24 @@ class Ingestor:
         for i in fresh:
             for r in self.window.candidates(lookup[i]):
                 pool[r.id] = r
+        for i in fresh:  # the old version of a posting re-sent with new content is no candidate: the new one is
+            pool.pop(ids[i], None)
         pool_recs = list(pool.values())
         cand = _Table(pool_recs, feats, ids)
         allsk = np.concatenate([np.stack([r.sketch for r in pool_recs]) if pool_recs
                                 else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
         est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
         decided = self._verify(batch, ids, pool_recs, cand, est_all, extracted, unchanged) if len(batch) else []
+        # a canonical posting re-sent as another job (it accepts none of its old group): the rest of its group
+        # is decided again first, so the batch's postings join their new groups
+        npool = len(pool_recs)
+        pool_groups = np.array(cand.groups, dtype=object)
+        orphaned = {pid for i, pid in enumerate(ids) if i not in unchanged and existing.get(pid, {}).get("dup_group") == pid
+                    and not (decided[i][0][:npool] & (pool_groups == pid) & (cand.ids[:npool] != pid)).any()}
+        regrouped = self._regroup(orphaned, skip={ids[i] for i in fresh}) if orphaned else {}
+        for j, r in enumerate(pool_recs):
+            if r.id in regrouped:
+                cand.groups[j] = regrouped[r.id][0]
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -641,6 +657,8 @@ class Ingestor:
                 score = old.get("dup_score")
                 why = list(old.get("dup_why_ss") or [])
                 matched = old.get("dup_match_s")
+                if pid in regrouped:
+                    group, dup_of, score, why, matched = regrouped[pid]
             else:
                 group, dup_of, score, why, matched = _outcome(pid, decided[i], cand, est_all[i])
             cand.groups.append(group)
@@ -675,7 +693,8 @@ class Ingestor:
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
             for i, pid in enumerate(ids):
                 old = existing.get(pid)
-                if i not in refused and old is not None and old.get("dup_group") not in (None, results[i].dup_group):
+                if i not in refused and old is not None and old.get("_version_") and \
+                        old.get("dup_group") not in (None, results[i].dup_group):
                     self.solr.delete_old_copy(pid, old["dup_group"], old["_version_"])
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
@@ -688,20 +707,11 @@ class Ingestor:
         for i in range(len(batch)):
             if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
-        # groups whose canonical posting left (re-sent as another job) or was never written (refused):
-        # their other members are decided again
-        orphaned = set()
-        for i, pid in enumerate(ids):
-            old = existing.get(pid)
-            if i in refused:
-                if old is None:
-                    orphaned.add(pid)
-            elif i not in unchanged and old is not None and old.get("dup_group") == pid and not (
-                    results[i].dup_group == pid and results[i].matched):
-                orphaned.add(pid)
-        if orphaned:
+        # a new canonical posting Solr refused: the batch's postings that joined it are decided again
+        lost = {ids[i] for i in refused if ids[i] not in existing}
+        if lost:
             pos = {pid: i for i, pid in enumerate(ids)}
-            for pid, (group, dup_of, score, why, matched) in self._regroup(orphaned).items():
+            for pid, (group, dup_of, score, why, matched) in self._regroup(lost, skip=set()).items():
                 if pid in pos:
                     status = "updated" if pid in existing else ("duplicate" if dup_of else "new")
                     results[pos[pid]] = Result(pid, status, group, dup_of, score, why=why, matched=matched)
@@ -713,40 +723,48 @@ class Ingestor:
         self.stats["batches"] += 1
         return results
 
-    def _regroup(self, groups: set[str]) -> dict[str, tuple[str, str | None, float | None, list[str], str | None]]:
-        """The postings left in `groups`, whose canonical posting is no longer theirs, decided again among
-        themselves in the canonical order (earliest first_seen, then id): each joins the earliest member
-        it duplicates, else heads its own group. Writes their group fields (service.regroup) and puts
-        them in the window with their new group; returns (group, duplicate_of, score, why, matched) by id."""
+    def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, tuple[str, str | None, float | None, list[str],
+                                                                            str | None]]:
+        """The postings left in `groups`, whose canonical posting is no longer theirs (except `skip`: batch
+        postings decided anew), decided again among themselves in the canonical order (earliest first_seen,
+        then id): each joins the earliest member it duplicates, else heads its own group. Writes their group
+        fields (service.regroup) and puts them in the window with their new group; returns (group,
+        duplicate_of, score, why, matched) by id."""
         if self.solr.is_cloud():
             self.solr.commit()  # SolrCloud finds and re-adds members by search: make the batch searchable
         members: dict[str, _Rec] = {}
-        res = self.solr.query({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": STATE_FL,
-                               "rows": 10000})
-        for d in res["response"]["docs"]:
-            sk = decode_sketch(d.get("mh_sketch"))
-            if sk is not None:
-                f = _feats_from_doc(d)
-                keys = (band_keys_of(d["mh_sketch"]) or []) + exact_keys(f)
-                members[d["id"]] = _Rec(d["id"], f, sk, d["dup_group"], keys, first_seen=d.get("first_seen"))
+        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)),
+                                            "fl": STATE_FL}, rows=1000):
+            for d in page:
+                sk = decode_sketch(d.get("mh_sketch"))
+                if sk is not None:
+                    f = _feats_from_doc(d)
+                    keys = (band_keys_of(d["mh_sketch"]) or []) + exact_keys(f)
+                    members[d["id"]] = _Rec(d["id"], f, sk, d["dup_group"], keys, first_seen=d.get("first_seen"))
         for r in list(self.window.recs.values()):  # newer than Solr's view
             if r.dup_group in groups:
                 members[r.id] = r
             else:
                 members.pop(r.id, None)
-        for g in groups:
-            members.pop(g, None)
+        for pid in groups | skip:
+            members.pop(pid, None)
         if not members:
             return {}
         recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
         ids = [r.id for r in recs]
         cand = _Table([], [r.feats for r in recs], ids)
         sk = np.stack([r.sketch for r in recs])
-        est = (sk[:, None, :] == sk[None, :, :]).mean(axis=2)
-        if self.verifier is not None:
-            self._fetch_extracted(recs)
-        extracted = [r.ex if r.ex is not None else self._extracted.get((r.id, r.feats["content"])) for r in recs]
-        decided = self._verify(recs, ids, [], cand, est, extracted, set())
+        if len(recs) > MAX_REGROUP:  # a huge group: each member against the new canonical only (memory O(n))
+            est = (sk == sk[0]).mean(axis=1, dtype=np.float32)[:, None]
+            decided = [cand.decide(i, min(i, 1), est[i, :min(i, 1)]) + ({},) for i in range(len(recs))]
+        else:
+            est = np.empty((len(recs), len(recs)), np.float32)
+            for s in range(0, len(recs), 64):
+                est[s:s + 64] = (sk[s:s + 64, None, :] == sk[None, :, :]).mean(axis=2)
+            if self.verifier is not None:
+                self._fetch_extracted(recs)
+            extracted = [r.ex if r.ex is not None else self._extracted.get((r.id, r.feats["content"])) for r in recs]
+            decided = self._verify(recs, ids, [], cand, est, extracted, set())
         out = {}
         for i, r in enumerate(recs):
             out[r.id] = _outcome(r.id, decided[i], cand, est[i])

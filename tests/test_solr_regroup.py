@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from solr_fixture import clear_core
 
+from service import ingest
 from service.ingest import Ingestor, prepare_batch
 from service.solr import Solr
 
@@ -121,3 +122,18 @@ def test_refused_canonical_leaves_no_headless_group(solr: Solr) -> None:
     state = groups(solr)
     assert state == {"x2": ("x2", None), "x3": ("x2", "x2")}
     assert_every_group_has_its_head(state)
+
+
+def test_huge_group_checks_members_against_the_new_canonical_only(clean_solr: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest, "MAX_REGROUP", 2)
+    solr = Solr(f"{clean_solr}/postings")
+    ing = Ingestor(solr, commit_within_ms=200)
+    ing.ingest([eng("e1", 1), eng("e2", 2, 1), eng("e3", 3, 2), eng("e5", 5, 1)])
+    # e5's text is also the nurse's now: it leaves the group too (same batch), e2 heads the rest
+    results = ing.ingest([nurse("e1", 1), nurse("e5", 5)])
+    assert [(r.dup_group, r.duplicate_of) for r in results] == [("e1", None), ("e1", "e1")]
+    state = groups(solr)
+    assert state == {"e1": ("e1", None), "e5": ("e1", "e1"), "e2": ("e2", None), "e3": ("e2", "e2")}
+    assert_every_group_has_its_head(state)
+    assert ing.stats["regrouped"] == 2
