@@ -10,6 +10,7 @@ from solr_fixture import clear_core
 from service import ingest
 from service.ingest import Ingestor, prepare_batch
 from service.solr import Solr
+from service.synth import generate
 
 pytestmark = pytest.mark.solr
 
@@ -137,3 +138,23 @@ def test_huge_group_checks_members_against_the_new_canonical_only(clean_solr: st
     assert state == {"e1": ("e1", None), "e5": ("e1", "e1"), "e2": ("e2", None), "e3": ("e2", "e2")}
     assert_every_group_has_its_head(state)
     assert ing.stats["regrouped"] == 2
+
+
+@pytest.mark.parametrize("same_process", [True, False], ids=["window", "solr"])
+def test_every_group_keeps_its_head_when_ids_come_back_as_other_jobs(clean_solr: str, same_process: bool) -> None:
+    # a crawl, then another crawl whose ids are the first one's with other jobs behind them
+    solr = Solr(f"{clean_solr}/postings")
+    ing = Ingestor(solr, commit_within_ms=200)
+    first = list(generate(400, seed=3, resight_rate=0.0))
+    for s in range(0, len(first), 100):
+        ing.ingest(first[s:s + 100])
+    if not same_process:
+        solr.commit()
+        ing = Ingestor(solr, commit_within_ms=200)
+    second = list(generate(240, seed=4, resight_rate=0.0))
+    for s in range(0, len(second), 60):
+        ing.ingest(second[s:s + 60])
+    state = groups(solr)
+    assert len(state) == 400
+    assert_every_group_has_its_head(state)
+    assert ing.stats["regrouped"] > 0
