@@ -13,6 +13,8 @@ from urllib.parse import quote
 import pytest
 import requests
 import uvicorn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from solr_fixture import clear_core, free_port
 
 from service.app import create_app
@@ -22,7 +24,7 @@ from service.solr import Solr, terms_query
 pytestmark = pytest.mark.solr
 
 IDS = ["a,b", "q\\1", 'say "hi"', "x:y", "st*r", " sp ace ", "sl/ash", "pc%2C", "ünï 😀 中文", "a\\,b",
-       "{!term f=id}victim", "'quoted'", "victim", "victim2", "a"]
+       "{!term f=id}victim", "'quoted'", "sh!ard", "victim", "victim2", "a"]
 
 
 def text(seed: int) -> str:
@@ -128,3 +130,20 @@ def _check_duplicates_endpoint(collection: str, url: str) -> None:
     assert got["dup_group"] == "victim" and [d["id"] for d in got["duplicates"]] == ["victim"]
     for missing in ("nosuch,victim", "victim,victim2", "q1", "a\\"):
         assert client.get(f"{url}/v1/postings/{quote(missing, safe='')}/duplicates").status_code == 404
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ids=st.lists(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12), min_size=1,
+                    max_size=8, unique=True))
+def test_any_ids_are_found_exactly(solr_url: str, ids: list[str]) -> None:
+    solr = Solr(f"{solr_url}/postings")
+    solr.delete_all()
+    solr.update([{"id": pid} for pid in ids], commit=True)
+    assert sorted(d["id"] for d in solr.get(ids, fl="id")) == sorted(ids)
+    for pid in ids:
+        assert [d["id"] for d in solr.get([pid], fl="id")] == [pid]
+    res = solr.query({"q": "*:*", "fq": terms_query("id", ids[:1]), "fl": "id", "rows": 20})
+    assert [d["id"] for d in res["response"]["docs"]] == ids[:1]
+    solr.delete_and_add(ids[:1], [])
+    solr.commit()
+    assert sorted(d["id"] for d in solr.query({"q": "*:*", "fl": "id", "rows": 20})["response"]["docs"]) == sorted(ids[1:])

@@ -137,3 +137,13 @@ def test_safety_net_finds_what_the_rules_miss(clean_solr: str) -> None:
     # a retry of the refused postings, fixed, is written as new
     fixed = [{**batch[3], "salary_i": "42"}, {**batch[8], "url": "https://ok.example/8"}]
     assert [r.status for r in ing.ingest(fixed)] == ["new", "new"]
+
+
+def test_same_id_twice_reports_the_refusal_for_both(clean_solr: str) -> None:
+    # the last posting of an id wins; when Solr refuses it, the earlier one (not written either) says so too
+    ing = Ingestor(Solr(f"{clean_solr}/postings"), commit_within_ms=200)
+    batch = batch_of_11({})[:2]
+    batch.append({**batch[0], "salary_i": "abc"})
+    results = ing.apply(prepare_batch(batch))
+    assert [r.status for r in results] == ["rejected", "new", "rejected"]
+    assert results[0].reason == results[2].reason and "salary_i" in results[0].reason
