@@ -730,8 +730,6 @@ class Ingestor:
         then id): each joins the earliest member it duplicates, else heads its own group. Writes their group
         fields (service.regroup) and puts them in the window with their new group; returns (group,
         duplicate_of, score, why, matched) by id."""
-        if self.solr.is_cloud():
-            self.solr.commit()  # SolrCloud finds and re-adds members by search: make the batch searchable
         members: dict[str, _Rec] = {}
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)),
                                             "fl": STATE_FL}, rows=1000):

@@ -30,8 +30,7 @@ def band_keys_of(sketch_text: str | None) -> list[str] | None:
 
 def write_groups(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
     """Write `new` group fields (atomic updates, or delete + re-add in SolrCloud); returns how many
-    postings were written (a posting deleted meanwhile is skipped). SolrCloud reads the stored postings
-    by search: commit first when some of them may not be searchable yet."""
+    postings were written (a posting deleted meanwhile is skipped)."""
     return regroup_readd(solr, new, commit_within_ms) if solr.is_cloud() else \
         regroup_atomic(solr, new, commit_within_ms)
 
@@ -55,10 +54,10 @@ def regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
 def regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
     """SolrCloud routes by dup_group (router.field): a posting changing group must move shards, so it is
     deleted everywhere and re-added whole (stored fields + new group + recomputed mh_bands), in one request."""
-    from service.solr import terms_query
+    from service.solr_schema import Schema
 
-    docs = solr.query({"q": "*:*", "fq": terms_query("id", list(new)), "fl": "*", "rows": len(new)})["response"]["docs"]
-    derived = solr.copy_field_targets()
+    docs = solr.get(list(new), fl="*")  # real-time get: committed or not
+    derived = Schema.from_api(solr.schema()).derived  # filled by Solr: copyField targets, index-only fields
     readd = []
     for d in docs:
         group, dup_of, score, why, matched = new[d["id"]]
