@@ -403,7 +403,9 @@ class Ingestor:
     # -- the batch -----------------------------------------------------------------------------------
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
         """Deduplicate and write a batch; one Result per input posting, in order."""
-        return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.schema))
+        # the schema comes from Solr: read it only for a batch that will reach Solr
+        reaches_solr = any(reject_reason(p, self.max_text_chars) is None for p in postings)
+        return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.schema if reaches_solr else None))
 
     def apply(self, prep: Prepared) -> list[Result]:
         """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the
