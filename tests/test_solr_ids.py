@@ -24,7 +24,7 @@ from service.solr import Solr, terms_query
 pytestmark = pytest.mark.solr
 
 IDS = ["a,b", "q\\1", 'say "hi"', "x:y", "st*r", " sp ace ", "sl/ash", "pc%2C", "ünï 😀 中文", "a\\,b",
-       "{!term f=id}victim", "'quoted'", "sh!ard", "victim", "victim2", "a"]
+       "{!term f=id}victim", "'quoted'", "sh!ard", "sep\u241fsep", "\ue000pua", "victim", "victim2", "a"]
 
 
 def text(seed: int) -> str:
