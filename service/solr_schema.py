@@ -36,6 +36,7 @@ _FLOAT = re.compile(r"[\x00-\x20]*[+-]?(?:NaN|Infinity|(?:(?:[0-9]+\.?[0-9]*|\.[
                     r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?)[\x00-\x20]*",
                     re.ASCII)
 _INSTANT = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?Z", re.ASCII)
+_NOW_MATH = re.compile(r"NOW(?:[+-][0-9]+[A-Z]+|/[A-Z]+)*")  # Solr date math: NOW/DAY+1DAY
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ def _value_problem(r: FieldRule, v: Any) -> str | None:
             return f"must be a number, got {_show(v)}"
         return None
     if r.kind == "date":
-        if not isinstance(v, str) or not (v.startswith("NOW") or _valid_instant(v)):
+        if not isinstance(v, str) or not (_NOW_MATH.fullmatch(v) or _valid_instant(v)):
             return f"must be a UTC date-time such as 2026-01-02T03:04:05Z, got {_show(v)}"
         return None
     if r.one_term:
