@@ -10,6 +10,7 @@ ingested, saved periodically and at shutdown (see service.state).
 from __future__ import annotations
 
 import contextlib
+import hmac
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -104,9 +105,10 @@ class _IngestCollector:
 
 
 def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.0,
-               max_text_chars: int | None = None, state_dir: str | None = None) -> FastAPI:
+               max_text_chars: int | None = None, state_dir: str | None = None,
+               token: str | None = None) -> FastAPI:
     """Build the FastAPI app for one Solr collection; `state_dir` keeps its boilerplate model across
-    restarts (None: learned in memory only)."""
+    restarts (None: learned in memory only); `token`: required as `Authorization: Bearer` (see _require_token)."""
     solr = Solr(solr_url, timeout=timeout)
     kwargs: dict[str, Any] = {"commit_within_ms": commit_within_ms}
     if max_text_chars is not None:
@@ -130,6 +132,8 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
                   description="Near-duplicate detection for job postings, in front of Apache Solr.")
     app.state.ingestor = ingestor
     app.state.solr = solr
+    if token is not None:
+        _require_token(app, token)
 
     @app.exception_handler(SolrUnavailable)
     async def _unavailable(request: Request, exc: SolrUnavailable) -> JSONResponse:
@@ -188,6 +192,25 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         return PlainTextResponse(generate_latest(registry).decode(), media_type="text/plain; version=0.0.4")
 
     return app
+
+
+#: What answers without the token: liveness for load balancers and orchestrators, and the API's description.
+OPEN_PATHS = frozenset({"/health", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
+
+
+def _require_token(app: FastAPI, token: str) -> None:
+    """Every request but OPEN_PATHS must carry `Authorization: Bearer <token>` (compared in constant time),
+    else 401."""
+    expected = token.encode("utf-8")
+
+    @app.middleware("http")
+    async def check_token(request: Request, call_next: Any) -> Any:
+        if request.url.path not in OPEN_PATHS:
+            scheme, _, given = request.headers.get("authorization", "").partition(" ")
+            if not (scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode("utf-8"), expected)):
+                return JSONResponse({"detail": "missing or wrong token: send 'Authorization: Bearer <token>'"},
+                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        return await call_next(request)
 
 
 def _why_fields(doc: dict[str, Any]) -> dict[str, Any]:

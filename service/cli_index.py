@@ -133,6 +133,7 @@ def register(app: typer.Typer) -> None:
         state_dir: str | None = typer.Option(
             None, "--state-dir", help="Directory of per-collection state (the boilerplate model); default "
             "env JOBDEDUP_STATE_DIR or ./jobdedup-state."),
+        solr_user: str | None = cli_options.SOLR_USER,
     ) -> None:
         """Index postings into Solr with dedup: each gets dup_group, duplicate_of, dup_score (the verifier's
         probability for verified pairs), dup_why_ss (why), sig_version. The collection's boilerplate model
@@ -147,6 +148,7 @@ def register(app: typer.Typer) -> None:
         if workers < 0:
             raise UserError("--workers must be >= 0")
         mapping, encoding = io.parse_mapping(map_), io.encoding_name(encoding)
+        solr = cli_options.solr_url(solr, solr_user)
         with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad:
             stats = index_file(input, solr, fmt=fmt, mapping=mapping, batch_size=batch_size, workers=workers,
                                commit_within_ms=commit_within, quiet=quiet, state_dir=state_dir or default_state_dir(),

@@ -6,6 +6,7 @@ import os
 
 import typer
 
+from service import cli_options
 from service.errors import UserError
 
 
@@ -26,6 +27,7 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(
             max(1, min(os.cpu_count() or 1, 4)), "--workers", "-j", help="Processes for text extraction."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
+        solr_user: str | None = cli_options.SOLR_USER,
         stop_after_pages: int | None = typer.Option(
             None, "--stop-after-pages", hidden=True, help="Testing: die abruptly after N scanned pages."
         ),
@@ -43,5 +45,5 @@ def register(app: typer.Typer) -> None:
             raise UserError("--rows must be in 1..5000")
         if workers < 1:
             raise UserError("--workers must be >= 1")
-        run_cli(solr, checkpoint, resume, rows, quiet, stop_after_pages, fast=fast,
+        run_cli(cli_options.solr_url(solr, solr_user), checkpoint, resume, rows, quiet, stop_after_pages, fast=fast,
                 state_dir=state_dir or default_state_dir(), workers=workers)

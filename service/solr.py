@@ -1,6 +1,8 @@
 """A small Solr client on `requests`: select, real-time get, JSON updates, cursorMark streams, health.
 
-`url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings. Connection failures,
+`url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings; credentials in it
+(http://user:password@host/...) are sent as BasicAuth (a Solr with security.json) and never appear in
+`url`, `base` or messages. Connection failures,
 timeouts and 5xx answers raise `SolrUnavailable` (callers answer 503 / retry); 4xx answers raise
 `SolrError` with Solr's own message.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import orjson
 import requests
@@ -44,6 +46,11 @@ class Solr:
     def __init__(self, url: str, timeout: float = 10.0, session: requests.Session | None = None) -> None:
         url = url.rstrip("/")
         parts = urlsplit(url)
+        auth = None
+        if parts.username is not None:  # http://user:password@host/...: BasicAuth (security.json), kept out of url
+            # UTF-8 bytes: requests would send str credentials as Latin-1, Solr decodes them as UTF-8
+            auth = (unquote(parts.username).encode(), unquote(parts.password or "").encode())
+            url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise UserError(f"--solr must be a collection URL like http://127.0.0.1:8983/solr/postings, got {url!r}")
         path = parts.path.rstrip("/")
@@ -55,6 +62,8 @@ class Solr:
         self.base = url[: -(len(self.collection) + 1)]  # .../solr
         self.timeout = timeout
         self.http = session or requests.Session()
+        if auth is not None:
+            self.http.auth = auth
         self._cloud: bool | None = None
         self._schema: dict[str, Any] | None = None
         self._shards: list[str] | None = None
@@ -74,6 +83,11 @@ class Solr:
         if resp.status_code == 404:
             raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?",
                             404)
+        if resp.status_code in (401, 403):
+            raise SolrError(f"Solr answered {resp.status_code}: " + (
+                "credentials refused or missing" if resp.status_code == 401 else "this user may not do that") +
+                " (BasicAuth: --solr-user or env JOBDEDUP_SOLR_USER with env JOBDEDUP_SOLR_PASSWORD, or "
+                "user:password@ in the Solr URL)", resp.status_code)
         if resp.status_code >= 400:
             raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}", resp.status_code)
         try:

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,14 +16,15 @@ from typing import Any
 
 import orjson
 import pytest
-import requests
-from solr_fixture import CORE, clear_core, free_port
+from service_process import Service
+from solr_fixture import CORE, clear_core
 
 from service.state import BoilerplateState, model_path
 from service.synth import generate
 from signatures.boilerplate import BoilerplateModel
 
 REPO = Path(__file__).resolve().parents[1]
+NO_TIMER = {"JOBDEDUP_STATE_SAVE_INTERVAL": "3600"}  # the model is saved at shutdown only
 
 
 def postings(n: int) -> list[dict[str, Any]]:
@@ -33,46 +33,6 @@ def postings(n: int) -> list[dict[str, Any]]:
     for p in generate(3 * n, seed=11, resight_rate=0.0):
         out.setdefault(p["id"], p)
     return list(out.values())[:n]
-
-
-class Service:
-    """`python -m service.cli serve` in a subprocess (the worktree's code), state never saved on a timer."""
-
-    def __init__(self, solr: str, state_dir: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONPATH": str(REPO), "JOBDEDUP_STATE_SAVE_INTERVAL": "3600"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--solr", solr, "--port", str(self.port),
-             "--state-dir", str(state_dir), "--log-level", "warning"],
-            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"serve exited {self.proc.returncode}: {self.proc.stderr.read().decode()[-2000:]}")
-            try:
-                requests.get(f"{self.url}/metrics", timeout=1)
-                return
-            except requests.ConnectionError:
-                time.sleep(0.2)
-        self.stop(signal.SIGKILL)
-        raise RuntimeError("serve did not start within 60 s")
-
-    def post(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        r = requests.post(f"{self.url}/v1/postings", json={"postings": batch}, timeout=120)
-        assert r.status_code == 200, r.text[:500]
-        return r.json()["results"]
-
-    def learned(self) -> float:
-        for line in requests.get(f"{self.url}/metrics", timeout=10).text.splitlines():
-            if line.startswith("jobdedup_boilerplate_postings "):
-                return float(line.split()[1])
-        raise AssertionError("jobdedup_boilerplate_postings not in /metrics")
-
-    def stop(self, sig: int = signal.SIGTERM) -> str:
-        self.proc.send_signal(sig)
-        _, err = self.proc.communicate(timeout=60)
-        return err.decode()
 
 
 def line_counts(model: BoilerplateModel) -> dict[str, dict[int, int]]:
@@ -92,7 +52,7 @@ def test_kill_9_loses_no_learning(core: str, solr_url: str, tmp_path: Path) -> N
     batches = [postings(120)[i:i + 30] for i in range(0, 120, 30)]
     killed_dir, kept_dir = tmp_path / "killed", tmp_path / "kept"
 
-    svc = Service(core, killed_dir)
+    svc = Service(core, killed_dir, env=NO_TIMER)
     acknowledged = sum(len(svc.post(b)) for b in batches[:3])
     assert svc.learned() == acknowledged == 90
     svc.stop(signal.SIGKILL)
@@ -101,7 +61,7 @@ def test_kill_9_loses_no_learning(core: str, solr_url: str, tmp_path: Path) -> N
     journals = list(path.parent.glob("*.journal"))
     assert len(journals) == 1 and len(journals[0].read_bytes().splitlines()) == acknowledged
 
-    svc = Service(core, killed_dir)
+    svc = Service(core, killed_dir, env=NO_TIMER)
     assert svc.learned() == acknowledged  # replayed from the dead process's journal
     assert all(r["status"] == "updated" for r in svc.post(batches[0]))  # re-sent unchanged: not learned twice
     svc.post(batches[3])
@@ -112,7 +72,7 @@ def test_kill_9_loses_no_learning(core: str, solr_url: str, tmp_path: Path) -> N
 
     # the same batches through a service that is never killed
     clear_core(solr_url)
-    svc = Service(core, kept_dir)
+    svc = Service(core, kept_dir, env=NO_TIMER)
     for b in batches:
         svc.post(b)
     svc.stop()
