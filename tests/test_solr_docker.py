@@ -118,3 +118,35 @@ def test_service_image_and_command(compose: dict) -> None:
     assert res.returncode == 0, res.stderr
     for opt in (a for a in cmd if a.startswith("--")):
         assert opt in res.stdout, opt
+
+
+def _required_env(value: str, name: str) -> bool:
+    """`value` is compose's `${NAME:?message}`: compose refuses to start when NAME is unset or empty."""
+    return re.fullmatch(r"\$\{" + name + r":\?.+\}", value) is not None
+
+
+def test_solr_needs_basic_auth_from_a_mounted_security_json(compose: dict) -> None:
+    solr = compose["services"]["solr"]
+    assert _volumes(solr)["/var/solr/data/security.json"] == DOCKER / "security.json"  # the Solr home's
+    assert "docker/security.json" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+    # made by the generator tests/test_solr_auth.py runs against a real Solr
+    assert "python -m service.solr_security -o docker/security.json" in (DOCKER / "docker-compose.yml").read_text(
+        encoding="utf-8")
+    health = solr["healthcheck"]["test"][1]
+    assert '--user="$$JOBDEDUP_SOLR_USER"' in health and '--password="$$JOBDEDUP_SOLR_PASSWORD"' in health
+    assert _required_env(solr["environment"]["JOBDEDUP_SOLR_PASSWORD"], "JOBDEDUP_SOLR_PASSWORD")
+
+
+def test_service_gets_a_token_and_the_solr_credentials(compose: dict) -> None:
+    svc = compose["services"]["jobdedup"]
+    env = svc["environment"]
+    assert _required_env(env["JOBDEDUP_TOKEN"], "JOBDEDUP_TOKEN")
+    assert _required_env(env["JOBDEDUP_SOLR_PASSWORD"], "JOBDEDUP_SOLR_PASSWORD")
+    assert env["JOBDEDUP_SOLR_USER"].startswith("${JOBDEDUP_SOLR_USER")
+    # the command listens beyond loopback, so without the token the service would refuse to start
+    cmd = svc["command"]
+    assert cmd[cmd.index("--host") + 1] == "0.0.0.0"
+    clean = {k: v for k, v in os.environ.items() if k != "JOBDEDUP_TOKEN"}
+    res = subprocess.run([sys.executable, "-m", "service.cli", *cmd[1:]], capture_output=True, text=True,
+                         timeout=60, env={**clean, "PYTHONPATH": str(REPO)}, cwd=REPO)
+    assert res.returncode == 2 and "JOBDEDUP_TOKEN" in res.stderr, res.stderr
