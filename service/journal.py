@@ -90,7 +90,7 @@ class LearningJournal:
         self.prefix = model_path.name + "."
         self.dir.mkdir(parents=True, exist_ok=True)
         self.path = self.dir / f"{self.prefix}{os.getpid()}-{secrets.token_hex(4)}{SUFFIX}"
-        self._fd: int | None = _replace_locked(self.path, b"")
+        self._fd: int | None = None  # created with the first record (a process that writes nothing leaves none)
         self.count = 0
         self.broken = False
 
@@ -123,10 +123,13 @@ class LearningJournal:
     def append(self, records: Sequence[LearningRecord]) -> None:
         """Append records and fsync. On an I/O error (disk full) the file is cut back to its last complete
         record and journaling stops for this process, with an error in the log (the service goes on)."""
-        if not records or self.broken or self._fd is None:
+        if not records or self.broken:
             return
-        size = os.fstat(self._fd).st_size
+        size = None
         try:
+            if self._fd is None:
+                self._fd = _replace_locked(self.path, b"")
+            size = os.fstat(self._fd).st_size
             _write_all(self._fd, b"".join(orjson.dumps(r) + b"\n" for r in records))
             os.fsync(self._fd)
         except OSError as exc:
@@ -134,7 +137,8 @@ class LearningJournal:
             log.error("learning journal %s cannot be written (%s): postings learned from now on are lost if the "
                       "process dies before the next model save", self.path, exc)
             try:
-                os.ftruncate(self._fd, size)
+                if size is not None:
+                    os.ftruncate(self._fd, size)
             except OSError:
                 pass
             return

@@ -149,3 +149,22 @@ def test_a_journal_cut_mid_line_replays_its_whole_records(tmp_path: Path,
     assert mine.read_bytes() == b""
     st.close()
     assert BoilerplateState(path).model.postings == 8  # nothing replayed twice
+
+
+def test_a_live_process_journal_is_not_taken(tmp_path: Path) -> None:
+    path = model_path(tmp_path, "http://127.0.0.1:9/solr/postings")
+    ps = postings(3)
+    serving = BoilerplateState(path)
+    serving.journal(ps)  # written, not yet learned nor saved
+    assert BoilerplateState(path).model.postings == 0  # e.g. `index` beside `serve`: its journal is serve's
+    assert len(list(path.parent.glob("*.journal"))) == 1
+    serving.close()  # gone without a save (as after kill -9: the lock is released)
+    recovered = BoilerplateState(path)
+    assert recovered.model.postings == 3
+    recovered.write(recovered.snapshot())
+    recovered.close()
+    assert not list(path.parent.glob("*.journal"))  # saved: nothing left to replay
+    quiet = BoilerplateState(path)
+    assert quiet.model.postings == 3
+    quiet.close()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # journaled nothing: no file
