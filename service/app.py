@@ -212,6 +212,18 @@ def _require_token(app: FastAPI, token: str) -> None:
                                     status_code=401, headers={"WWW-Authenticate": "Bearer"})
         return await call_next(request)
 
+    plain_openapi = app.openapi
+
+    def openapi_with_bearer() -> dict[str, Any]:  # /docs gets an "Authorize" button
+        schema = plain_openapi()
+        schema.setdefault("components", {})["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+        for path, ops in schema["paths"].items():
+            for op in ops.values() if path not in OPEN_PATHS else ():
+                op["security"] = [{"bearer": []}]
+        return schema
+
+    app.openapi = openapi_with_bearer  # type: ignore[method-assign]
+
 
 def _why_fields(doc: dict[str, Any]) -> dict[str, Any]:
     """A stored group member with the reason fields under their API names (score, why, matched)."""

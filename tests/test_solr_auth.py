@@ -122,6 +122,10 @@ def test_serve_with_a_token_in_front_of_a_secured_solr(secured: str, tmp_path: P
         assert health.status_code == 200 and health.json()["status"] == "ok", health.text
         for path in ("/openapi.json", "/docs"):
             assert requests.get(f"{svc.url}{path}", timeout=30).status_code == 200, path
+        spec = requests.get(f"{svc.url}/openapi.json", timeout=30).json()
+        assert spec["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+        assert spec["paths"]["/v1/postings"]["post"]["security"] == [{"bearer": []}]
+        assert "security" not in spec["paths"]["/health"]["get"]
         body = {"postings": [{"id": "tok-1", "title": "Welder", "description": "Welding in Bremen."}]}
         for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {TOKEN}"},
                         {"Authorization": f"Bearer {TOKEN}x"}, {"Authorization": TOKEN}):
