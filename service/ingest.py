@@ -393,6 +393,18 @@ class Ingestor:
         """Postings the boilerplate model has counted, plus those queued for its next learning step."""
         return self.state.model.postings + len(self._to_learn)
 
+    def _learn_unconfirmed(self) -> None:
+        """Learn the postings of writes whose outcome was unknown (a request that failed after Solr may have
+        stored it; the batch in flight when a process was killed) that Solr holds with that content: re-sent
+        unchanged, they would not be learned (call under the lock)."""
+        pending = self.state.unconfirmed()
+        if pending:
+            stored = {d["id"]: d.get("content_key_s")
+                      for d in self.solr.get(sorted({pid for pid, _, _ in pending}), fl="id,content_key_s")}
+            learned = self.state.confirm(rec for pid, key, rec in pending if stored.get(pid) == key)
+            self._to_learn.extend(learned)
+            self.stats["boilerplate_added"] += len(learned)
+
     def _learn(self) -> None:
         """Add the queued postings to the boilerplate model (call under the lock)."""
         if self._to_learn:
@@ -606,6 +618,7 @@ class Ingestor:
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
                           extracted: list[Any | None]) -> list[Result]:
+        self._learn_unconfirmed()
         ids = [p["id"] for p in batch]
         existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL + ",_version_")}
         unchanged = set()
@@ -691,6 +704,8 @@ class Ingestor:
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
             new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i], fs))
+        self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
+                          if i not in unchanged and extracted[i] is not None)
         refused = self._write(docs)
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
             for i, pid in enumerate(ids):

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from service.files import write_atomic
-from service.journal import LearningJournal
+from service.journal import Intent, LearningJournal
 from signatures.boilerplate import BoilerplateModel, LearningRecord, learning_record
 
 log = logging.getLogger("jobdedup.state")
@@ -116,8 +116,9 @@ class BoilerplateState:
 
     `add` counts newly indexed postings; `maybe_save` writes the model when it changed and
     `save_interval_s` passed; `save` writes it now. Without a path the model lives in memory only.
-    `journal` makes newly written postings durable before they are learned (see service.journal).
-    Callers serialize `journal`, `add` and `snapshot` (the ingest lock); the file write itself needs no lock.
+    `intend` (before a write) and `journal` (after it) make newly written postings durable before they are
+    learned (see service.journal); `unconfirmed` and `confirm` settle writes whose outcome was unknown.
+    Callers serialize these, `add` and `snapshot` (the ingest lock); the file write itself needs no lock.
     """
 
     def __init__(self, path: Path | None, save_interval_s: float = SAVE_INTERVAL_S) -> None:
@@ -133,10 +134,15 @@ class BoilerplateState:
         # journal records appended (since the start), of those the model holds, and dropped after saves
         self._journaled = self._held = self._dropped = 0
         self._journal: LearningJournal | None = None
+        # writes whose outcome is unknown, as (intent number in the journal or None, entries)
+        self._inflight: tuple[int | None, list[Intent]] | None = None
+        self._unconfirmed: list[tuple[int | None, list[Intent]]] = []
+        self._records: dict[int, LearningRecord] = {}  # id(Extracted) -> its record, from `intend` to `journal`
         if path is not None:
             try:
                 self._journal = LearningJournal(path)
-                replayed = self._journal.adopt_orphans()
+                replayed, opened = self._journal.adopt_orphans()
+                self._unconfirmed = [(seq, entries) for seq, entries in opened]
             except OSError as exc:
                 log.warning("no learning journal beside %s (%s): what is learned between saves is lost if the "
                             "process dies", path, exc)
@@ -152,16 +158,61 @@ class BoilerplateState:
         """The state of the collection at `solr_url` under `state_dir` (None: in memory only)."""
         return cls(model_path(state_dir, solr_url) if state_dir is not None else None, save_interval_s)
 
+    def intend(self, writes: Iterable[tuple[str, str, Any]]) -> None:
+        """Before a write: the (id, content key, Extracted) of the postings it would teach the model, kept
+        (and journaled, fsynced) until `journal` settles them, so a write whose outcome never becomes known
+        -- the process killed during the Solr request, a failed request Solr stored anyway -- is learned
+        later if Solr holds it (`unconfirmed`)."""
+        self._settle_inflight()
+        entries: list[Intent] = []
+        for pid, key, ex in writes:
+            rec = self._records[id(ex)] = learning_record(ex)
+            entries.append((pid, key, rec))
+        if entries:
+            seq = None
+            if self._journal is not None:
+                with self._io_lock:
+                    seq = self._journal.intend(entries)
+            self._inflight = (seq, entries)
+
+    def _settle_inflight(self) -> None:
+        if self._inflight is not None:  # `intend` without `journal`: the write raised, its outcome is unknown
+            self._unconfirmed.append(self._inflight)
+            self._inflight = None
+
     def journal(self, extracted: Iterable[Any]) -> list[LearningRecord]:
-        """Make written postings (Extracted or raw mappings) durable before they are learned: their learning
-        records are appended to this process's journal and fsynced. Returns the records (for `add`)."""
-        records = [learning_record(ex) for ex in extracted]
-        if self._journal is not None and records:
-            with self._io_lock:
-                self._journal.append(records)
-                if not self._journal.broken:
-                    self._journaled += len(records)
+        """After a successful write: make the written postings (Extracted or raw mappings) durable before
+        they are learned -- their learning records are appended to this process's journal and fsynced --
+        and settle the write's intent. Returns the records (for `add`)."""
+        records = [self._records.get(id(ex)) or learning_record(ex) for ex in extracted]
+        self._records.clear()
+        ok = [self._inflight[0]] if self._inflight is not None and self._inflight[0] is not None else []
+        self._inflight = None
+        self._append(records, ok)
         return records
+
+    def unconfirmed(self) -> list[Intent]:
+        """(id, content key, record) of the postings of writes whose outcome is unknown (this process's failed
+        writes, a dead process's cut-off one): the caller learns those Solr holds with that content key and
+        calls `confirm`."""
+        self._settle_inflight()
+        return [e for _, entries in self._unconfirmed for e in entries]
+
+    def confirm(self, records: Iterable[LearningRecord]) -> list[LearningRecord]:
+        """Settle every unconfirmed write: `records` (of its postings Solr holds) are journaled as written.
+        Returns them (for `add`)."""
+        records = list(records)
+        ok = [seq for seq, _ in self._unconfirmed if seq is not None]
+        self._unconfirmed = []
+        self._append(records, ok)
+        return records
+
+    def _append(self, records: list[LearningRecord], ok: list[int]) -> None:
+        if self._journal is not None and (records or ok):
+            with self._io_lock:
+                before = self._journal.count
+                self._journal.append(records, ok)
+                self._journaled += self._journal.count - before
 
     def add(self, extracted: Iterable[Any]) -> int:
         """Count postings (learning records from `journal`, Extracted or raw mappings) into the model, in

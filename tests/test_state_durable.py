@@ -35,6 +35,11 @@ def postings(n: int) -> list[dict[str, Any]]:
     return list(out.values())[:n]
 
 
+def records_in(journal: Path) -> int:
+    """Learning records in a journal file (its other lines are write intents and their oks)."""
+    return sum(line.startswith(b"[") for line in journal.read_bytes().splitlines())
+
+
 def line_counts(model: BoilerplateModel) -> dict[str, dict[int, int]]:
     """What the model decides with: distinct job keys per (scope, line) (which ones are kept under the cap
     depends on the learning order, their number does not)."""
@@ -59,7 +64,7 @@ def test_kill_9_loses_no_learning(core: str, solr_url: str, tmp_path: Path) -> N
     path = model_path(killed_dir, core)
     assert not path.exists()  # never saved: before the journal, all of this was lost
     journals = list(path.parent.glob("*.journal"))
-    assert len(journals) == 1 and len(journals[0].read_bytes().splitlines()) == acknowledged
+    assert len(journals) == 1 and records_in(journals[0]) == acknowledged
 
     svc = Service(core, killed_dir, env=NO_TIMER)
     assert svc.learned() == acknowledged  # replayed from the dead process's journal
@@ -168,3 +173,39 @@ def test_a_live_process_journal_is_not_taken(tmp_path: Path) -> None:
     assert quiet.model.postings == 3
     quiet.close()
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # journaled nothing: no file
+
+
+KILL_AT = """
+import os, signal, sys
+from pathlib import Path
+import orjson
+from service.ingest import Ingestor
+from service.solr import Solr
+from service.state import BoilerplateState
+url, state_dir, data, where = sys.argv[1:5]
+ingestor = Ingestor(Solr(url), state=BoilerplateState.for_collection(state_dir, url))
+die = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
+if where == "after-write":   # Solr stored the batch, the service died before it could answer
+    ingestor.state.journal = die
+else:                        # died before the batch reached Solr
+    ingestor._write = die
+ingestor.ingest(orjson.loads(Path(data).read_bytes()))
+"""
+
+
+@pytest.mark.parametrize("where", ["after-write", "before-write"])
+def test_the_batch_in_flight_at_kill_9_is_learned_once_when_re_sent(where: str, core: str, tmp_path: Path) -> None:
+    batch = postings(20)
+    (tmp_path / "p.json").write_bytes(orjson.dumps(batch))
+    res = subprocess.run([sys.executable, "-c", KILL_AT, core, str(tmp_path / "state"), str(tmp_path / "p.json"),
+                          where], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True,
+                         timeout=120)
+    assert res.returncode == -signal.SIGKILL, res.stderr.decode()[-2000:]
+    svc = Service(core, tmp_path / "state", env=NO_TIMER)
+    try:
+        assert svc.learned() == 0  # nothing acknowledged, nothing learned yet
+        statuses = {r["status"] for r in svc.post(batch)}  # the client retries the unanswered batch
+        assert (statuses == {"updated"}) if where == "after-write" else ("updated" not in statuses)
+        assert svc.learned() == len(batch)  # after-write: re-sent unchanged, learned because Solr holds it
+    finally:
+        svc.stop()
