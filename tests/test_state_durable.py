@@ -209,3 +209,25 @@ def test_the_batch_in_flight_at_kill_9_is_learned_once_when_re_sent(where: str, 
         assert svc.learned() == len(batch)  # after-write: re-sent unchanged, learned because Solr holds it
     finally:
         svc.stop()
+
+
+def test_an_unsettled_write_survives_saves_and_restarts_until_confirmed(tmp_path: Path) -> None:
+    path = model_path(tmp_path, "http://127.0.0.1:9/solr/postings")
+    a, b = postings(6)[:3], postings(6)[3:]
+    st = BoilerplateState(path)
+    st.intend((p["id"], "k" + p["id"], p) for p in a)  # the write of `a` raises: outcome unknown
+    st.intend((p["id"], "k" + p["id"], p) for p in b)
+    st.add(st.journal(b))                               # `b` written and learned
+    st.write(st.snapshot())                             # saved: b's records dropped, a's intent kept
+    assert [pid for pid, _, _ in st.unconfirmed()] == [p["id"] for p in a]
+    st.close()                                          # dies before the next batch could check Solr
+    again = BoilerplateState(path)
+    assert again.model.postings == 3                    # b, from the saved model; a not learned blindly
+    pending = again.unconfirmed()
+    assert [(pid, key) for pid, key, _ in pending] == [(p["id"], "k" + p["id"]) for p in a]
+    again.add(again.confirm(rec for pid, _, rec in pending if pid != a[0]["id"]))  # Solr holds 2 of them
+    again.write(again.snapshot())
+    again.close()
+    assert not list(path.parent.glob("*.journal"))
+    last = BoilerplateState(path)
+    assert last.model.postings == 5 and last.unconfirmed() == []
