@@ -82,3 +82,16 @@ def test_metrics_and_openapi(client: TestClient) -> None:
     assert 'jobdedup_postings_total{status="rejected"} 1.0' in text
     schema = client.get("/openapi.json").json()
     assert "/v1/postings" in schema["paths"] and "/v1/signatures" in schema["paths"]
+
+
+def test_openapi_documents_the_error_answers(client: TestClient) -> None:
+    """The answers a client must handle are in the OpenAPI document, as the service gives them."""
+    paths = client.get("/openapi.json").json()["paths"]
+    post = paths["/v1/postings"]["post"]["responses"]
+    assert {"200", "422", "502", "503"} <= set(post)
+    assert "Retry-After" in post["503"]["description"]
+    assert {"200", "404", "422", "503"} <= set(paths["/v1/postings/{posting_id}/duplicates"]["get"]["responses"])
+    assert "503" in paths["/health"]["get"]["responses"]
+    assert "rejected" in paths["/v1/postings"]["post"]["description"]  # a posting over the cap: 200 + rejected
+    res = client.post("/v1/postings", json={"postings": [{"id": "a"}]})
+    assert res.status_code == 503 and set(res.json()) == {"detail"}  # the ErrorOut shape
