@@ -28,6 +28,9 @@ TEXT_FIELDS = ("title", "company", "location", "description", "url", "posted_at"
 
 FORMATS = ("jsonl", "csv", "tsv")
 
+#: The fields duplicates are found on: a table without any of them has nothing to compare.
+CONTENT_FIELDS = ("title", "company", "description")
+
 BOM = b"\xef\xbb\xbf"
 _UNDECODED = re.compile("[\udc80-\udcff]")  # bytes the decoder could not read (surrogateescape)
 #: Bad lines listed on stderr by `BadLines.report` when no report file is given.
@@ -269,6 +272,9 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
         names = [(mapping or {}).get(h, h) for h in header]
         if "id" not in names:
             raise UserError(f"{path} line 1: no 'id' column in the header {header}; map one with --map id=COLUMN")
+        if not set(CONTENT_FIELDS) & set(names):
+            raise UserError(f"{path} line 1: no text column: the header has {', '.join(header)}, none of them "
+                            f"is {', '.join(CONTENT_FIELDS)}; name yours with {_suggest_map(header, names)}")
         while True:
             first = reader.line_num + 1
             try:
@@ -297,6 +303,22 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
         text.detach()
         if fh is not sys.stdin.buffer:
             fh.close()
+
+
+#: Words in a column name that suggest the field it holds (for the --map hint).
+_FIELD_HINTS = {"title": ("title", "position", "role"), "company": ("company", "employer", "organi"),
+                "description": ("desc", "body", "text", "content", "detail")}
+
+
+def _suggest_map(header: list[str], names: list[str]) -> str:
+    """A --map hint for a header without text columns, from its column names."""
+    maps = []
+    for name, words in _FIELD_HINTS.items():
+        column = next((h for h, n in zip(header, names, strict=True)
+                       if n == h and n != "id" and any(w in h.lower() for w in words)), None)
+        if column:
+            maps.append(f"--map {name}={column}")
+    return " ".join(maps) or "--map description=COLUMN (and title=, company=)"
 
 
 def _csv_problem(message: str, kind: str, first: int, last: int, limit: int) -> str:
