@@ -99,8 +99,9 @@ class _FieldPresence:
             if len(self.seen_fields) < 64:
                 self.seen_fields.update(itertools.islice(obj, 64))
 
-    def warn(self) -> None:
-        if not self.missing or not self.postings:
+    def warn(self, only_if_all: bool = False) -> None:
+        """`only_if_all` (one posting): warn only when none of the fields is there (the MD5 of nothing)."""
+        if not self.missing or not self.postings or (only_if_all and len(self.missing) < len(self.names)):
             return
         absent = [n for n in self.names if n in self.missing]
         hint = "" if set(absent) <= POSTING_FIELDS else f" (posting fields: {', '.join(sorted(POSTING_FIELDS))})"
@@ -234,7 +235,7 @@ def register(app: typer.Typer) -> None:
                 raise UserError(f"--fields expects a JSON posting: {exc}") from None
             out.write(sign(obj, "posting") + "\n")
             presence.see(obj)  # type: ignore[union-attr]
-            presence.warn()  # type: ignore[union-attr]
+            presence.warn(only_if_all=True)  # type: ignore[union-attr]
             return
         value = text if text is not None else _stdin_text(encoding)
         if text is None and value.endswith("\n"):

@@ -265,6 +265,8 @@ def test_sig_warns_once_about_fields_no_posting_has() -> None:
     assert res.returncode == 0 and res.stderr == b""
     res = run("sig", "--fields", "company", stdin=b'{"id": "1", "title": "x"}')
     assert res.returncode == 0 and b"--fields company:" in res.stderr
+    res = run("sig", "--fields", "title,company", stdin=b'{"id": "1", "title": "x"}')  # one posting: a field
+    assert res.returncode == 0 and res.stderr == b""  # it lacks is normal; only nothing at all is warned about
 
 
 def test_csv_without_text_columns_names_them_and_the_map(tmp_path: Path) -> None:
