@@ -30,6 +30,7 @@ FORMATS = ("jsonl", "csv", "tsv")
 
 #: The fields duplicates are found on: a table without any of them has nothing to compare.
 CONTENT_FIELDS = ("title", "company", "description")
+_CONTENT_WORDS = "title, company or description"
 
 BOM = b"\xef\xbb\xbf"
 _UNDECODED = re.compile("[\udc80-\udcff]")  # bytes the decoder could not read (surrogateescape)
@@ -209,6 +210,10 @@ def parse_json_line(raw: bytes, where: str, encoding: str | None = None) -> Any:
         raise UserError(f"{where}: not valid JSON ({exc})") from None
 
 
+#: Whether this process (or the one it forked from) warned about postings without text already.
+_NO_TEXT_WARNED = [False]
+
+
 def parse_jsonl_chunk(path: str, start: int, lines: list[bytes], mapping: Mapping[str, str] | None = None,
                       encoding: str | None = None, bad: BadLines | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Decode and validate a chunk of JSON Lines; blank lines are skipped, and so are bad lines when
@@ -225,6 +230,12 @@ def parse_jsonl_chunk(path: str, start: int, lines: list[bytes], mapping: Mappin
             if bad is None:
                 raise
             bad.add(path, lineno, exc)
+    if start == 1 and out and not _NO_TEXT_WARNED[0] and not any(f in p for _, p in out for f in CONTENT_FIELDS):
+        _NO_TEXT_WARNED[0] = True  # once per run (a checked copy of the input is read again; workers fork)
+        keys = list(dict.fromkeys(k for _, p in out[:100] for k in p))
+        print(f"jobdedup: warning: {path}: none of the first {len(out):,} postings has a "
+              f"{_CONTENT_WORDS} field, so there is no text to compare; they have {', '.join(keys)}: "
+              f"name yours with {_suggest_map(keys, keys)}", file=sys.stderr)
     return out
 
 
@@ -274,7 +285,7 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
             raise UserError(f"{path} line 1: no 'id' column in the header {header}; map one with --map id=COLUMN")
         if not set(CONTENT_FIELDS) & set(names):
             raise UserError(f"{path} line 1: no text column: the header has {', '.join(header)}, none of them "
-                            f"is {', '.join(CONTENT_FIELDS)}; name yours with {_suggest_map(header, names)}")
+                            f"is {_CONTENT_WORDS}; name yours with {_suggest_map(header, names)}")
         while True:
             first = reader.line_num + 1
             try:

@@ -276,11 +276,25 @@ def test_csv_without_text_columns_names_them_and_the_map(tmp_path: Path) -> None
     res = run("dedup", str(src), "--map", "id=job_id", "-o", str(out), "-q")
     assert res.returncode == 2 and not out.exists()
     err = res.stderr.decode()
-    assert "no text column" in err and "job_id, job_title, body" in err
+    assert "no text column" in err and "job_id, job_title, body, none of them is title, company or description" in err
     assert "--map title=job_title --map description=body" in err
     res = run("dedup", str(src), "--map", "id=job_id,title=job_title,description=body", "-o", str(out), "-q")
     assert res.returncode == 0, res.stderr
     assert [orjson.loads(x)["duplicate_of"] for x in out.read_bytes().splitlines()] == [None, "1"]
+
+
+def test_jsonl_without_text_fields_is_warned_about_once(tmp_path: Path) -> None:
+    src = tmp_path / "jobs.jsonl"
+    src.write_bytes(b"".join(orjson.dumps({"job_id": str(i), "body": f"Cook number {i}"}) + b"\n" for i in range(5)))
+    for extra in ((), ("--skip-bad-lines",), ("--fast",)):  # --skip-bad-lines reads a checked copy again
+        res = run("dedup", str(src), "--map", "id=job_id", "-o", str(tmp_path / "o.jsonl"), "-q", *extra)
+        assert res.returncode == 0, res.stderr
+        lines = res.stderr.decode().splitlines()
+        assert len(lines) == 1, (extra, lines)
+        assert "none of the first 5 postings has a title, company or description field" in lines[0]
+        assert "they have id, body" in lines[0] and "--map description=body" in lines[0]
+    res = run("dedup", str(src), "--map", "id=job_id,description=body", "-o", str(tmp_path / "o.jsonl"), "-q")
+    assert res.returncode == 0 and res.stderr == b""
 
 
 @pytest.mark.solr
