@@ -1,7 +1,7 @@
 """Merge blind labeling passes into one labeled pair file per language, and report agreement.
 
-Every pair is labeled by two labelers independently (passes 1 and 2); where they disagree on
-duplicate-or-not, a third (pass 3) decides. A pair with one pass only keeps that label and says so
+Every pair is labeled by two labelers independently (passes 1 and 2); where they disagree, a third
+(pass 3) decides; until then a pair whose labels differ on duplicate-or-not is left out. A pair with one pass only keeps that label and says so
 (`"labelers": 1`). Agreement is reported on pairs with two labels: the five-way label and the binary
 duplicate decision (FULL/SEMANTIC/TEMPORAL vs PARTIAL/NON) — the ceiling of any model on the set.
 
@@ -46,18 +46,22 @@ def merge(pairs_dir: Path, passes: Path, lang: str) -> tuple[list[dict], dict]:
         row = {"a": p["a"], "b": p["b"], "split": p["split"], "group": p["group"], "pair": p["pair"]}
         if first is not None and second is not None:
             stats["double"] += 1
-            stats["agree5"] += first["label"] == second["label"]
+            same_label = first["label"] == second["label"]
             same_side = (first["label"] in DUP) == (second["label"] in DUP)
+            stats["agree5"] += same_label
             stats["agree2"] += same_side
-            if same_side:
-                pick = first if first["label"] == second["label"] or not first.get("ambiguous") else second
-            elif third is not None:
+            if same_label:
+                pick = first
+            elif third is not None:  # any disagreement goes to a third labeler, who decides
                 pick = third
                 stats["adjudicated"] += 1
+            elif same_side:  # same decision, other label: provisional until the third has read it
+                pick = first
+                stats["awaiting"] += 1
             else:
                 stats["unresolved"] += 1
                 continue
-            row["labelers"] = 3 if not same_side else 2
+            row["labelers"] = 2 if same_label else 3 if third is not None else 2
         else:
             pick = first or second
             row["labelers"] = 1
@@ -86,7 +90,7 @@ def main() -> None:
               f"labels {dict(Counter(r['label'] for r in rows))}; double-labeled {st['double']}: "
               f"5-way agreement {st['agree5'] / d:.3f}, duplicate-or-not agreement {st['agree2'] / d:.3f} "
               f"(disagreement {1 - st['agree2'] / d:.3f}); adjudicated {st['adjudicated']}, "
-              f"awaiting a third labeler {st['unresolved']}")
+              f"awaiting a third labeler {st['unresolved']} (+{st['awaiting']} with the same decision)")
 
 
 if __name__ == "__main__":

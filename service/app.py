@@ -170,7 +170,8 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
             m_postings.labels(r.status).inc()
         return {"results": [r.as_dict() for r in results]}
 
-    @app.get("/v1/postings/{posting_id}/duplicates", summary="The group of a posting", responses={
+    # `:path`: an id may hold "/" (sent as %2F); every other character arrives percent-decoded
+    @app.get("/v1/postings/{posting_id:path}/duplicates", summary="The group of a posting", responses={
         **_SOLR_ERRORS, 404: {"model": ErrorOut, "description": "No posting with this id"}})
     def duplicates(posting_id: str = Path(min_length=1, max_length=512)) -> JSONResponse:
         """The posting's group (dup_group), why it is there (score, why, matched) and the other postings
@@ -180,7 +181,7 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
             return JSONResponse({"detail": f"no posting with id {posting_id!r}"}, status_code=404)
         doc = docs[0]
         group = doc.get("dup_group") or doc["id"]
-        res = solr.query({"q": "*:*", "fq": '{!term f=dup_group}' + group, "rows": 1000, "sort": "id asc",
+        res = solr.query({"q": "*:*", "fq": "{!term f=dup_group v=$dg}", "dg": group, "rows": 1000, "sort": "id asc",
                           "fl": "id,title,company,duplicate_of,dup_score,dup_why_ss,dup_match_s,first_seen,last_seen"})
         members = [_why_fields(d) for d in res["response"]["docs"] if d["id"] != posting_id]
         return JSONResponse({"id": posting_id, "dup_group": group, "duplicate_of": doc.get("duplicate_of"),

@@ -113,13 +113,14 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     try:
         if workers <= 1:
             for b in batches():
-                apply(prepare_batch(b, ingestor.max_text_chars))
+                apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
         else:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
             with ctx.Pool(workers) as pool:
                 pending: deque = deque()
                 for b in batches():
-                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True)))
+                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True,
+                                                                    ingestor.schema)))
                     while len(pending) > workers * 2:
                         apply(pending.popleft().get())
                 while pending:

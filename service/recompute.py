@@ -35,15 +35,16 @@ from typing import Any
 import numpy as np
 import orjson
 
-from service import candidates, decision_glue, sketching
+from service import candidates, decision_glue
 from service.embedded import _date_key, _extract_chunk, _verify_with_verifier, find_groups
 from service.errors import SolrUnavailable, UserError
 from service.features import FeatureBatch, compute_features
 from service.files import atomic_output, write_atomic
 from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
+from service.regroup import set_op, write_groups
 from service.solr import Solr
 from service.state import BoilerplateState, default_state_dir, model_path
-from signatures import SIG_VERSION, minhash
+from signatures import SIG_VERSION
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
 STATE_FL = ("profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,dup_score,"
@@ -95,10 +96,6 @@ def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: st
             or (doc.get("url_key_s") or "") != uk)
 
 
-def _set(value: Any) -> dict[str, Any]:
-    return {"set": value if value not in ("", []) else None}
-
-
 def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: int,
                commit_within_ms: int) -> int:
     """Recompute one page; write changed signatures; save the page's arrays. Returns #changed."""
@@ -111,11 +108,11 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
         if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk):
             updates.append({
                 "id": d["id"], "dup_group": d.get("dup_group") or d["id"],  # the route (SolrCloud router.field)
-                "profile_sig": _set(fb.profile_hex[i]), "mh_bands": _set(fb.band_keys[i]),
-                "mh_sketch": _set(sk_text), "content_key_s": _set(ck), "url_key_s": _set(uk),
-                "company_key_s": _set(_hex(fb.company[i])), "title_key_s": _set(_hex(fb.title[i])),
-                "location_key_s": _set(_hex(fb.location[i])), "ntok_i": _set(int(fb.ntok[i])),
-                "sig_version": _set(SIG_VERSION),
+                "profile_sig": set_op(fb.profile_hex[i]), "mh_bands": set_op(fb.band_keys[i]),
+                "mh_sketch": set_op(sk_text), "content_key_s": set_op(ck), "url_key_s": set_op(uk),
+                "company_key_s": set_op(_hex(fb.company[i])), "title_key_s": set_op(_hex(fb.title[i])),
+                "location_key_s": set_op(_hex(fb.location[i])), "ntok_i": set_op(int(fb.ntok[i])),
+                "sig_version": set_op(SIG_VERSION),
             })
     if updates:
         solr.update(updates, commit_within_ms=commit_within_ms)
@@ -267,8 +264,7 @@ def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, r
         batches = [changed[s:s + rows] for s in range(0, len(changed), rows)]
         bar = tqdm(total=len(changed), initial=sum(len(b) for b in batches[:ck.group_batches_done]), unit=" postings",
                    desc="recompute: groups", disable=not show, file=sys.stderr)
-        cloud = solr.is_cloud()
-        if cloud:
+        if solr.is_cloud():
             solr.commit()  # the re-adds below read stored documents: make phase-1 updates visible
         for bno in range(ck.group_batches_done, len(batches)):
             sel = batches[bno]
@@ -276,8 +272,7 @@ def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, r
             new = {pid: (str(new_group[i]), str(new_dup_of[i]), float(new_score[i]) if new_score[i] else None,
                          [w for w in str(new_why[i]).split(_SEP) if w], str(new_match[i]))
                    for i, pid in zip(sel, bid, strict=True)}
-            n_written = _regroup_readd(solr, new, commit_within_ms) if cloud else \
-                _regroup_atomic(solr, new, commit_within_ms)
+            n_written = write_groups(solr, new, commit_within_ms)
             ck.group_batches_done = bno + 1
             ck.groups_changed += n_written
             ck.save(directory)
@@ -355,53 +350,6 @@ def _reasons(res: dict[str, Any], ids: np.ndarray, is_canon: np.ndarray) -> tupl
         why[i] = _SEP.join(decision_glue.why_list(bits[i], est[i]) + list(reasons.get(i, ())))
         matched[i] = str(ids[match[i]]) if match[i] >= 0 else ""
     return why, matched
-
-
-def _band_keys_of(sketch_text: str | None) -> list[str] | None:
-    if sketch_text is None:
-        return None
-    full = minhash.decode_sketch(sketch_text, sketching.NUM_PERM)
-    return [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
-
-
-Regroup = dict[str, tuple[str, str, float | None, list[str], str]]  # id -> group, dup_of, score, why, matched
-
-
-def _regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
-    """Standalone: atomic updates of the group fields (plus mh_bands, which is not stored)."""
-    sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(list(new), fl="id,mh_sketch")}
-    updates = []
-    for pid, (group, dup_of, score, why, matched) in new.items():
-        keys = _band_keys_of(sketches.get(pid))
-        if keys is None:  # deleted meanwhile
-            continue
-        updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": _set(dup_of),
-                        "dup_score": _set(score if score is not None else ""), "dup_why_ss": _set(why),
-                        "dup_match_s": _set(matched), "mh_bands": _set(keys)})
-    if updates:
-        solr.update(updates, commit_within_ms=commit_within_ms)
-    return len(updates)
-
-
-def _regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
-    """SolrCloud routes by dup_group (router.field): a posting changing group must move shards, so it is
-    deleted everywhere and re-added whole (stored fields + new group + recomputed mh_bands), in one request."""
-    from service.solr import terms_query
-
-    docs = solr.query({"q": "*:*", "fq": terms_query("id", list(new)), "fl": "*", "rows": len(new)})["response"]["docs"]
-    derived = solr.copy_field_targets()
-    readd = []
-    for d in docs:
-        group, dup_of, score, why, matched = new[d["id"]]
-        keys = _band_keys_of(d.get("mh_sketch"))
-        doc = {k: v for k, v in d.items() if k not in derived and k not in (
-            "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score", "dup_why_ss", "dup_match_s")}
-        doc.update({"dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score,
-                    "dup_why_ss": why or None, "dup_match_s": matched or None})
-        readd.append({k: v for k, v in doc.items() if v is not None})
-    if readd:
-        solr.delete_and_add([d["id"] for d in readd], readd, commit_within_ms=commit_within_ms)
-    return len(readd)
 
 
 def _norm_score(x: str) -> str:
