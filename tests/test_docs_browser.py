@@ -21,7 +21,8 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stab
 
 
 def _browser() -> str:
-    found = os.environ.get("JOBDEDUP_CHROMIUM") or next(filter(None, map(shutil.which, BROWSERS)), None)
+    names = [os.environ["JOBDEDUP_CHROMIUM"]] if os.environ.get("JOBDEDUP_CHROMIUM") else BROWSERS
+    found = next(filter(None, map(shutil.which, names)), None)
     if found:
         return found
     message = ("no headless browser for the /docs check: apt-get install -y chromium "
