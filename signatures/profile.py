@@ -1,12 +1,23 @@
 """Tokenizer-aware profile signatures (`profile_sig`): TextProfileSignature over real words.
 
+A posting is signed over its job text, PROFILE_FIELDS = title + description: the fields the configset
+gives Solr's SignatureUpdateProcessorFactory. Not company (SIG_VERSION 2): one site fills it, another
+leaves it empty, for the same ad (3 of the 5 held-out Japanese duplicates whose v1 profile_sig differed).
 Texts and postings without Han or kana are signed exactly as Solr's TextProfileSignature /
 SignatureUpdateProcessorFactory would (signatures.textprofile), so for Latin-script (and Korean,
-Cyrillic, ...) postings `profile_sig` equals Solr's `signature` over the same fields.
+Cyrillic, ...) postings `profile_sig` equals Solr's `signature`; that equality forbids touching their
+text, so the title rule below applies to CJK postings only.
 
 Postings with Han or kana ("CJK postings") keep the same structure (field names sorted; per present
 field the profile of its name, then of each value; all profiles into one MD5) but a value's profile is
 built from real words, with rules chosen on labeled pairs (benchmarks/eval_profile.py):
+
+* The title without trailing site tags (title_core, SIG_VERSION 2): bracketed segments ("…【急募】",
+  "… [Engineering]", "…（4名）") and segments after a separator ("… ／ 営業職", "…｜正社員", "… - 研发"),
+  each up to TITLE_TAG_MAX characters, removed one after another while two word characters remain:
+  a site's category appended to an ad's title does not change the ad (the other 2 of those 5). A role
+  after a separator goes too ("后端 | 前端" signs "后端"): the description tells such jobs apart
+  (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …").
 
 * HTML tags dropped and character references decoded (descriptions may be HTML or plain text).
 * Width folding (NFKC of fullwidth Latin/digits, halfwidth katakana, compatibility
@@ -76,8 +87,11 @@ from signatures.textprofile import (
     solr_tokens,
 )
 
-PROFILE_FIELDS = ("title", "company", "description")
+PROFILE_FIELDS = ("title", "description")
+"""The fields profile_sig signs, and the configset's signature `fields` (tests/test_solr_configset.py
+checks they agree): the job text. Not company: one site fills it, another leaves it empty, same ad."""
 _SORTED_FIELDS = tuple(sorted(PROFILE_FIELDS))
+TITLE_FIELD = "title"
 
 CJK_QUANT_RATE = Fraction(2, 5)
 """quant = max(1, round-half-up(maxFreq * rate)) for CJK values; exact rational arithmetic."""
@@ -143,6 +157,38 @@ def strip_markup(text: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     return text
+
+
+# Site boilerplate around a title: a trailing bracketed tag ("… [Engineering]", "…【急募】", "…（4名）")
+# or a trailing segment after a separator ("… ／ 営業職", "…｜正社員", "… - Tokyo"), each at most
+# TITLE_TAG_MAX characters. Bounded repetitions: each search is linear in the title.
+TITLE_TAG_MAX = 20
+"""Longest trailing title segment (inside brackets, or after a separator) read as a site's tag."""
+TITLE_TAGS_MAX = 8
+"""At most this many tags are removed from one title (bounds the work on a pathological title)."""
+_BRACKETS = "[]［］【】〔〕〈〉《》＜＞()（）〖〗"
+_NOT_BRACKET = "[^" + re.escape(_BRACKETS) + "]"
+_TITLE_TAG = re.compile(
+    f"(?:[\\[［【〔〈《＜(（〖]{_NOT_BRACKET}{{1,{TITLE_TAG_MAX}}}[\\]］】〕〉》＞)）〗]"
+    f"|(?:[／｜|]|\\s[/\\-–—]\\s)[^／｜|{re.escape(_BRACKETS)}]{{1,{TITLE_TAG_MAX}}})\\s*\\Z"
+)
+_WORD_CHAR = re.compile(r"[^\W_]")
+
+
+def title_core(title: str) -> str:
+    """`title` without trailing site tags (_TITLE_TAG: bracketed segments, segments after a separator),
+    removed one after another while at least two word characters remain before them: a site category
+    appended to the title of an ad does not change the ad. Leading tags stay (often a city: "[上海] …")."""
+    core = title.rstrip()
+    for _ in range(TITLE_TAGS_MAX):
+        m = _TITLE_TAG.search(core)
+        if m is None:
+            break
+        head = core[: m.start()].rstrip()
+        if len(_WORD_CHAR.findall(head, 0, 64)) < 2:
+            break
+        core = head
+    return core
 
 
 def _clean(text: str) -> str:
@@ -450,7 +496,8 @@ def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list
     texts = [v for _, values in fields for v in values]
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    return fields, [_stripped(v) for v in texts]
+    fields = [(name, [title_core(v) for v in values] if name == TITLE_FIELD else values) for name, values in fields]
+    return fields, [_stripped(v) for _, values in fields for v in values]
 
 
 def _cjk_posting_signature(
