@@ -13,8 +13,8 @@ field the profile of its name, then of each value; all profiles into one MD5) bu
 built from real words, with rules chosen on labeled pairs (benchmarks/eval_profile.py):
 
 * The title without trailing site tags (title_core, SIG_VERSION 2): bracketed segments ("…【急募】",
-  "… [Engineering]", "…（4名）") and segments after a separator ("… ／ 営業職", "…｜正社員", "… - 研发"),
-  each up to TITLE_TAG_MAX characters, removed one after another while two word characters remain:
+  "… [Engineering]", "…（4名）") and segments without digits after a separator ("… ／ 営業職",
+  "…｜正社員", "… - 研发"; "30K - 50K" stays), each up to TITLE_TAG_MAX characters, removed one after another while two word characters remain:
   a site's category appended to an ad's title does not change the ad (the other 2 of those 5). A role
   after a separator goes too ("后端 | 前端" signs "后端"): the description tells such jobs apart
   (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …").
@@ -160,8 +160,10 @@ def strip_markup(text: str) -> str:
 
 
 # Site boilerplate around a title: a trailing bracketed tag ("… [Engineering]", "…【急募】", "…（4名）")
-# or a trailing segment after a separator ("… ／ 営業職", "…｜正社員", "… - Tokyo"), each at most
-# TITLE_TAG_MAX characters. Bounded repetitions: each search is linear in the title.
+# or a trailing segment without digits after a separator ("… ／ 営業職", "…｜正社員", "… - Tokyo"; with
+# digits it is a salary range or a date, "30K - 50K", and stays), each at most TITLE_TAG_MAX characters.
+# A tag spans at most _TAG_SPAN characters and the title is right-stripped, so each search scans only
+# the title's last _TAG_SPAN characters: constant time per tag, whatever the title.
 TITLE_TAG_MAX = 20
 """Longest trailing title segment (inside brackets, or after a separator) read as a site's tag."""
 TITLE_TAGS_MAX = 8
@@ -170,9 +172,10 @@ _BRACKETS = "[]［］【】〔〕〈〉《》＜＞()（）〖〗"
 _NOT_BRACKET = "[^" + re.escape(_BRACKETS) + "]"
 _TITLE_TAG = re.compile(
     f"(?:[\\[［【〔〈《＜(（〖]{_NOT_BRACKET}{{1,{TITLE_TAG_MAX}}}[\\]］】〕〉》＞)）〗]"
-    f"|(?:[／｜|]|\\s[/\\-–—]\\s)[^／｜|{re.escape(_BRACKETS)}]{{1,{TITLE_TAG_MAX}}})\\s*\\Z"
+    f"|(?:[／｜|]|\\s[/\\-–—]\\s)[^／｜|{re.escape(_BRACKETS)}\\d]{{1,{TITLE_TAG_MAX}}})\\s*\\Z"
 )
 _WORD_CHAR = re.compile(r"[^\W_]")
+_TAG_SPAN = TITLE_TAG_MAX + 3  # a separator " - " (3) or two brackets (2) around the tag
 
 
 def title_core(title: str) -> str:
@@ -181,11 +184,12 @@ def title_core(title: str) -> str:
     appended to the title of an ad does not change the ad. Leading tags stay (often a city: "[上海] …")."""
     core = title.rstrip()
     for _ in range(TITLE_TAGS_MAX):
-        m = _TITLE_TAG.search(core)
+        m = _TITLE_TAG.search(core, max(0, len(core) - _TAG_SPAN))
         if m is None:
             break
         head = core[: m.start()].rstrip()
-        if len(_WORD_CHAR.findall(head, 0, 64)) < 2:
+        first = _WORD_CHAR.search(head)
+        if first is None or _WORD_CHAR.search(head, first.end()) is None:  # < 2 word characters left
             break
         core = head
     return core

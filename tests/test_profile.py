@@ -338,8 +338,24 @@ def test_title_core_rules() -> None:
     assert tc("【医療事務】") == "【医療事務】"  # nothing but a tag: kept
     assert tc("[上海] 后端 工程师") == "[上海] 后端 工程师"  # leading tags stay
     assert tc("施設警備/池袋") == "施設警備/池袋"  # an ASCII slash without spaces is part of the title
+    assert tc("后端 工程师 薪水 30K - 50K") == "后端 工程师 薪水 30K - 50K"  # digits after a separator: a range
+    assert tc("后端 工程师 | 30K-50K | 全职") == "后端 工程师 | 30K-50K"
     assert tc("后端 工程师 ／ " + "很长的类别" * 5) == "后端 工程师 ／ " + "很长的类别" * 5  # longer than TITLE_TAG_MAX
     assert tc("ab" + " | x" * 50) == "ab" + " | x" * (50 - profile.TITLE_TAGS_MAX)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["営業", "ab", "1", " ", "  ", "\u3000", "／", "|", " - ", "-", "[", "]", "【", "】",
+                                 "（", "）", "x" * 19, "类别", "30K"]), max_size=30).map("".join))
+def test_title_core_scans_only_the_tail_yet_equals_a_whole_title_search(title: str) -> None:
+    whole = re.compile(profile._TITLE_TAG.pattern)
+    core = title.rstrip()
+    for _ in range(profile.TITLE_TAGS_MAX):
+        m = whole.search(core)
+        if m is None or len(re.findall(r"[^\W_]", core[: m.start()].rstrip())[:2]) < 2:
+            break
+        core = core[: m.start()].rstrip()
+    assert profile.title_core(title) == core
 
 
 def test_title_core_is_fast_on_pathological_titles() -> None:
