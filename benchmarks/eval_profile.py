@@ -264,6 +264,8 @@ def ablations() -> list[tuple[str, Callable[[], contextlib.AbstractContextManage
     out: list[tuple[str, Callable[[], contextlib.AbstractContextManager]]] = [
         ("company signed too", _with_company),
         ("whole title (no title_core)", _whole_title),
+        ("leading title tags dropped too", _leading_tags_too),
+        ("numbers dropped from titles", lambda: _title_variant(lambda t: _TITLE_NUMBER.sub(" ", t))),
         ("stock quant (>=2), quantRate 0.01", lambda: patched(profile, "cjk_profile", _stock_quant_profile)),
         ("CJK words from 1 char", lambda: patched(profile, "CJK_MIN_WORD_LEN", 1)),
         ("keep URLs / e-mails", lambda: patched(profile, "strip_contacts", lambda t: t)),
@@ -339,6 +341,24 @@ def _with_company() -> contextlib.AbstractContextManager:
 
 def _whole_title() -> contextlib.AbstractContextManager:
     return patched(profile, "title_core", lambda title: title)
+
+
+_LEADING_TAG = re.compile(r"\A\s*[\[［【〔〈《＜(（〖][^\]］】〕〉》＞)）〗]{1,20}[\]］】〕〉》＞)）〗]\s*")
+_TITLE_NUMBER = re.compile(r"[A-Za-z0-9０-９Ａ-Ｚａ-ｚ.,]*[0-9０-９][A-Za-z0-9０-９Ａ-Ｚａ-ｚ.,]*")
+
+
+def _title_variant(rule: Callable[[str], str]) -> contextlib.AbstractContextManager:
+    """title_core with one more rule applied to the title first."""
+    core = profile.title_core
+    return patched(profile, "title_core", lambda title: core(rule(title)))
+
+
+def _leading_tags_too() -> contextlib.AbstractContextManager:
+    def strip(title: str) -> str:
+        rest = _LEADING_TAG.sub("", title)
+        return rest if len(re.findall(r"[^\W_]", rest)) >= 2 else title
+
+    return _title_variant(strip)
 
 
 def _v1() -> contextlib.AbstractContextManager:
