@@ -483,9 +483,10 @@ def _field_values(posting: Mapping[str, object], name: str) -> list[str]:
 
 
 def posting_profile_signature(posting: Mapping[str, object]) -> str:
-    """The `profile_sig` of a posting, over title, company and description: Solr's `signature` for
-    postings without Han/kana, else the same structure over segmented words. The segmenter (Japanese
-    or Chinese) is chosen once per posting, from the kana share of all its CJK runs."""
+    """The `profile_sig` of a posting, over PROFILE_FIELDS (title, description): Solr's `signature` for
+    postings without Han/kana, else the same structure over segmented words and the title_core of the
+    title. The segmenter (Japanese or Chinese) is chosen once per posting, from the kana share of all
+    its CJK runs."""
     prep = _prepare_posting(posting)
     if type(prep) is str:
         return prep
