@@ -3,10 +3,11 @@
 A posting is signed over its job text, PROFILE_FIELDS = title + description: the fields the configset
 gives Solr's SignatureUpdateProcessorFactory. Not company (SIG_VERSION 2): one site fills it, another
 leaves it empty, for the same ad (3 of the 5 held-out Japanese duplicates whose v1 profile_sig differed).
-Texts and postings without Han or kana are signed exactly as Solr's TextProfileSignature /
-SignatureUpdateProcessorFactory would (signatures.textprofile), so for Latin-script (and Korean,
-Cyrillic, ...) postings `profile_sig` equals Solr's `signature`; that equality forbids touching their
-text, so the title rule below applies to CJK postings only.
+Texts and postings without Han or kana, or whose Han/kana make less than CJK_MIN_SHARE (1/10) of their
+letters and digits (SIG_VERSION 2: an English posting with a salary in 元), are signed exactly as Solr's
+TextProfileSignature / SignatureUpdateProcessorFactory would (signatures.textprofile), so for
+Latin-script (and Korean, Cyrillic, ...) postings `profile_sig` equals Solr's `signature`; that
+equality forbids touching their text, so the title rule below applies to CJK postings only.
 
 Postings with Han or kana ("CJK postings") keep the same structure (field names sorted; per present
 field the profile of its name, then of each value; all profiles into one MD5) but a value's profile is
@@ -371,6 +372,32 @@ def _value(text: str, stripped: str | None = None) -> _Value:
     return _Value(runs, between_tokens(" ".join(parts[0::2])), kana)
 
 
+CJK_MIN_SHARE = Fraction(1, 10)
+"""A posting (or text) is signed over CJK words when Han/kana make at least this share of its word
+characters (markup and contacts stripped); below, it is mostly Latin text with a name or a currency
+sign in Han ("薪水 5000 元") and is signed as Solr does: the CJK path's quantization, meant for
+segmented words, would keep only a long English text's most frequent words ("and", "the")."""
+
+
+@functools.cache
+def _script_units() -> np.ndarray:
+    """Per UTF-16 code unit: 2 for Han/kana (script.CJK_RE), 1 for any other letter or digit, else 0
+    (surrogates: 0; astral characters are not counted)."""
+    units = "".join(map(chr, range(0x10000)))
+    table = np.fromiter(map(str.isalnum, units), np.uint8, 0x10000)
+    for m in script.CJK_RE.finditer(units):
+        table[m.start() : m.end()] = 2
+    table[0xD800:0xE000] = 0
+    return table
+
+
+def mostly_cjk(text: str) -> bool:
+    """Whether Han/kana make at least CJK_MIN_SHARE of the letters and digits of `text` (BMP)."""
+    kinds = _script_units().take(np.frombuffer(text.encode("utf-16-le", "surrogatepass"), np.uint16))
+    cjk, words = np.count_nonzero(kinds == 2), np.count_nonzero(kinds)  # 2x faster than a bincount
+    return cjk > 0 and cjk * CJK_MIN_SHARE.denominator >= words * CJK_MIN_SHARE.numerator
+
+
 @functools.cache
 def _kana_units() -> np.ndarray:
     """Per UTF-16 code unit: 1 for kana (script.KANA_RE; all kana are in the BMP), else 0."""
@@ -468,7 +495,7 @@ def profile_signature(text: str) -> str:
     text without Han/kana exactly Solr's TextProfileSignature (quantRate 0.01, minTokenLen 2)."""
     if not isinstance(text, str):
         raise TypeError(f"profile_signature expects str, got {type(text).__name__}")
-    if script.CJK_RE.search(text) is None:
+    if script.CJK_RE.search(text) is None or not mostly_cjk(_stripped(text)):
         return solr_text_signature(text)
     value = _value(text)
     return profile_digest([cjk_profile(_value_counts(value, _language([value])))])
@@ -511,7 +538,10 @@ def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
     fields = [(name, [title_core(v) for v in values] if name == TITLE_FIELD else values) for name, values in fields]
-    return fields, [_stripped(v) for _, values in fields for v in values]
+    stripped = [_stripped(v) for _, values in fields for v in values]
+    if not mostly_cjk("\0".join(stripped)):
+        return solr_fields_signature(posting, PROFILE_FIELDS)
+    return fields, stripped
 
 
 def _cjk_posting_signature(

@@ -9,7 +9,9 @@ SIG_VERSION = "2"
 * "2": profile_sig and Solr's `signature` (the configset's `fields`) sign title + description, no longer
   company (one site fills it, another leaves it empty, for the same ad); Chinese/Japanese profile_sig
   signs the title without trailing site tags (signatures.profile.title_core: "… ／ 営業職", "…【急募】",
-  "… [Engineering]"). Sketches and band keys are unchanged.
+  "… [Engineering]"); a posting whose Han/kana are under 1/10 of its letters and digits is signed as
+  Solr does (was: over CJK words, which kept only a long English text's most frequent words).
+  Sketches and band keys are unchanged.
 * "1": first release.
 """
 

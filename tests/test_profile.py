@@ -331,6 +331,24 @@ def test_different_jobs_of_one_company_still_differ(make, roles) -> None:  # noq
         assert posting_profile_signature(a) != posting_profile_signature(b), seed
 
 
+def test_mostly_latin_posting_with_a_few_han_is_signed_as_solr_does() -> None:
+    """A salary in 元 or a name in Han does not put a long English posting on the CJK path, whose
+    quantization (meant for segmented words) would keep only its most frequent words: two different
+    jobs of one title would share a signature once company is no longer signed."""
+    rng = random.Random(8)
+    a, b = (_latin_posting(rng, role) | {"title": "Backend Engineer 后端"} for role in ("payments", "search"))
+    a["description"] += " Salary 30000 元."
+    b["description"] += " Salary 30000 元."
+    assert posting_profile_signature(a) == solr_fields_signature(a, PROFILE_FIELDS)
+    assert posting_profile_signature(a) != posting_profile_signature(b)
+    assert profile_signature(a["description"]) == solr_text_signature(a["description"])
+    assert profile.mostly_cjk("招聘 Go") and profile.mostly_cjk("a" * 9 + "招")
+    assert not profile.mostly_cjk("a" * 10 + "招") and not profile.mostly_cjk("abc")
+    # markup is not text: a Chinese value wrapped in HTML stays on the CJK path
+    html = {"title": "后端", "description": '<div class="job-description-container">' + "招聘后端工程师" * 3 + "</div>"}
+    assert posting_profile_signature(html) != solr_fields_signature(html, PROFILE_FIELDS)
+
+
 def test_title_core_rules() -> None:
     tc = profile.title_core
     assert tc("営業企画 ／ 営業職") == tc("営業企画｜正社員【急募】 ") == "営業企画"
@@ -487,6 +505,13 @@ def reference() -> Callable[[dict], str]:
         c.update(solr_tokens(script.CJK_RE.sub(" ", text), 2))
         return c
 
+    def mostly_cjk(texts: list[str]) -> bool:
+        """Han/kana >= 1/10 of the BMP letters and digits after markup and contacts are stripped."""
+        chars = [c for t in texts for c in profile.strip_contacts(profile.strip_markup(t)) if c <= "\uffff"]
+        cjk = sum(1 for c in chars if script.CJK_RE.match(c) and not "\ud800" <= c <= "\udfff")
+        words = sum(1 for c in chars if c.isalnum() or script.CJK_RE.match(c) and not "\ud800" <= c <= "\udfff")
+        return cjk > 0 and 10 * cjk >= words
+
     def cjk_profile(c: Counter[str]) -> str:
         if not c:
             return ""
@@ -503,7 +528,10 @@ def reference() -> Callable[[dict], str]:
         if not any(script.CJK_RE.search(v) for _, vs in fields for v in vs):
             return solr_fields_signature(posting, PROFILE_FIELDS)
         # title_core has its own tests below; the reference applies it as posting_profile_signature must
-        cleaned = [(name, [clean(profile.title_core(v) if name == "title" else v) for v in vs]) for name, vs in fields]
+        fields = [(name, [profile.title_core(v) if name == "title" else v for v in vs]) for name, vs in fields]
+        if not mostly_cjk([v for _, vs in fields for v in vs]):
+            return solr_fields_signature(posting, PROFILE_FIELDS)
+        cleaned = [(name, [clean(v) for v in vs]) for name, vs in fields]
         lang = language([v for _, vs in cleaned for v in vs])
         profiles = []
         for name, vs in cleaned:
@@ -517,7 +545,7 @@ def reference() -> Callable[[dict], str]:
         return "ja" if kana and kana >= 0.1 * len(cjk) else "zh"
 
     def sign_text(text: str) -> str:
-        if not script.CJK_RE.search(text):
+        if not script.CJK_RE.search(text) or not mostly_cjk([text]):
             return solr_text_signature(text)
         cleaned = clean(text)
         return tp.profile_digest([cjk_profile(counts(cleaned, language([cleaned])))])
