@@ -1,5 +1,5 @@
 """Quality of "equal signature => duplicate" on labeled pairs: profile_sig vs its previous version
-(v1: title, company, description; whole title) vs stock Solr.
+(v1: title, company, description; whole title; any Han/kana -> CJK path) vs stock Solr.
 
     python benchmarks/eval_profile.py --data ../shared/data [--pairs DIR] [--split train] [--langs zh,ja,en]
     python benchmarks/eval_profile.py --data ../shared/data --split locked     # once, at the very end
@@ -264,6 +264,8 @@ def ablations() -> list[tuple[str, Callable[[], contextlib.AbstractContextManage
     out: list[tuple[str, Callable[[], contextlib.AbstractContextManager]]] = [
         ("company signed too", _with_company),
         ("whole title (no title_core)", _whole_title),
+        ("any Han/kana: CJK path (share 0)", lambda: patched(profile, "CJK_MIN_SHARE", Fraction(0))),
+        ("CJK path from share 0.2", lambda: patched(profile, "CJK_MIN_SHARE", Fraction(1, 5))),
         ("leading title tags dropped too", _leading_tags_too),
         ("numbers dropped from titles", lambda: _title_variant(lambda t: _TITLE_NUMBER.sub(" ", t))),
         ("stock quant (>=2), quantRate 0.01", lambda: patched(profile, "cjk_profile", _stock_quant_profile)),
@@ -365,11 +367,13 @@ def _v1() -> contextlib.AbstractContextManager:
     stack = contextlib.ExitStack()
     stack.enter_context(_with_company())
     stack.enter_context(_whole_title())
+    stack.enter_context(patched(profile, "CJK_MIN_SHARE", Fraction(0)))
     return stack
 
 
 def profile_sig_v1(posting: dict) -> str:
-    """profile_sig before SIG_VERSION 2: title, company, description; the whole title."""
+    """profile_sig before SIG_VERSION 2: title, company, description; the whole title; any Han/kana
+    puts a posting on the CJK path."""
     with _v1():
         return profile.posting_profile_signature(posting)
 

@@ -51,11 +51,14 @@ def test_cli_signature_equals_solr_stored_signature(clean_solr: str) -> None:
 
 
 def test_latin_profile_sig_equals_solr_signature_with_or_without_company(clean_solr: str) -> None:
-    """profile_sig signs the configset's fields, so for Latin-script postings it is Solr's `signature`;
-    a company filled on one site and missing on another changes neither."""
+    """profile_sig signs the configset's fields, so for Latin-script postings it is Solr's `signature`
+    (also with a few Han characters in a long text); a company filled on one site and missing on
+    another changes neither."""
     postings = [p for p in generate_postings(400, seed=77)
                 if CJK_RE.search(" ".join(str(p.get(f) or "") for f in PROFILE_FIELDS)) is None]
     assert len(postings) > 50
+    postings += [dict(p, id=p["id"] + "-yuan", description=f"{p['description']} 30000 元")
+                 for p in postings[:40] if len(str(p.get("description") or "")) > 200]
     variants = []
     for p in postings:
         q = {k: v for k, v in p.items() if k != "company"} if p.get("company") else {**p, "company": "Globex Corp"}
