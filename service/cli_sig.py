@@ -23,7 +23,7 @@ def _parse_fields(fields: str | None) -> list[str] | None:
         return None
     names = [f.strip() for f in fields.split(",") if f.strip()]
     if not names:
-        raise UserError("--fields needs at least one field name, e.g. --fields title,company,description")
+        raise UserError("--fields needs at least one field name, e.g. --fields title,description")
     return names
 
 

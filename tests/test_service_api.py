@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from service.app import create_app
 from signatures import SIG_VERSION, textprofile
+from signatures.profile import PROFILE_FIELDS
 
 DEAD_SOLR = "http://127.0.0.1:9/solr/postings"  # discard port: connection refused
 
@@ -71,7 +72,8 @@ def test_signatures_without_solr(client: TestClient) -> None:
     assert res.status_code == 200
     (r,) = res.json()["results"]
     # the Solr-chain signature equals the independent Python port of Solr's TextProfileSignature
-    assert r["signature"] == textprofile.solr_fields_signature(posting, ["title", "company", "description"])
+    # and, for Latin-script text, the profile_sig: both sign the job text (PROFILE_FIELDS), not company
+    assert r["signature"] == textprofile.solr_fields_signature(posting, PROFILE_FIELDS) == r["profile_sig"]
     assert r["sig_version"] == SIG_VERSION
     assert len(r["profile_sig"]) == 32 and r["mh_bands"] and r["mh_sketch"]
 
