@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI, Path, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
@@ -82,6 +83,19 @@ class SignaturesIn(BaseModel):
     postings: list[PostingIn] = Field(min_length=1, max_length=MAX_BATCH)
 
 
+class ErrorOut(BaseModel):
+    """An error answer: what went wrong and what to do."""
+
+    detail: str
+
+
+#: The error answers of the routes, for the OpenAPI document (422 for bad input is FastAPI's own).
+_UNAVAILABLE = {503: {"model": ErrorOut, "description": "Solr is down or timed out: nothing was written; "
+                      "retry after the `Retry-After` seconds"}}
+_SOLR_ERRORS = {**_UNAVAILABLE, 502: {"model": ErrorOut, "description": "Solr refused the request "
+                                      "(e.g. a configset without jobdedup's fields)"}}
+
+
 class _IngestCollector:
     """Prometheus view of the Ingestor's counters and of the boilerplate model, read at scrape time."""
 
@@ -128,8 +142,10 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         ingestor.save()  # the model learned since the last periodic save
         ingestor.state.close()
 
-    app = FastAPI(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
-                  description="Near-duplicate detection for job postings, in front of Apache Solr.")
+    # Swagger UI (/docs) and ReDoc (/redoc) from assets shipped in the fastapi-offline package, not a CDN:
+    # the pages render on air-gapped hosts.
+    app = FastAPIOffline(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
+                         description="Near-duplicate detection for job postings, in front of Apache Solr.")
     app.state.ingestor = ingestor
     app.state.solr = solr
     if token is not None:
@@ -145,10 +161,13 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
     async def _solr_error(request: Request, exc: SolrError) -> JSONResponse:
         return JSONResponse({"detail": f"Solr rejected the request: {exc}"}, status_code=502)
 
-    @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings")
+    @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings",
+              responses=_SOLR_ERRORS)
     def post_postings(body: PostingsIn) -> dict[str, Any]:
         """Each posting gets a status: new (own group), duplicate (joined a group), updated (id was
-        known; re-sending is idempotent) or rejected (with a reason, e.g. over the size cap)."""
+        known; re-sending is idempotent) or rejected (with a reason: a text over the size cap or an
+        unreadable date). A rejected posting is not written and does not fail the batch (still a 200);
+        a malformed body, a missing id or a wrong type fails the whole batch with a 422 naming the field."""
         t0 = time.perf_counter()
         results = ingestor.ingest([p.model_dump(exclude_none=True) for p in body.postings])
         m_batches.observe(time.perf_counter() - t0)
@@ -157,7 +176,8 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         return {"results": [r.as_dict() for r in results]}
 
     # `:path`: an id may hold "/" (sent as %2F); every other character arrives percent-decoded
-    @app.get("/v1/postings/{posting_id:path}/duplicates", summary="The group of a posting")
+    @app.get("/v1/postings/{posting_id:path}/duplicates", summary="The group of a posting", responses={
+        **_SOLR_ERRORS, 404: {"model": ErrorOut, "description": "No posting with this id"}})
     def duplicates(posting_id: str = Path(min_length=1, max_length=512)) -> JSONResponse:
         """The posting's group (dup_group), why it is there (score, why, matched) and the other postings
         in it, each with its own score, why and matched."""
@@ -178,7 +198,8 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version."""
         return {"results": signatures_of([p.model_dump(exclude_none=True) for p in body.postings])}
 
-    @app.get("/health", summary="Is Solr reachable, which version and configset")
+    @app.get("/health", summary="Is Solr reachable, which version and configset", responses={
+        503: {"description": "Solr is not reachable (`status: unavailable`, `detail`, `Retry-After`)"}})
     def health() -> JSONResponse:
         try:
             info = solr.health()

@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
         verify: bool = typer.Option(
             True, "--verify/--fast", help="--verify (default): ambiguous MinHash pairs (no exact/URL evidence, "
             "est. Jaccard >= 0.30) are decided by the trained Verifier with a boilerplate model fitted on the "
-            "postings involved (~5 ms per such posting, which are re-read). --fast: the vectorized placeholder "
+            "postings involved (extraction ~1 ms + prepare ~1 ms per such posting, which are re-read). --fast: the vectorized placeholder "
             "rule only; use it for millions of postings (the 1M-posting benchmark runs --fast)."),
     ) -> None:
         """Group duplicate postings: one output line per posting with id, group, duplicate_of, score, why.

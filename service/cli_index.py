@@ -30,11 +30,35 @@ def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int, 
         yield batch
 
 
+#: Rejected postings kept (id + reason) for the summary; the count by status covers all of them.
+MAX_REJECTED_LISTED = 1000
+#: ... of which the prose summary lists the first ones.
+REJECTED_SHOWN = 20
+
+
+def summary_text(stats: Mapping[str, Any], solr_url: str) -> str:
+    """The prose summary of an index run (like dedup's): counts by status, speed, and the rejected
+    postings with their reasons (the first REJECTED_SHOWN)."""
+    by = stats["by_status"]
+    parts = ", ".join(f"{by[k]:,} {k}" for k in ("new", "duplicate", "updated", "rejected") if by.get(k))
+    lines = [f"{stats['postings']:,} postings into {solr_url}" + (f": {parts}" if parts else "")
+             + f"; {stats['seconds']:.1f} s ({stats['postings_per_s']:,.0f} postings/s, batch p50 "
+             f"{stats['batch_p50_ms']:,.0f} ms, p99 {stats['batch_p99_ms']:,.0f} ms)"]
+    total = by.get("rejected", 0)
+    if total:
+        shown = stats["rejected"][:REJECTED_SHOWN]
+        lines.append(f"rejected (not written; {len(shown)} of {total:,} shown, all ids with --summary-json):"
+                     if total > len(shown) else "rejected (not written):")
+        lines += [f"  {r['id']}: {r['reason']}" for r in shown]
+    return "\n".join(lines)
+
+
 def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mapping[str, str] | None = None,
                batch_size: int = 200, workers: int = 1, commit_within_ms: int = 1000, quiet: bool = True,
                retries: int = 4, state_dir: str | None = None, encoding: str | None = None,
                bad: io.BadLines | None = None) -> dict[str, Any]:
-    """Index a postings file with dedup; returns counts by status, throughput and batch latencies.
+    """Index a postings file with dedup; returns counts by status, the rejected postings (id, reason; the
+    first MAX_REJECTED_LISTED), throughput and batch latencies.
     `state_dir`: where the collection's boilerplate model is loaded from and saved to (None: in memory);
     `encoding`: the file's text encoding (None: UTF-8); `bad`: skip bad lines into it (None: strict)."""
     from service.ingest import Ingestor, prepare_batch
@@ -51,6 +75,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     ingestor = Ingestor(solr, commit_within_ms=commit_within_ms,
                         state=BoilerplateState.for_collection(state_dir, solr.url))
     counts: Counter[str] = Counter()
+    rejected: list[dict[str, str]] = []  # the first MAX_REJECTED_LISTED, with their reasons
     latencies: list[float] = []
     from tqdm import tqdm
 
@@ -73,6 +98,8 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                 raise UserError(str(exc)) from None
         for r in results:
             counts[r.status] += 1
+            if r.status == "rejected" and len(rejected) < MAX_REJECTED_LISTED:
+                rejected.append({"id": r.id, "reason": r.reason or ""})
         bar.update(len(results))
 
     def batches() -> Iterator[list[dict[str, Any]]]:
@@ -111,6 +138,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             "batch_p50_ms": round(float(np.percentile(lat, 50)) * 1000, 1),
             "batch_p99_ms": round(float(np.percentile(lat, 99)) * 1000, 1),
             **({"skipped_lines": len(bad.items)} if bad is not None else {}),
+            "rejected": rejected,
             **{k: int(v) for k, v in sorted(ingestor.stats.items())}}
 
 
@@ -130,6 +158,9 @@ def register(app: typer.Typer) -> None:
         skip_bad_lines: bool = cli_options.SKIP_BAD_LINES,
         bad_lines_report: str | None = cli_options.BAD_LINES_REPORT,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
+        summary_json: bool = typer.Option(
+            False, "--summary-json", help="Print the summary as JSON on stderr (counts by status, rejected ids "
+            "with reasons, timings) instead of prose."),
         state_dir: str | None = typer.Option(
             None, "--state-dir", help="Directory of per-collection state (the boilerplate model); default "
             "env JOBDEDUP_STATE_DIR or ./jobdedup-state."),
@@ -153,5 +184,7 @@ def register(app: typer.Typer) -> None:
             stats = index_file(input, solr, fmt=fmt, mapping=mapping, batch_size=batch_size, workers=workers,
                                commit_within_ms=commit_within, quiet=quiet, state_dir=state_dir or default_state_dir(),
                                encoding=encoding, bad=bad)
-        if not quiet:
+        if summary_json:
             print(orjson.dumps(stats).decode(), file=sys.stderr)
+        elif not quiet:
+            print(summary_text(stats, solr), file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
@@ -13,13 +14,16 @@ from service import cli_options, io
 from service.errors import UserError
 from signatures import profile, textprofile
 
+#: The fields of the posting contract (service.io): a --fields name outside it gets a hint.
+POSTING_FIELDS = {"id", *io.TEXT_FIELDS}
+
 
 def _parse_fields(fields: str | None) -> list[str] | None:
     if fields is None:
         return None
     names = [f.strip() for f in fields.split(",") if f.strip()]
     if not names:
-        raise UserError("--fields needs at least one field name, e.g. --fields title,company,description")
+        raise UserError("--fields needs at least one field name, e.g. --fields title,description")
     return names
 
 
@@ -57,6 +61,52 @@ def _chunks(items: Iterable[tuple[int, object]], size: int) -> Iterator[list[tup
     it = iter(items)
     while chunk := list(itertools.islice(it, size)):
         yield chunk
+
+
+#: A TEXT argument ending like this, without spaces, is taken for a file name (see _refuse_file_name).
+_FILE_SUFFIXES = (".jsonl", ".json", ".ndjson", ".csv", ".tsv", ".txt")
+
+
+def _refuse_file_name(text: str) -> None:
+    """`jobdedup sig postings.jsonl` would sign the 15 characters of the name: a TEXT that names an
+    existing file, or looks like a file name, is an error pointing at stdin (where files and texts that
+    really are a file name go)."""
+    if "\n" in text or len(text) > 4096:
+        return
+    if os.path.isfile(text):
+        how = (f"`jobdedup dedup {text}` signs and groups a table" if text.lower().endswith((".csv", ".tsv"))
+               else f"read it from stdin: jobdedup sig --jsonl < {text} (one signature per JSON line)")
+        raise UserError(f"TEXT {text!r} is a file and sig signs texts; {how}, or sig < {text} (the file as one text)")
+    if text.lower().endswith(_FILE_SUFFIXES) and not any(c.isspace() for c in text):
+        raise UserError(f"no such file {text!r} (sig signs TEXT, files go to stdin: jobdedup sig --jsonl < FILE); "
+                        f"to sign this string itself: echo {text!r} | jobdedup sig")
+
+
+class _FieldPresence:
+    """Which of the requested --fields no posting has had so far; one warning at the end names them,
+    as they sign as an empty text (Solr does the same, silently)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.missing = set(names)
+        self.names = names
+        self.seen_fields: set[str] = set()
+        self.postings = 0
+
+    def see(self, obj: object) -> None:
+        if self.missing and isinstance(obj, dict):
+            self.postings += 1
+            self.missing -= obj.keys()
+            if len(self.seen_fields) < 64:
+                self.seen_fields.update(itertools.islice(obj, 64))
+
+    def warn(self, only_if_all: bool = False) -> None:
+        """`only_if_all` (one posting): warn only when none of the fields is there (the MD5 of nothing)."""
+        if not self.missing or not self.postings or (only_if_all and len(self.missing) < len(self.names)):
+            return
+        absent = [n for n in self.names if n in self.missing]
+        hint = "" if set(absent) <= POSTING_FIELDS else f" (posting fields: {', '.join(sorted(POSTING_FIELDS))})"
+        print(f"jobdedup: warning: --fields {', '.join(absent)}: in no posting of the input, so signed as empty; "
+              f"the postings have {', '.join(sorted(self.seen_fields)) or 'no fields'}{hint}", file=sys.stderr)
 
 
 def _posting(obj: object, where: str) -> dict:
@@ -155,6 +205,9 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"{where}: expected a JSON string or object, got {type(obj).__name__}")
 
         out = sys.stdout
+        presence = _FieldPresence(names) if names is not None else None
+        if text is not None:
+            _refuse_file_name(text)
         if (skip_bad_lines or bad_lines_report) and not jsonl:
             raise UserError("--skip-bad-lines and --bad-lines-report apply to --jsonl")
         if jsonl:
@@ -166,8 +219,13 @@ def register(app: typer.Typer) -> None:
                         out.write(sign_line(obj, lineno) + "\n")
                 else:
                     for chunk in _chunks(_jsonl_items(bad, encoding), _JSONL_BATCH):  # Solr-compatible: the batch kernel
+                        if presence is not None:
+                            for _, obj in chunk:
+                                presence.see(obj)
                         out.write("".join(s + "\n" for s in _sign_batch(chunk, sign_line)))
                 out.flush()
+            if presence is not None:
+                presence.warn()
             return
         if names is not None:
             raw = text if text is not None else _stdin_text(encoding)
@@ -176,6 +234,8 @@ def register(app: typer.Typer) -> None:
             except orjson.JSONDecodeError as exc:
                 raise UserError(f"--fields expects a JSON posting: {exc}") from None
             out.write(sign(obj, "posting") + "\n")
+            presence.see(obj)  # type: ignore[union-attr]
+            presence.warn(only_if_all=True)  # type: ignore[union-attr]
             return
         value = text if text is not None else _stdin_text(encoding)
         if text is None and value.endswith("\n"):

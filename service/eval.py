@@ -184,9 +184,10 @@ def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[
     out: list[MethodResult] = []
     skipped: list[str] = []
     try:
+        from signatures.profile import PROFILE_FIELDS
         from signatures.textprofile import solr_fields_signatures
 
-        sig = dict(zip(ids, solr_fields_signatures([postings[pid] for pid in ids], ["title", "company", "description"]),
+        sig = dict(zip(ids, solr_fields_signatures([postings[pid] for pid in ids], PROFILE_FIELDS),
                        strict=True))
         eq = np.array([sig[p.a] == sig[p.b] for p in pairs])
         out.append(score("TextProfileSignature (Solr stock)", "equal", eq, labels))

@@ -814,10 +814,10 @@ class Ingestor:
 
 def signatures_of(postings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Compute-only: the signatures the service would store for each posting (no Solr)."""
-    from signatures import textprofile
+    from signatures import profile, textprofile
 
     feats, _, full, keys = _feature_dicts(postings)
-    solr_sigs = textprofile.solr_fields_signatures(postings, ["title", "company", "description"],
+    solr_sigs = textprofile.solr_fields_signatures(postings, profile.PROFILE_FIELDS,
                                                    textprofile.DEFAULT_QUANT_RATE,
                                                    textprofile.DEFAULT_MIN_TOKEN_LEN)
     out = []

@@ -28,6 +28,10 @@ TEXT_FIELDS = ("title", "company", "location", "description", "url", "posted_at"
 
 FORMATS = ("jsonl", "csv", "tsv")
 
+#: The fields duplicates are found on: a table without any of them has nothing to compare.
+CONTENT_FIELDS = ("title", "company", "description")
+_CONTENT_WORDS = "title, company or description"
+
 BOM = b"\xef\xbb\xbf"
 _UNDECODED = re.compile("[\udc80-\udcff]")  # bytes the decoder could not read (surrogateescape)
 #: Bad lines listed on stderr by `BadLines.report` when no report file is given.
@@ -206,6 +210,10 @@ def parse_json_line(raw: bytes, where: str, encoding: str | None = None) -> Any:
         raise UserError(f"{where}: not valid JSON ({exc})") from None
 
 
+#: Whether this process (or the one it forked from) warned about postings without text already.
+_NO_TEXT_WARNED = [False]
+
+
 def parse_jsonl_chunk(path: str, start: int, lines: list[bytes], mapping: Mapping[str, str] | None = None,
                       encoding: str | None = None, bad: BadLines | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Decode and validate a chunk of JSON Lines; blank lines are skipped, and so are bad lines when
@@ -222,6 +230,12 @@ def parse_jsonl_chunk(path: str, start: int, lines: list[bytes], mapping: Mappin
             if bad is None:
                 raise
             bad.add(path, lineno, exc)
+    if start == 1 and out and not _NO_TEXT_WARNED[0] and not any(f in p for _, p in out for f in CONTENT_FIELDS):
+        _NO_TEXT_WARNED[0] = True  # once per run (a checked copy of the input is read again; workers fork)
+        keys = list(dict.fromkeys(k for _, p in out[:100] for k in p))
+        print(f"jobdedup: warning: {path}: none of the first {len(out):,} postings has a "
+              f"{_CONTENT_WORDS} field, so there is no text to compare; they have {', '.join(keys)}: "
+              f"name yours with {_suggest_map(keys, keys)}", file=sys.stderr)
     return out
 
 
@@ -269,6 +283,9 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
         names = [(mapping or {}).get(h, h) for h in header]
         if "id" not in names:
             raise UserError(f"{path} line 1: no 'id' column in the header {header}; map one with --map id=COLUMN")
+        if not set(CONTENT_FIELDS) & set(names):
+            raise UserError(f"{path} line 1: no text column: the header has {', '.join(header)}, none of them "
+                            f"is {_CONTENT_WORDS}; name yours with {_suggest_map(header, names)}")
         while True:
             first = reader.line_num + 1
             try:
@@ -297,6 +314,22 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
         text.detach()
         if fh is not sys.stdin.buffer:
             fh.close()
+
+
+#: Words in a column name that suggest the field it holds (for the --map hint).
+_FIELD_HINTS = {"title": ("title", "position", "role"), "company": ("company", "employer", "organi"),
+                "description": ("desc", "body", "text", "content", "detail")}
+
+
+def _suggest_map(header: list[str], names: list[str]) -> str:
+    """A --map hint for a header without text columns, from its column names."""
+    maps = []
+    for name, words in _FIELD_HINTS.items():
+        column = next((h for h, n in zip(header, names, strict=True)
+                       if n == h and n != "id" and any(w in h.lower() for w in words)), None)
+        if column:
+            maps.append(f"--map {name}={column}")
+    return " ".join(maps) or "--map description=COLUMN (and title=, company=)"
 
 
 def _csv_problem(message: str, kind: str, first: int, last: int, limit: int) -> str:

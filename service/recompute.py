@@ -1,7 +1,9 @@
 """Recompute signatures and groups over a live collection, resumably.
 
 Phase 1 (scan): stream every posting with cursorMark (sorted by id), recompute profile_sig, sketch,
-band keys and exact keys with the current code; postings whose stored signatures differ (or carry
+band keys, exact keys and Solr's own `signature` (over the configset's fields, PROFILE_FIELDS: the
+update chain never re-signs an atomic update, so after a change of those fields only recompute brings
+stored signatures up to date) with the current code; postings whose stored signatures differ (or carry
 another sig_version) get an atomic update. Each page's features are saved next to the checkpoint,
 then the checkpoint (cursorMark, counts) is written: a killed run resumes at the last saved page and
 redoes at most one page (atomic "set" updates are idempotent).
@@ -45,10 +47,12 @@ from service.regroup import set_op, write_groups
 from service.solr import Solr
 from service.state import BoilerplateState, default_state_dir, model_path
 from signatures import SIG_VERSION
+from signatures.profile import PROFILE_FIELDS
+from signatures.textprofile import solr_fields_signatures
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
-STATE_FL = ("profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,dup_score,"
-            "dup_why_ss,dup_match_s")
+STATE_FL = ("signature,profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,"
+            "dup_score,dup_why_ss,dup_match_s")
 _SEP = "\x1f"  # joins the stored why list into one comparable string
 _ARRAYS = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
 
@@ -90,8 +94,9 @@ def _posting(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: (v[0] if isinstance(v, list) and k != "id" and v else v) for k, v in doc.items()}
 
 
-def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str) -> bool:
+def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str, sig: str) -> bool:
     return (doc.get("sig_version") != SIG_VERSION or (doc.get("profile_sig") or "") != prof
+            or (doc.get("signature") or "") != sig
             or (doc.get("mh_sketch") or "") != sketch_text or (doc.get("content_key_s") or "") != ck
             or (doc.get("url_key_s") or "") != uk)
 
@@ -101,13 +106,15 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
     """Recompute one page; write changed signatures; save the page's arrays. Returns #changed."""
     postings = [_posting(d) for d in docs]
     fb = compute_features(postings, with_keys=True)
+    solr_sigs = solr_fields_signatures(postings, PROFILE_FIELDS)
     updates = []
     for i, d in enumerate(docs):
         sk_text = encode_sketch(fb.sketch_full[i])
         ck, uk = _hex(fb.content[i]), _hex(fb.url[i])
-        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk):
+        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk, solr_sigs[i]):
             updates.append({
                 "id": d["id"], "dup_group": d.get("dup_group") or d["id"],  # the route (SolrCloud router.field)
+                "signature": set_op(solr_sigs[i]),
                 "profile_sig": set_op(fb.profile_hex[i]), "mh_bands": set_op(fb.band_keys[i]),
                 "mh_sketch": set_op(sk_text), "content_key_s": set_op(ck), "url_key_s": set_op(uk),
                 "company_key_s": set_op(_hex(fb.company[i])), "title_key_s": set_op(_hex(fb.title[i])),

@@ -1,11 +1,12 @@
 """A security.json for a Solr that needs BasicAuth: one user with every permission.
 
-    JOBDEDUP_SOLR_PASSWORD=... python -m service.solr_security [--user jobdedup] -o security.json
+    JOBDEDUP_SOLR_PASSWORD=... python -m service.solr_security [--user jobdedup] -o security.json   (- : stdout)
 
 BasicAuthPlugin (blockUnknown: nothing answers without credentials) + RuleBasedAuthorizationPlugin. The
 password comes from env JOBDEDUP_SOLR_PASSWORD (never the command line) and is stored as Solr stores it:
 base64(sha256(sha256(salt + password))) and the base64 salt. Standalone Solr reads the file from its home
-(`solr-config/local-solr start --security FILE`, docker/docker-compose.yml); SolrCloud from ZooKeeper.
+(`solr-config/local-solr start --security FILE`; docker/docker-compose.yml mounts it from env
+JOBDEDUP_SOLR_SECURITY_JSON); SolrCloud from ZooKeeper.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import os
 import secrets
 import sys
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -45,13 +47,17 @@ def security_json(users: dict[str, str], roles: dict[str, list[str]] | None = No
 
 
 def main(user: str = typer.Option("jobdedup", "--user", envvar="JOBDEDUP_SOLR_USER", help="The Solr user."),
-         out: str = typer.Option(..., "--out", "-o", help="Where to write security.json.")) -> None:
+         out: str = typer.Option(..., "--out", "-o", help="Where to write security.json ('-': stdout).")) -> None:
     """Write a security.json with one BasicAuth user (password from env JOBDEDUP_SOLR_PASSWORD)."""
     password = os.environ.get(PASSWORD_ENV)
     if not password:
         print(f"error: set the password in env {PASSWORD_ENV}", file=sys.stderr)
         raise typer.Exit(2)
-    write_atomic(out, orjson.dumps(security_json({user: password}), option=orjson.OPT_INDENT_2))
+    data = orjson.dumps(security_json({user: password}), option=orjson.OPT_INDENT_2)
+    if out == "-":
+        sys.stdout.write(data.decode() + "\n")
+    else:
+        write_atomic(Path(out), data)
 
 
 if __name__ == "__main__":

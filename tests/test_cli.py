@@ -10,11 +10,14 @@ from pathlib import Path
 import orjson
 import pytest
 
+REPO = Path(__file__).resolve().parents[1]
 
-def run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+
+def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(REPO)}  # wide help: phrases stay on one line
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], input=stdin, capture_output=True, timeout=120
-    )
+        [sys.executable, "-m", "service.cli", *args], input=stdin, capture_output=True, timeout=120, env=env,
+        cwd=cwd)
 
 
 def test_help_lists_commands() -> None:
@@ -188,9 +191,131 @@ def test_index_skip_bad_lines(clean_solr: str, tmp_path: Path) -> None:
     solr = Solr(url)
     solr.commit()
     assert solr.count() == 0  # lines are read (and checked) 2,000 ahead of indexing
-    res = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "--skip-bad-lines")
+    res = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "--skip-bad-lines",
+              "--summary-json")
     assert res.returncode == 0, res.stderr
     assert b"skipped 3 bad line(s)" in res.stderr and b"line 9: the file is not UTF-8" in res.stderr
     assert orjson.loads(res.stderr.strip().splitlines()[-1])["skipped_lines"] == 3
     solr.commit()
     assert sorted(d["id"] for d in solr.query({"q": "*:*", "fl": "id", "rows": 100})["response"]["docs"]) == ids
+
+
+# -- a CLI that guides ----------------------------------------------------------------------------------
+
+COMMANDS = ("dedup", "index", "sig", "generate", "eval", "recompute", "serve")
+
+
+def test_version_names_package_signature_and_solr() -> None:
+    import re
+
+    from signatures import SIG_VERSION
+
+    res = run("--version")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.decode()
+    pom = (REPO / "solr-config" / "pom.xml").read_text(encoding="utf-8")
+    solr = re.search(r"<solr.version>([^<]+)</solr.version>", pom).group(1)
+    assert re.match(r"jobdedup \d+\.\d+", out)
+    assert f"sig_version {SIG_VERSION}\n" in out and f"solr {solr} " in out
+
+
+@pytest.mark.parametrize("command", ("", *COMMANDS))
+def test_help_shows_placeholders_not_type_labels(command: str) -> None:
+    res = run(*filter(None, [command]), "--help")
+    assert res.returncode == 0, res.stderr
+    text = res.stdout.decode()
+    for label in ("<bool>", "<str>", "<int>", "<float>", "<list", "issue-5", "{input}"):
+        assert label not in text, (command, label)
+    if command in ("dedup", "index"):
+        assert "FIELD=COLUMN" in text and "--summary-json" in text
+
+
+def test_dedup_help_gives_the_readme_cost_per_posting() -> None:
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    help_text = " ".join(run("dedup", "--help").stdout.decode().replace("│", " ").split())
+    phrase = "extraction ~1 ms + prepare ~1 ms per such posting"
+    assert phrase in readme and phrase in help_text
+    assert "~5 ms" not in help_text
+
+
+def test_sig_refuses_a_file_name_as_text(tmp_path: Path) -> None:
+    res = run("sig", "missing.jsonl", cwd=tmp_path)
+    assert res.returncode == 2 and b"no such file 'missing.jsonl'" in res.stderr and not res.stdout
+    (tmp_path / "real.txt").write_text("hello world\n", encoding="utf-8")
+    res = run("sig", "real.txt", cwd=tmp_path)
+    assert res.returncode == 2 and b"is a file" in res.stderr and b"sig < real.txt" in res.stderr
+    # the documented ways: the file's text through stdin, the name itself through stdin
+    assert run("sig", stdin=b"hello world\n").stdout == run("sig", "hello world").stdout
+    res = run("sig", stdin=b"missing.jsonl\n")
+    assert res.returncode == 0 and len(res.stdout.strip()) == 32
+    assert run("sig", "senior engineer.csv and more").returncode == 0  # a sentence is a text
+
+
+def test_sig_warns_once_about_fields_no_posting_has() -> None:
+    lines = b"".join(orjson.dumps({"id": str(i), "title": f"Engineer number {i}"}) + b"\n" for i in range(3000))
+    res = run("sig", "--fields", "nosuch,title", "--jsonl", stdin=lines)
+    assert res.returncode == 0, res.stderr
+    assert len(res.stdout.splitlines()) == 3000
+    warnings = res.stderr.decode().splitlines()
+    assert len(warnings) == 1 and "--fields nosuch:" in warnings[0] and "the postings have id, title" in warnings[0]
+    assert "posting fields:" in warnings[0]  # nosuch is not a field of the posting contract
+    res = run("sig", "--fields", "title,description", "--jsonl", stdin=lines)
+    assert res.returncode == 0 and b"--fields description:" in res.stderr and b"posting fields" not in res.stderr
+    res = run("sig", "--fields", "title", "--jsonl", stdin=lines)
+    assert res.returncode == 0 and res.stderr == b""
+    res = run("sig", "--fields", "company", stdin=b'{"id": "1", "title": "x"}')
+    assert res.returncode == 0 and b"--fields company:" in res.stderr
+    res = run("sig", "--fields", "title,company", stdin=b'{"id": "1", "title": "x"}')  # one posting: a field
+    assert res.returncode == 0 and res.stderr == b""  # it lacks is normal; only nothing at all is warned about
+
+
+def test_csv_without_text_columns_names_them_and_the_map(tmp_path: Path) -> None:
+    src = tmp_path / "jobs.csv"
+    src.write_text("job_id,job_title,body\n1,Cook,Cook at the cafe\n2,Cook,Cook at the cafe\n", encoding="utf-8")
+    out = tmp_path / "groups.jsonl"
+    res = run("dedup", str(src), "--map", "id=job_id", "-o", str(out), "-q")
+    assert res.returncode == 2 and not out.exists()
+    err = res.stderr.decode()
+    assert "no text column" in err and "job_id, job_title, body, none of them is title, company or description" in err
+    assert "--map title=job_title --map description=body" in err
+    res = run("dedup", str(src), "--map", "id=job_id,title=job_title,description=body", "-o", str(out), "-q")
+    assert res.returncode == 0, res.stderr
+    assert [orjson.loads(x)["duplicate_of"] for x in out.read_bytes().splitlines()] == [None, "1"]
+
+
+def test_jsonl_without_text_fields_is_warned_about_once(tmp_path: Path) -> None:
+    src = tmp_path / "jobs.jsonl"
+    src.write_bytes(b"".join(orjson.dumps({"job_id": str(i), "body": f"Cook number {i}"}) + b"\n" for i in range(5)))
+    for extra in ((), ("--skip-bad-lines",), ("--fast",)):  # --skip-bad-lines reads a checked copy again
+        res = run("dedup", str(src), "--map", "id=job_id", "-o", str(tmp_path / "o.jsonl"), "-q", *extra)
+        assert res.returncode == 0, res.stderr
+        lines = res.stderr.decode().splitlines()
+        assert len(lines) == 1, (extra, lines)
+        assert "none of the first 5 postings has a title, company or description field" in lines[0]
+        assert "they have id, body" in lines[0] and "--map description=body" in lines[0]
+    res = run("dedup", str(src), "--map", "id=job_id,description=body", "-o", str(tmp_path / "o.jsonl"), "-q")
+    assert res.returncode == 0 and res.stderr == b""
+
+
+@pytest.mark.solr
+def test_index_prints_prose_with_rejected_ids_and_reasons(clean_solr: str, tmp_path: Path) -> None:
+    from service.synth import generate
+
+    postings = list(generate(30, seed=5))
+    for p in postings[:25]:
+        p["first_seen"] = "yesterday"  # unreadable date: rejected with a reason
+    src = tmp_path / "p.jsonl"
+    src.write_bytes(b"".join(orjson.dumps(p) + b"\n" for p in postings))
+    url = f"{clean_solr}/postings"
+    res = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "-j", "0")
+    assert res.returncode == 0, res.stderr
+    lines = res.stderr.decode().strip().splitlines()
+    assert lines[0].startswith(f"30 postings into {url}: ") and "25 rejected" in lines[0]
+    assert lines[1] == "rejected (not written; 20 of 25 shown, all ids with --summary-json):"
+    assert [x.split(":")[0].strip() for x in lines[2:]] == [p["id"] for p in postings[:20]]
+    assert all("first_seen" in x for x in lines[2:])
+    res = run("index", str(src), "--solr", url, "--state-dir", str(tmp_path / "state"), "-j", "0",
+              "--summary-json")
+    summary = orjson.loads(res.stderr.strip().splitlines()[-1])
+    assert summary["by_status"]["rejected"] == 25
+    assert [r["id"] for r in summary["rejected"]] == [p["id"] for p in postings[:25]]

@@ -20,6 +20,8 @@ from service.solr import Solr
 from service.state import BoilerplateState, model_path
 from service.synth import generate
 from signatures.boilerplate import BoilerplateModel
+from signatures.profile import PROFILE_FIELDS
+from signatures.textprofile import solr_fields_signatures
 
 pytestmark = pytest.mark.solr
 
@@ -34,9 +36,9 @@ def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
 def snapshot(solr: Solr) -> dict[str, tuple]:
     solr.commit()
     res = solr.query({"q": "*:*", "rows": 10000, "sort": "id asc",
-                      "fl": "id,dup_group,duplicate_of,dup_score,profile_sig,sig_version,mh_sketch"})
+                      "fl": "id,dup_group,duplicate_of,dup_score,profile_sig,sig_version,mh_sketch,signature"})
     return {d["id"]: (d.get("dup_group"), d.get("duplicate_of"), d.get("dup_score"), d.get("profile_sig"),
-                      d.get("sig_version"), d.get("mh_sketch")) for d in res["response"]["docs"]}
+                      d.get("sig_version"), d.get("mh_sketch"), d.get("signature")) for d in res["response"]["docs"]}
 
 
 def corrupt(solr: Solr, ids: list[str]) -> None:
@@ -47,8 +49,9 @@ def corrupt(solr: Solr, ids: list[str]) -> None:
             updates.append({"id": pid, "dup_group": {"set": f"split-{k}"}, "duplicate_of": {"set": None}})
         elif k % 3 == 1:
             updates.append({"id": pid, "dup_group": {"set": "merged"}, "duplicate_of": {"set": "merged"}})
-        if k % 5 == 0:
-            updates.append({"id": pid, "profile_sig": {"set": "0" * 32}, "sig_version": {"set": "0"}})
+        if k % 5 == 0:  # a stale Solr signature too: signed over other fields (SIG_VERSION 1 signed company)
+            updates.append({"id": pid, "profile_sig": {"set": "0" * 32}, "sig_version": {"set": "0"},
+                            "signature": {"set": "1" * 32}})
     solr.update(updates, commit=True)
 
 
@@ -94,6 +97,9 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
 
     # repaired: every stale signature is current again, and the groups are those of the embedded dedup
     assert all(v[4] == uninterrupted[ids[0]][4] and v[3] != "0" * 32 for v in uninterrupted.values())
+    by_id = {p["id"]: p for p in postings}
+    want = dict(zip(by_id, solr_fields_signatures(list(by_id.values()), PROFILE_FIELDS), strict=True))
+    assert {k: v[6] for k, v in uninterrupted.items()} == want  # Solr's signature over the configset's fields
     path = tmp_path / "p.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings))
     out = _io.BytesIO()
