@@ -18,7 +18,7 @@ import numpy as np
 import xxhash
 
 from signatures.boilerplate import BoilerplateModel, company_key
-from signatures.extract import Extracted, extract, normalize_line
+from signatures.extract import Extracted, _sub_spans, _unopened, extract, normalize_line
 
 __all__ = [
     "FEATURES",
@@ -91,7 +91,8 @@ _TITLE_NOISE_RE = re.compile(
 
 def _title_grams(title: str) -> frozenset[str]:
     """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
-    return _grams(_TITLE_NOISE_RE.sub(" ", title))
+    scan = _unopened(title, "[【〔", "]】〕")  # same matches, without rescanning from unclosed brackets
+    return _grams(_sub_spans(_TITLE_NOISE_RE, scan, title, lambda m: " "))
 
 
 def _jac(a: frozenset[str], b: frozenset[str]) -> float:
@@ -430,7 +431,7 @@ _NOT_PLACE = frozenset(
     designer developer developers manager work home""".split()
 )
 _CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+)*")
-_HEADER_SPLIT_RE = re.compile(r"\s*[|｜]\s*")
+_HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a whitespace run: linear
 
 
 def _place_words(text: str) -> list[str]:
