@@ -135,6 +135,7 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        cpu.start()
         try:
             yield
         finally:
@@ -167,6 +168,9 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @app.exception_handler(SolrError)
     async def _solr_error(request: Request, exc: SolrError) -> JSONResponse:
+        if request.url.path == "/v1/postings" and "Solr answered 400" in str(exc):
+            # a value Solr's schema refuses (a date it cannot read, a too long string...): bad input, a 4xx
+            return JSONResponse({"detail": f"Solr refused a posting of the batch: {str(exc)[:1000]}"}, status_code=422)
         return JSONResponse({"detail": f"Solr rejected the request: {exc}"}, status_code=502)
 
     @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings")

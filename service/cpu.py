@@ -29,6 +29,14 @@ MAX_WAITING = 32
 _PRELOAD = ["service.ingest", "signatures.extract", "signatures.profile", "signatures.textprofile"]
 
 
+def _warm() -> None:
+    """Worker start-up: load what request work needs (modules, tokenizer dictionaries), so the first
+    request a fresh worker takes is not charged for it."""
+    from service.ingest import prepare_batch
+
+    prepare_batch([{"id": "warm", "title": "Engineer", "description": "招聘工程师 エンジニア募集 engineer"}], extract=True)
+
+
 class OverBudget(Exception):
     """The request's work took longer than the budget; its worker was ended."""
 
@@ -58,8 +66,13 @@ class CpuPool:
                 ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
                 if ctx.get_start_method() == "forkserver":
                     ctx.set_forkserver_preload(_PRELOAD)
-                self._pool = ProcessPool(max_workers=self.workers, context=ctx)
+                self._pool = ProcessPool(max_workers=self.workers, context=ctx, initializer=_warm)
             return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (they warm up in the background) instead of at the first request."""
+        if self.workers:
+            self._get()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """fn(*args) in a worker. Raises Busy when the queue is full, OverBudget past the budget."""

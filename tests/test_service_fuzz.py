@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from service.app import create_app
@@ -74,6 +74,14 @@ def _encode(doc: Any, surrogate: bool, deep: int) -> bytes:
     return text.encode()
 
 
+_REPRODUCTIONS = (  # issue 10's 500s and what Solr refuses
+    [{"id": "a", "seen_count": float("nan")}], [{"id": "a", "x": float("inf")}], [{"id": "a", "seen_count": 2**64}],
+    [{"id": "a", "seen_count": 2**31}], [{"id": "a", "size_i": 2**40}], [{"id": "a", "first_seen": "0001-01-01T00:00:00+01:00"}],
+    [{"id": "a", "last_seen": "9999-12-31T23:00:00-05:00"}], [{"id": "a", "when_dt": "yesterday"}],
+    [{"id": "a", "salary_i": "abc"}], [{"id": "a", "url": "u" * 40_000}], [{"id": "a", "x_f": "nan"}],
+)
+
+
 @_SETTINGS
 @given(postings=_POSTINGS, surrogate=st.booleans(), deep=st.sampled_from([0, 0, 40, 300]),
        path=st.sampled_from(["/v1/postings", "/v1/signatures"]))
@@ -82,6 +90,14 @@ def test_no_5xx_for_json_bodies(fuzz_app: Any, postings: list, surrogate: bool, 
     res = client.post(path, content=_encode({"postings": postings}, surrogate, deep),
                       headers={"Content-Type": "application/json"})
     assert res.status_code < 500, (postings, res.status_code, res.text[:500])
+
+
+for _postings in _REPRODUCTIONS:
+    for _path in ("/v1/postings", "/v1/signatures"):
+        test_no_5xx_for_json_bodies = example(postings=_postings, surrogate=False, deep=0, path=_path)(
+            test_no_5xx_for_json_bodies)
+test_no_5xx_for_json_bodies = example(postings=[{"id": "a"}], surrogate=True, deep=0, path="/v1/postings")(
+    example(postings=[{"id": "a"}], surrogate=False, deep=300, path="/v1/postings")(test_no_5xx_for_json_bodies))
 
 
 @_SETTINGS
