@@ -16,6 +16,7 @@ from hostile import GENERATORS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service import candidates
 from service.features import compute_features
 from signatures import extract as ex_mod
 from signatures import features as sf
@@ -115,6 +116,7 @@ _STAGES: dict[str, Callable[[dict[str, Any]], object]] = {
                                                                       textprofile.DEFAULT_QUANT_RATE,
                                                                       textprofile.DEFAULT_MIN_TOKEN_LEN),
     "features+minhash": lambda p: compute_features([p], with_keys=True),
+    "blocking": lambda p: candidates.blocking_keys([p]),
 }
 N = 25_000
 RATIO = 11.0  # t(4n) / t(n): 4 for linear work, 16 for quadratic; generous for a shared machine
