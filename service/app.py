@@ -4,7 +4,7 @@ Run it with `jobdedup serve --solr URL`; the OpenAPI description is at /docs and
 Errors: a malformed body (also NaN, Infinity, lone surrogates, nesting deeper than 32), a missing id or a
 wrong type -> 422 naming the field, never echoing the body; a body over the size limit -> 413; a posting
 over the text cap or with a value Solr would wrap -> status "rejected" with the reason (/v1/signatures:
-422); work over the CPU budget -> 422; all workers busy or Solr down or slow -> 503 with Retry-After
+a text over the cap is a 422); work over the CPU budget -> 422; all workers busy or Solr down or slow -> 503 with Retry-After
 (nothing written). Features, extraction and signatures run in worker processes (service.cpu), so the
 event loop keeps answering /health while a batch is processed.
 The collection's boilerplate model is loaded from `state_dir` at start, learned while postings are
@@ -29,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from service import limits
 from service.cpu import Busy, CpuPool, OverBudget
 from service.errors import SolrUnavailable
-from service.ingest import STATE_FL, Ingestor, prepare_batch, reject_reason, signatures_of
+from service.ingest import STATE_FL, Ingestor, prepare_batch, signatures_of, text_cap_reason
 from service.solr import Solr, SolrError
 from service.state import BoilerplateState
 from signatures import SIG_VERSION
@@ -205,10 +205,10 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
     @app.post("/v1/signatures", summary="Compute signatures only (no Solr)")
     async def post_signatures(body: SignaturesIn) -> dict[str, Any]:
         """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version.
-        A posting over the text cap (or otherwise not indexable) is a 422 naming it."""
+        A posting with a text over the cap is a 422 naming it."""
         postings = [p.model_dump(exclude_none=True) for p in body.postings]
         bad = [{"type": "value_error", "loc": ["body", "postings", i], "msg": reason}
-               for i, p in enumerate(postings) if (reason := reject_reason(p, ingestor.max_text_chars))]
+               for i, p in enumerate(postings) if (reason := text_cap_reason(p, ingestor.max_text_chars))]
         if bad:
             raise RequestValidationError(bad)
         return {"results": await cpu.run(signatures_of, postings)}

@@ -266,12 +266,21 @@ def _number_reason(name: str, v: Any) -> str | None:
     return None
 
 
-def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
-    """Why a posting cannot be indexed (over-size text, unreadable date, a number Solr would wrap), or None."""
+def text_cap_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting's text is too long to process (a field over the cap), or None."""
     for name, v in p.items():
         if isinstance(v, str) and len(v) > max_text_chars:
             return (f"field {name[:100]!r} has {len(v):,} characters, over the cap of {max_text_chars:,} "
                     "(JOBDEDUP_MAX_TEXT_CHARS)")
+    return None
+
+
+def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting cannot be indexed (over-size text, unreadable date, a number Solr would wrap), or None."""
+    reason = text_cap_reason(p, max_text_chars)
+    if reason:
+        return reason
+    for name, v in p.items():
         if isinstance(v, int | float | list) and (reason := _number_reason(name, v)):
             return reason
     for name in ("first_seen", "last_seen", "posted_at"):
