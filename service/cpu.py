@@ -1,7 +1,9 @@
 """CPU-heavy request work (features, extraction, signatures) in worker processes, within a time budget per
 request, so the event loop keeps answering (/health, other clients) while a big or hostile batch is
 processed: a regex or parser in the service process would hold the GIL for its whole run, and a worker
-that runs over its budget is ended (pebble) instead of stalling the service.
+that runs over its budget is ended (pebble) instead of stalling the service. Workers start from a fork
+server (spawn where there is none), so a script that builds the app needs `if __name__ == "__main__":`
+like any multiprocessing program (`jobdedup serve` and pytest have it).
 """
 
 from __future__ import annotations
