@@ -89,9 +89,16 @@ _TITLE_NOISE_RE = re.compile(
 )
 
 
+_PAY_WORD_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|待遇")  # _TITLE_NOISE_RE's `.*$` words
+
+
 def _title_grams(title: str) -> frozenset[str]:
     """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
     scan = _unopened(title, "[【〔", "]】〕")  # same matches, without rescanning from unclosed brackets
+    end = len(title) - 1 if title.endswith("\n") else len(title)
+    cut = title.rfind("\n", 0, end)
+    if cut > 0:  # `pay word.*$` fails before the last line: such words blanked to word characters, not rescanned
+        scan = _PAY_WORD_RE.sub(lambda m: "0" * len(m.group()), scan[:cut]) + scan[cut:]
     return _grams(_sub_spans(_TITLE_NOISE_RE, scan, title, lambda m: " "))
 
 

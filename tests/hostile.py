@@ -59,6 +59,7 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     "short lines": lambda n: _desc("\n".join(f"- Engineer {i}" for i in range(n // 14))),
     "markdown links": lambda n: _desc(" ".join(f"[a{i}](http://x{i}" for i in range(n // 16))),
     "bracketed title": lambda n: {"id": "hostile", "title": _rep("[a", n), "description": "x"},
+    "pay words title": lambda n: {"id": "hostile", "title": _rep("salary薪水", n) + "\nx", "description": "x"},
     "long url": lambda n: {"id": "hostile", "url": "https://a.example/?" + _rep("utm_a=b&", n), "description": "x"},
     "random brackets": _random("[](){}<>!#*-_ \t\n\x0c:/@.$1kK（）【】|as"),
 }

@@ -27,7 +27,8 @@ from signatures.extract import extract, html_to_text, markdown_to_text
 
 _HOSTILE_ALPHABET = "[](){}<>!#*-_ \t\n\x0c\x0b\u2003\x85:：/@.$1kK（）【】〔〕|｜aAsx工"
 _WORDS = ("salary ", "location", "tg", "hiring ", "roles: ", "<p", "<li>", "<h2 a='", "](", "(at)", "[at]", "dot",
-          "# ", "## x #", "http://a.b/c", "**", "Engineer", "per year", "1k", "/月", "a@b.co", "岗位", "XX", "<br/>")
+          "# ", "## x #", "http://a.b/c", "**", "Engineer", "per year", "1k", "/月", "a@b.co", "岗位", "XX", "<br/>",
+          "薪水", "月薪水", "待遇", "SALARY", "ſalary", "hiring", "we are", "is looking for", "招聘")
 _hostile_text = st.lists(st.one_of(st.text(alphabet=_HOSTILE_ALPHABET, max_size=12), st.sampled_from(_WORDS)),
                          max_size=30).map("".join)
 
