@@ -39,6 +39,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     '"salary " + 199,000 x "\\f" + "x"': lambda: _desc("salary " + "\x0c" * 199_000 + "x"),
     '"tg" + 199,000 x "\\f" + "x"': lambda: _desc("tg" + "\x0c" * 199_000 + "x"),
     'title "[a" x 99,000': lambda: {"id": "hostile", "title": "[a" * 99_000, "description": "x"},
+    'title "薪水" x 99,000 + "\\nx"': lambda: {"id": "hostile", "title": "薪水" * 99_000 + "\nx", "description": "x"},
 }
 STAGES: dict[str, Callable[[dict[str, Any]], object]] = {
     "extract": extract,
