@@ -1,8 +1,12 @@
 """The HTTP service (FastAPI): ingest with dedup, duplicates of a posting, signatures, health, metrics.
 
 Run it with `jobdedup serve --solr URL`; the OpenAPI description is at /docs and /openapi.json.
-Errors: a malformed body, a missing id or a wrong type -> 422 naming the field; a posting over the size
-cap -> status "rejected" with the reason; Solr down or slow -> 503 with Retry-After (nothing written).
+Errors: a malformed body (also NaN, Infinity, lone surrogates, nesting deeper than 32), a missing id or a
+wrong type -> 422 naming the field, never echoing the body; a body over the size limit -> 413; a posting
+over the text cap or with a value Solr would wrap -> status "rejected" with the reason (/v1/signatures:
+a text over the cap is a 422); work over the CPU budget -> 422; all workers busy or Solr down or slow -> 503 with Retry-After
+(nothing written). Features, extraction and signatures run in worker processes (service.cpu), so the
+event loop keeps answering /health while a batch is processed.
 The collection's boilerplate model is loaded from `state_dir` at start, learned while postings are
 ingested, saved periodically and at shutdown (see service.state).
 """
@@ -16,14 +20,18 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import FastAPI, Path, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.concurrency import run_in_threadpool
 
+from service import limits
+from service.cpu import Busy, CpuPool, OverBudget
 from service.errors import SolrUnavailable
-from service.ingest import STATE_FL, Ingestor, signatures_of
+from service.ingest import STATE_FL, Ingestor, prepare_batch, signatures_of, text_cap_reason
 from service.solr import Solr, SolrError
 from service.state import BoilerplateState
 from signatures import SIG_VERSION
@@ -49,7 +57,7 @@ class PostingIn(BaseModel):
     posted_at: StrictStr | None = None
     first_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
     last_seen: StrictStr | None = None
-    seen_count: StrictInt | None = Field(None, ge=1)
+    seen_count: StrictInt | None = Field(None, ge=1, le=2**31 - 1, description="Solr int: at most 2147483647.")
     lang: StrictStr | None = None
     source: StrictStr | None = None
 
@@ -120,10 +128,15 @@ class _IngestCollector:
 
 def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.0,
                max_text_chars: int | None = None, state_dir: str | None = None,
-               token: str | None = None) -> FastAPI:
+               token: str | None = None, max_body_bytes: int | None = None, cpu_workers: int | None = None,
+               cpu_budget_s: float | None = None) -> FastAPI:
     """Build the FastAPI app for one Solr collection; `state_dir` keeps its boilerplate model across
-    restarts (None: learned in memory only); `token`: required as `Authorization: Bearer` (see _require_token)."""
+    restarts (None: learned in memory only); `token`: required as `Authorization: Bearer` (see
+    _require_token). Limits default to their env settings: body size (JOBDEDUP_MAX_BODY_BYTES), worker
+    processes for CPU work (JOBDEDUP_CPU_WORKERS, 0 = in-process) and the CPU budget of one request
+    (JOBDEDUP_CPU_BUDGET_S)."""
     solr = Solr(solr_url, timeout=timeout)
+    cpu = CpuPool(**{k: v for k, v in (("workers", cpu_workers), ("budget_s", cpu_budget_s)) if v is not None})
     kwargs: dict[str, Any] = {"commit_within_ms": commit_within_ms}
     if max_text_chars is not None:
         kwargs["max_text_chars"] = max_text_chars
@@ -138,18 +151,35 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        ingestor.save()  # the model learned since the last periodic save
-        ingestor.state.close()
+        cpu.start()
+        try:
+            yield
+        finally:
+            cpu.close()
+            ingestor.save()  # the model learned since the last periodic save
+            ingestor.state.close()
 
     # Swagger UI (/docs) and ReDoc (/redoc) from assets shipped in the fastapi-offline package, not a CDN:
     # the pages render on air-gapped hosts.
     app = FastAPIOffline(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
                          description="Near-duplicate detection for job postings, in front of Apache Solr.")
+    app.router.route_class = limits.StrictJSONRoute
+    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes)
+    app.add_exception_handler(RequestValidationError, limits.validation_error)  # type: ignore[arg-type]
     app.state.ingestor = ingestor
     app.state.solr = solr
+    app.state.cpu = cpu
     if token is not None:
         _require_token(app, token)
+
+    @app.exception_handler(OverBudget)
+    async def _over_budget(request: Request, exc: OverBudget) -> JSONResponse:
+        return JSONResponse({"detail": f"{exc}; nothing was written"}, status_code=422)
+
+    @app.exception_handler(Busy)
+    async def _busy(request: Request, exc: Busy) -> JSONResponse:
+        return JSONResponse({"detail": f"busy: {exc}; nothing was written, retry later"}, status_code=503,
+                            headers={"Retry-After": str(RETRY_AFTER_S)})
 
     @app.exception_handler(SolrUnavailable)
     async def _unavailable(request: Request, exc: SolrUnavailable) -> JSONResponse:
@@ -159,17 +189,23 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @app.exception_handler(SolrError)
     async def _solr_error(request: Request, exc: SolrError) -> JSONResponse:
+        if request.url.path == "/v1/postings" and "Solr answered 400" in str(exc):
+            # a value Solr's schema refuses (a date it cannot read, a too long string...): bad input, a 4xx
+            return JSONResponse({"detail": f"Solr refused a posting of the batch: {str(exc)[:1000]}"}, status_code=422)
         return JSONResponse({"detail": f"Solr rejected the request: {exc}"}, status_code=502)
 
     @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings",
               responses=_SOLR_ERRORS)
-    def post_postings(body: PostingsIn) -> dict[str, Any]:
+    async def post_postings(body: PostingsIn) -> dict[str, Any]:
         """Each posting gets a status: new (own group), duplicate (joined a group), updated (id was
         known; re-sending is idempotent) or rejected (with a reason: a text over the size cap or an
         unreadable date). A rejected posting is not written and does not fail the batch (still a 200);
         a malformed body, a missing id or a wrong type fails the whole batch with a 422 naming the field."""
         t0 = time.perf_counter()
-        results = ingestor.ingest([p.model_dump(exclude_none=True) for p in body.postings])
+        postings = [p.model_dump(exclude_none=True) for p in body.postings]
+        schema = await run_in_threadpool(ingestor.batch_schema, postings)  # read from Solr once
+        prep = await cpu.run(prepare_batch, postings, ingestor.max_text_chars, True, schema)  # features + extraction
+        results = await run_in_threadpool(ingestor.apply, prep)  # decisions and the Solr write
         m_batches.observe(time.perf_counter() - t0)
         for r in results:
             m_postings.labels(r.status).inc()
@@ -194,9 +230,15 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
                              "matched": doc.get("dup_match_s"), "duplicates": members})
 
     @app.post("/v1/signatures", summary="Compute signatures only (no Solr)")
-    def post_signatures(body: SignaturesIn) -> dict[str, Any]:
-        """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version."""
-        return {"results": signatures_of([p.model_dump(exclude_none=True) for p in body.postings])}
+    async def post_signatures(body: SignaturesIn) -> dict[str, Any]:
+        """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version.
+        A posting with a text over the cap is a 422 naming it."""
+        postings = [p.model_dump(exclude_none=True) for p in body.postings]
+        bad = [{"type": "value_error", "loc": ["body", "postings", i], "msg": reason}
+               for i, p in enumerate(postings) if (reason := text_cap_reason(p, ingestor.max_text_chars))]
+        if bad:
+            raise RequestValidationError(bad)
+        return {"results": await cpu.run(signatures_of, postings)}
 
     @app.get("/health", summary="Is Solr reachable, which version and configset", responses={
         503: {"description": "Solr is not reachable (`status: unavailable`, `detail`, `Retry-After`)"}})

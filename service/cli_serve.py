@@ -33,6 +33,18 @@ def register(app: typer.Typer) -> None:
             None, "--max-text-chars", help="Reject postings with a longer text field (default 200000 or "
             "env JOBDEDUP_MAX_TEXT_CHARS)."
         ),
+        max_body_bytes: int | None = typer.Option(
+            None, "--max-body-bytes", help="Answer 413 to a larger request body (default 33554432 = 32 MiB or "
+            "env JOBDEDUP_MAX_BODY_BYTES)."
+        ),
+        cpu_workers: int | None = typer.Option(
+            None, "--cpu-workers", help="Worker processes for features, extraction and signatures (default "
+            "min(2, cores) or env JOBDEDUP_CPU_WORKERS; 0 = in the service process, no budget)."
+        ),
+        cpu_budget: float | None = typer.Option(
+            None, "--cpu-budget", help="Seconds of worker time one request may use before it is answered 422 "
+            "(default 60 or env JOBDEDUP_CPU_BUDGET_S)."
+        ),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
         token: str | None = typer.Option(
             None, "--token", envvar="JOBDEDUP_TOKEN", show_default=False,
@@ -60,7 +72,14 @@ def register(app: typer.Typer) -> None:
         if token is None and not is_loopback(host):
             raise UserError(f"--host {host} listens beyond loopback: give a token (--token or env JOBDEDUP_TOKEN) "
                             "that clients send as 'Authorization: Bearer <token>'")
+        if max_body_bytes is not None and max_body_bytes < 1:
+            raise UserError("--max-body-bytes must be >= 1")
+        if cpu_workers is not None and cpu_workers < 0:
+            raise UserError("--cpu-workers must be >= 0")
+        if cpu_budget is not None and cpu_budget <= 0:
+            raise UserError("--cpu-budget must be > 0")
         application = create_app(cli_options.solr_url(solr, solr_user), commit_within_ms=commit_within,
                                  max_text_chars=max_text_chars, state_dir=state_dir or default_state_dir(),
-                                 token=token)
+                                 token=token, max_body_bytes=max_body_bytes, cpu_workers=cpu_workers,
+                                 cpu_budget_s=cpu_budget)
         uvicorn.run(application, host=host, port=port, log_level=log_level, workers=1)

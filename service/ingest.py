@@ -90,11 +90,13 @@ def iso_instant(value: str | None, where: str) -> str | None:
     v = value.strip()
     try:
         d = dt.datetime.fromisoformat(v.replace("Z", "+00:00") if v.endswith("Z") else v)
+        if d.tzinfo is not None:
+            d = d.astimezone(dt.UTC).replace(tzinfo=None)
     except ValueError:
         raise ValueError(f"field {where!r} must be an ISO-8601 date or date-time, got {value[:40]!r}") from None
-    if d.tzinfo is not None:
-        d = d.astimezone(dt.UTC).replace(tzinfo=None)
-    return d.strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:  # 0001-01-01T00:00+01:00, 9999-12-31T23:00-05:00: the UTC instant leaves years 1..9999
+        raise ValueError(f"field {where!r} is outside years 1..9999 in UTC, got {value[:40]!r}") from None
+    return d.isoformat(timespec="seconds") + "Z"  # four-digit years (strftime gives "1-01-01" for year 1)
 
 
 def _hex(v: int) -> str:
@@ -275,12 +277,41 @@ def _clean_doc(p: Mapping[str, Any], derived: frozenset[str] = frozenset()) -> d
     return doc
 
 
-def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
-    """Why a posting cannot be indexed (over-size text, unreadable date), or None."""
+#: Numeric ranges of the schema's number fields by name suffix (solr-config/postings managed-schema:
+#: *_i / *_is pint, *_l plong, *_f pfloat): Solr silently wraps an int beyond them (2147483648 is stored
+#: as -2147483648, 2^40 as 0) or stores a float beyond them as Infinity, so such values are refused.
+_NUMBER_RANGES = (("_is", "int", -(2**31), 2**31 - 1), ("_i", "int", -(2**31), 2**31 - 1),
+                  ("_l", "long", -(2**63), 2**63 - 1), ("_f", "float", -3.4028234663852886e38, 3.4028234663852886e38))
+
+
+def _number_reason(name: str, v: Any) -> str | None:
+    """Why a value of field `name` would not survive Solr's number type, or None."""
+    for suffix, kind, lo, hi in _NUMBER_RANGES:
+        if name.endswith(suffix):
+            for x in v if isinstance(v, list) else (v,):
+                if isinstance(x, int | float) and not isinstance(x, bool) and not lo <= x <= hi:
+                    return f"field {name[:100]!r} holds {x!r}, outside Solr's {kind} range {lo}..{hi}"
+            return None
+    return None
+
+
+def text_cap_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting's text is too long to process (a field over the cap), or None."""
     for name, v in p.items():
         if isinstance(v, str) and len(v) > max_text_chars:
-            return (f"field {name!r} has {len(v):,} characters, over the cap of {max_text_chars:,} "
+            return (f"field {name[:100]!r} has {len(v):,} characters, over the cap of {max_text_chars:,} "
                     "(JOBDEDUP_MAX_TEXT_CHARS)")
+    return None
+
+
+def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting cannot be indexed (over-size text, unreadable date, a number Solr would wrap), or None."""
+    reason = text_cap_reason(p, max_text_chars)
+    if reason:
+        return reason
+    for name, v in p.items():
+        if isinstance(v, int | float | list) and (reason := _number_reason(name, v)):
+            return reason
     for name in ("first_seen", "last_seen", "posted_at"):
         v = p.get(name)
         if v is not None:
@@ -413,11 +444,13 @@ class Ingestor:
             self._generation += 1
 
     # -- the batch -----------------------------------------------------------------------------------
+    def batch_schema(self, postings: Sequence[Mapping[str, Any]]) -> Schema | None:
+        """The schema rules for `prepare_batch`; read from Solr only for a batch that will reach Solr."""
+        return self.schema if any(reject_reason(p, self.max_text_chars) is None for p in postings) else None
+
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
         """Deduplicate and write a batch; one Result per input posting, in order."""
-        # the schema comes from Solr: read it only for a batch that will reach Solr
-        reaches_solr = any(reject_reason(p, self.max_text_chars) is None for p in postings)
-        return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.schema if reaches_solr else None))
+        return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.batch_schema(postings)))
 
     def apply(self, prep: Prepared) -> list[Result]:
         """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the

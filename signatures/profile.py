@@ -163,8 +163,9 @@ def _nfkc(m: re.Match[str]) -> str:
 def strip_markup(text: str) -> str:
     """`text` without HTML tags (each becomes a space) and with character references decoded, so an
     HTML and a plain-text copy of one posting give the same words."""
-    if "<" in text:
-        text = _TAG_RE.sub(" ", text)
+    if "<" in text:  # no tag reaches past the last '>' (scanning there from every '<' is quadratic)
+        k = text.rfind(">") + 1
+        text = _TAG_RE.sub(" ", text[:k]) + text[k:]
     if "&" in text:
         text = html.unescape(text)
     return text
