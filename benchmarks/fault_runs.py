@@ -367,8 +367,33 @@ def _solr_doc(p: dict[str, Any]) -> dict[str, Any]:
     return {k: (v + "T00:00:00Z" if k in ("first_seen", "last_seen") and len(v) == 10 else v) for k, v in p.items()}
 
 
+def checkpoint(directory: Path) -> dict[str, Any]:
+    """recompute's checkpoint.json in `directory` ({} before the first one / after a complete run)."""
+    try:
+        return json.loads((directory / "checkpoint.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def watch(proc: subprocess.Popen, ckpt: Path, kill_when: Callable[[dict[str, Any]], bool] | None) -> dict[str, Any]:
+    """Poll a recompute's checkpoint until it ends, or until `kill_when(checkpoint)`: then kill -9 it (its
+    process group). Returns the last checkpoint seen, with `killed` (bool)."""
+    last: dict[str, Any] = {}
+    while proc.poll() is None:
+        ck = checkpoint(ckpt) or last
+        last = ck
+        if kill_when is not None and ck and kill_when(ck):
+            kill9(proc)
+            return {**checkpoint(ckpt), "killed": True}
+        time.sleep(0.02)
+    if proc.returncode != 0:
+        raise RuntimeError(f"recompute exited with {proc.returncode}")
+    return {**last, "killed": False}
+
+
 def scenario_recompute(run: Run) -> tuple[str, bool]:
-    """Uninterrupted recompute vs one killed -9 mid-run and resumed, from the same loaded postings."""
+    """Uninterrupted recompute vs one killed -9 twice -- after a random page of its scan, then after a
+    random batch of its group writes, each time a random 0-0.3 s later -- and resumed, on the same load."""
     ids = [p["id"] for p in run.postings]
 
     def load(name: str) -> Path:
@@ -378,39 +403,49 @@ def scenario_recompute(run: Run) -> tuple[str, bool]:
         run.solr.commit()
         return d
 
-    def cmd(d: Path, *more: str) -> list[str]:
-        return cli("recompute", "--solr", run.solr.url, "--checkpoint", str(d / "ckpt"), "--state-dir", str(d),
-                   "--rows", str(run.rows), "-q", *more)
+    def start(d: Path, *more: str) -> subprocess.Popen:
+        return subprocess.Popen(cli("recompute", "--solr", run.solr.url, "--checkpoint", str(d / "ckpt"),
+                                    "--state-dir", str(d), "--rows", str(run.rows), "-q", *more),
+                                env=ENV, cwd=d, start_new_session=True)
 
     d = load("recompute-whole")
     t = time.perf_counter()
-    subprocess.run(cmd(d), env=ENV, cwd=d, check=True)
+    whole = watch(start(d), d / "ckpt", None)  # the last checkpoint: how many pages and group batches
     whole_s = time.perf_counter() - t
     want = audit(run.solr, ids)
+    pages, batches = int(whole.get("pages", 0)), int(whole.get("group_batches_done", 0))
 
     d = load("recompute-killed")
     t0 = time.perf_counter()
-    delay = whole_s * run.rng.uniform(0.2, 0.8)
-    proc = subprocess.Popen(cmd(d), env=ENV, cwd=d, start_new_session=True)
-    try:
-        proc.wait(delay)
-        note = f"recompute finished in under {delay:.1f} s, before the kill (not a fault run)"
-    except subprocess.TimeoutExpired:
-        kill9(proc)
-        ck_file = d / "ckpt" / "checkpoint.json"
-        ck = json.loads(ck_file.read_text()) if ck_file.exists() else {"phase": "none yet"}
-        note = (f"killed -9 at {delay:.1f} s of a {whole_s:.1f} s run, checkpoint phase {ck.get('phase')} "
-                f"(pages {ck.get('pages', 0)}, group batches {ck.get('group_batches_done', 0)})")
-    subprocess.run(cmd(d, "--resume"), env=ENV, cwd=d, check=True)
+    page = run.rng.randint(1, max(1, pages - 1))
+    batch = run.rng.randint(1, max(1, batches - 1))
+    notes = []
+    for target, more in ((lambda ck: ck.get("phase") != "scan" or ck.get("pages", 0) >= page, ()),
+                         (lambda ck: ck.get("phase") not in ("scan", "group") or ck.get("group_batches_done", 0) >= batch,
+                          ("--resume",))):
+        delay = run.rng.uniform(0, 0.3)
+        armed: list[float] = []
+
+        def kill_when(ck: dict[str, Any], target: Callable[[dict[str, Any]], bool] = target,
+                      delay: float = delay, armed: list[float] = armed) -> bool:
+            if not armed and target(ck):
+                armed.append(time.monotonic() + delay)
+            return bool(armed) and time.monotonic() >= armed[0]
+
+        got = watch(start(d, *more), d / "ckpt", kill_when)
+        notes.append(f"killed -9 at checkpoint phase {got.get('phase')}, page {got.get('pages', 0)}/{pages}, "
+                     f"group batch {got.get('group_batches_done', 0)}/{batches}" if got["killed"]
+                     else "finished before its kill (not a fault run)")
+    watch(start(d, "--resume"), d / "ckpt", None)
     seconds = time.perf_counter() - t0
     a = audit(run.solr, ids)
     differ = sum(want.group_of.get(k) != v for k, v in a.group_of.items())
-    leftover = (d / "ckpt").exists()
-    extra = [note, f"groups vs uninterrupted run: {differ:,} postings differ ({want.groups:,} groups there)"]
-    if leftover:
+    extra = ["; ".join(notes), f"uninterrupted run {whole_s:.1f} s",
+             f"groups vs uninterrupted run: {differ:,} postings differ ({want.groups:,} groups there)"]
+    if (d / "ckpt").exists():
         extra.append("checkpoint left behind")
     ok = not a.lost and not a.headless_groups and not a.bad_duplicate_of and not differ and not want.lost
-    return summary("recompute kill -9 + --resume", len(ids), a, seconds, "; ".join(extra)), ok
+    return summary("recompute kill -9 ×2 + --resume", len(ids), a, seconds, "; ".join(extra)), ok
 
 
 SCENARIOS = {"service": scenario_service, "solr": scenario_solr, "recompute": scenario_recompute}
