@@ -1,16 +1,18 @@
 """The duplicate decision: a small logistic-regression verifier over explainable pair features, with veto
-rules on top (hard evidence of another job: the role list's job links changed, the same text moved to
-another city).
+rules on top where cross-validation showed they help (hard evidence of another job: the role list's job
+links changed, the same text moved to another city).
 
 `Verifier.decide(a, b)` says whether two prepared postings are the same job (FULL / SEMANTIC / TEMPORAL
-in the label vocabulary) and why (`veto:...` reasons name a rule that applied). Coefficients and veto
-rules ship with the package as `signatures/data/verifier-<SIG_VERSION>.json`, trained by
-`benchmarks/train_verifier.py`.
+in the label vocabulary) and why: per-feature contributions to the logit `name(+x.x)`, measured from
+"unknown" for evidence a posting may not give, so missing evidence never reads as agreement; `veto:...`
+reasons name a rule that applied. Coefficients, threshold and veto rules ship with the package as
+`signatures/data/verifier-<VERIFIER_VERSION>.json`, trained by `benchmarks/train_verifier.py`.
 Pure computation; the only file read is the shipped coefficients (importlib.resources).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -32,14 +34,13 @@ from signatures.features import (
     places_moved,
     prepare,
 )
-from signatures.version import SIG_VERSION
+from signatures.version import VERIFIER_VERSION
 
 __all__ = [
     "VETO_CAP",
     "Decision",
     "LogisticModel",
     "Verifier",
-    "fit_logistic",
     "load_model",
 ]
 
@@ -61,7 +62,9 @@ VETO_CAP = 0.25
 class LogisticModel:
     """Standardized logistic regression: p = sigmoid(((x - mean) / scale) . coef + intercept), plus veto rules:
     `vetoes` are (feature, at_least) pairs; a pair whose feature reaches `at_least` is not a duplicate whatever
-    the regression says (hard evidence of another job: its role links changed, the same text moved to another city)."""
+    the regression says (hard evidence of another job: its role links changed, the same text moved to another city).
+    `reference`: the value each contribution is measured from (0 = unknown for evidence features, the training
+    mean for always-known text similarity); None = the mean."""
 
     features: tuple[str, ...]
     mean: np.ndarray
@@ -71,6 +74,7 @@ class LogisticModel:
     threshold: float = 0.5
     meta: Mapping[str, Any] | None = None
     vetoes: tuple[tuple[str, float], ...] = ()
+    reference: np.ndarray | None = None
 
     def logits(self, X: np.ndarray) -> np.ndarray:
         return ((X - self.mean) / self.scale) @ self.coef + self.intercept
@@ -92,15 +96,26 @@ class LogisticModel:
         p = self.proba(X_all[:, [FEATURES.index(f) for f in self.features]])
         return np.where(self.vetoed(X_all), np.minimum(p, VETO_CAP), p)
 
+    def _reference(self) -> np.ndarray:
+        return self.mean if self.reference is None else self.reference
+
     def contributions(self, x: np.ndarray) -> np.ndarray:
-        """Per-feature contribution to one logit, relative to the average training pair."""
-        return (x - self.mean) / self.scale * self.coef
+        """Per-feature contribution to one logit, from the reference pair (unknown evidence, average text
+        similarity): logit = base_logit + contributions.sum()."""
+        return (x - self._reference()) / self.scale * self.coef
+
+    @property
+    def base_logit(self) -> float:
+        """The logit of the reference pair."""
+        return float(self.intercept + ((self._reference() - self.mean) / self.scale * self.coef).sum())
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "sig_version": SIG_VERSION,
+            "verifier_version": VERIFIER_VERSION,
+            "kind": "logistic",
             "features": list(self.features),
             "mean": [round(float(v), 6) for v in self.mean],
+            "reference": [round(float(v), 6) for v in self._reference()],
             "scale": [round(float(v), 6) for v in self.scale],
             "coef": [round(float(v), 6) for v in self.coef],
             "intercept": round(float(self.intercept), 6),
@@ -115,7 +130,10 @@ class LogisticModel:
         unknown = set(feats) - set(FEATURES)
         if unknown:
             raise ValueError(f"verifier coefficients use unknown features: {sorted(unknown)}")
-        arr = {k: np.asarray(doc[k], dtype=np.float64) for k in ("mean", "scale", "coef")}
+        if doc.get("kind", "logistic") != "logistic":
+            raise ValueError(f"verifier model kind {doc.get('kind')!r} is not supported")
+        keys = ("mean", "scale", "coef", *(("reference",) if "reference" in doc else ()))
+        arr = {k: np.asarray(doc[k], dtype=np.float64) for k in keys}
         if any(len(v) != len(feats) for v in arr.values()):
             raise ValueError("verifier coefficients: mean/scale/coef lengths differ from features")
         vetoes = tuple((str(v["feature"]), float(v["at_least"])) for v in doc.get("vetoes") or ())
@@ -123,43 +141,7 @@ class LogisticModel:
         if unknown:
             raise ValueError(f"verifier veto rules use unknown features: {sorted(unknown)}")
         return cls(feats, arr["mean"], arr["scale"], arr["coef"], float(doc["intercept"]),
-                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes)
-
-
-def fit_logistic(
-    X: np.ndarray,
-    y: np.ndarray,
-    features: Sequence[str] = FEATURES,
-    l2: float = 1.0,
-    threshold: float = 0.5,
-    sample_weight: np.ndarray | None = None,
-    meta: Mapping[str, Any] | None = None,
-    vetoes: Sequence[tuple[str, float]] = (),
-) -> LogisticModel:
-    """L2-regularized logistic regression by Newton's method (IRLS) on standardized features; numpy only.
-    Deterministic for given data, so training is reproducible. `vetoes` are carried into the model as given."""
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if X.ndim != 2 or len(X) != len(y) or len(X) == 0:
-        raise ValueError("fit_logistic: X must be (n, d) with n == len(y) > 0")
-    sw = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    mean = X.mean(axis=0)
-    scale = X.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    Z = np.hstack([(X - mean) / scale, np.ones((len(X), 1))])
-    w = np.zeros(Z.shape[1])
-    reg = np.eye(Z.shape[1]) * l2
-    reg[-1, -1] = 0.0
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-np.clip(Z @ w, -30, 30)))
-        grad = Z.T @ (sw * (p - y)) + reg @ w
-        hess = (Z.T * (sw * p * (1 - p))) @ Z + reg + 1e-9 * np.eye(len(w))
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return LogisticModel(tuple(features), mean, scale, w[:-1].copy(), float(w[-1]), threshold, meta,
-                         tuple((str(f), float(v)) for f, v in vetoes))
+                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes, arr.get("reference"))
 
 
 def _version_key(v: str) -> tuple[int, ...] | tuple[float]:
@@ -170,10 +152,9 @@ def _version_key(v: str) -> tuple[int, ...] | tuple[float]:
 
 
 @lru_cache(maxsize=4)
-def load_model(version: str = SIG_VERSION) -> LogisticModel:
+def load_model(version: str = VERIFIER_VERSION) -> LogisticModel:
     """The shipped verifier coefficients for `version` (package data, read via importlib.resources):
-    `verifier-<version>.json`, else the newest shipped file of an earlier version (a SIG_VERSION bump
-    for sketch parameters does not invalidate the verifier; retraining writes the new file)."""
+    `verifier-<version>.json`, else the newest shipped file of an earlier version."""
     data = resources.files("signatures").joinpath("data")
     shipped = {
         f.name[len("verifier-") : -len(".json")]: f
@@ -189,45 +170,56 @@ def load_model(version: str = SIG_VERSION) -> LogisticModel:
     model = LogisticModel.from_json(json.loads(shipped[chosen].read_text(encoding="utf-8")))
     meta = dict(model.meta or {})
     meta["coefficients_version"] = chosen
-    return LogisticModel(model.features, model.mean, model.scale, model.coef, model.intercept,
-                         model.threshold, meta, model.vetoes)
+    return dataclasses.replace(model, meta=meta)
 
 
-_LABELS = {
+#: Features explained together (one reason per group, contributions summed): one piece of evidence each.
+_GROUPS: dict[str, str] = {
+    "roles_known": "roles", "role_sim": "roles", "roles_changed": "roles", "roles_novel": "roles",
+    "families_known": "families", "families_changed": "families",
+    "employer_same": "employer", "employer_differs": "employer", "employer_conflict": "employer",
+    "salary_same": "salary", "salary_differs": "salary",
+}
+_TEXT_LABELS = {
     "text_jaccard": "text_jaccard",
     "spec_jaccard": "job_text_jaccard",
     "spec_containment": "job_text_containment",
     "title_sim": "title_sim",
-    "role_sim": "role_sim",
 }
+
+
+def _reason(group: str, v: Mapping[str, float], c: float, added: Sequence[str]) -> str:
+    """One reason `name(+x.x)` for a feature or group with values `v` and summed contribution `c`."""
+    if group == "roles":
+        return f"role_sim={v.get('role_sim', 0.0):.2f}({c:+.1f})"
+    if group == "families":
+        return (f"roles_added={','.join(added)}" if v.get("families_changed", 0) > 0 else "same_role_families") + f"({c:+.1f})"
+    if group == "employer":
+        return ("same_employer" if v.get("employer_same", 0) > 0 else "other_employer") + f"({c:+.1f})"
+    if group == "salary":
+        return ("same_salary" if v.get("salary_same", 0) > 0 else "salary_differs") + f"({c:+.1f})"
+    (name, val), = v.items()
+    if name == "location_agree":
+        return ("same_location" if val > 0 else "other_location") + f"({c:+.1f})"
+    if name == "date_gap":
+        return f"days_apart={math.expm1(val * math.log(366.0)):.0f}({c:+.1f})"
+    return f"{_TEXT_LABELS.get(name, name)}={val:.2f}({c:+.1f})"
 
 
 def _explain(model: LogisticModel, x: np.ndarray, names: Sequence[str], est: float | None,
              added: Sequence[str] = ()) -> tuple[str, ...]:
-    """Readable evidence: the strongest feature contributions, signed, plus field agreements;
-    `added` names the role families only one side hires for."""
+    """Readable evidence: the strongest contributions (features of one group summed), signed; evidence
+    neither posting gives contributes nothing and is not named. `added` names the role families only one
+    side hires for."""
     contrib = model.contributions(x)
-    order = np.argsort(-np.abs(contrib))
-    out: list[str] = []
-    for i in order[:4]:
-        n, v, c = names[i], float(x[i]), float(contrib[i])
-        if abs(c) < 0.15:
-            continue
-        if n in _LABELS:
-            out.append(f"{_LABELS[n]}={v:.2f}({c:+.1f})")
-        elif n == "employer_agree":
-            out.append(("same_employer" if v > 0 else "other_employer") + f"({c:+.1f})")
-        elif n == "salary_agree":
-            out.append(("same_salary" if v > 0 else "salary_differs") + f"({c:+.1f})")
-        elif n == "location_agree":
-            out.append(("same_location" if v > 0 else "other_location") + f"({c:+.1f})")
-        elif n == "families_added":
-            out.append((f"roles_added={','.join(added)}" if added else "same_role_families") + f"({c:+.1f})")
-        elif n == "date_gap":
-            days = math.expm1(v * math.log(366.0))
-            out.append(f"days_apart={days:.0f}({c:+.1f})")
-        else:
-            out.append(f"{n}={v:.2f}({c:+.1f})")
+    groups: dict[str, tuple[dict[str, float], float]] = {}
+    for n, v, c in zip(names, x.tolist(), contrib.tolist(), strict=True):
+        g = _GROUPS.get(n, n)
+        vals, total = groups.get(g, ({}, 0.0))
+        vals[n] = v
+        groups[g] = (vals, total + c)
+    ranked = sorted(groups.items(), key=lambda kv: -abs(kv[1][1]))
+    out = [_reason(g, vals, c, added) for g, (vals, c) in ranked[:4] if abs(c) >= 0.15]
     if est is not None and not math.isnan(est):
         out.append(f"est_jaccard={est:.2f}")
     return tuple(out)
@@ -245,6 +237,8 @@ def _veto_reasons(model: LogisticModel, x_all: np.ndarray, a: Prepared, b: Prepa
         elif name == "places_moved":
             pa, pb = places_moved(a, b)
             out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
+        elif name == "employer_conflict":
+            out.append(f"veto:other_employer={','.join(sorted(a.sites))}->{','.join(sorted(b.sites))}")
         else:
             out.append(f"veto:{name}={x_all[FEATURES.index(name)]:.2f}")
     return tuple(out)
@@ -301,7 +295,7 @@ class Verifier:
         for i in range(len(pairs)):
             dup = bool(score[i] >= self.threshold)
             e = None if est is None else float(est[i])
-            added = families_added(*pairs[i]) if "families_added" in self.model.features else ()
+            added = families_added(*pairs[i]) if "families_changed" in self.model.features else ()
             vetoes = _veto_reasons(self.model, X_all[i], *pairs[i]) if vetoed[i] else ()
             reasons = (f"p={p[i]:.2f}", *vetoes) + _explain(self.model, X[i], self.model.features, e, added)
             out.append(Decision(dup, float(score[i]), reasons))

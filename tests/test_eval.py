@@ -172,22 +172,35 @@ def test_eval_cli_boilerplate_ablation_runs(tmp_path: Path, capsys: pytest.Captu
     assert doc[0]["results"][0]["per_label"]["TEMPORAL"] == 1.0  # reposts still found without suppression
 
 
-def test_training_recipe_ships_the_veto_rules_and_cv_applies_them() -> None:
-    from service.eval import VETOES, LabelSet, cross_validated, train_model
+def test_recipe_keeps_a_veto_only_when_grouped_cv_says_it_helps() -> None:
+    from service.train import TrainingSet, choose, train
     from signatures.decide import VETO_CAP
     from signatures.features import FEATURES
 
     rng = np.random.default_rng(5)
-    n = 120
-    X = rng.uniform(0, 1, (n, len(FEATURES)))
-    labels = ["TEMPORAL" if x > 0.5 else "NON" for x in X[:, FEATURES.index("spec_jaccard")]]
-    X[:, FEATURES.index("links_changed")] = 0.0
-    X[:, FEATURES.index("places_moved")] = 0.0
-    X[:10, FEATURES.index("spec_jaccard")] = 0.99  # look like duplicates ...
-    X[:10, FEATURES.index("places_moved")] = 1.0  # ... but the job moved to another city
-    pairs = [LabeledPair(f"a{i}", f"b{i}", lb) for i, lb in enumerate(labels)]
-    model = train_model(X, labels)
-    assert model.vetoes == VETOES and dict(VETOES)["places_moved"] == 1.0
-    assert (model.final_scores(X[:10]) <= VETO_CAP).all() and model.vetoed(X[:10]).all()
-    (oof,) = cross_validated([LabelSet("s", pairs, X)], k=3)
-    assert (oof[:10] <= VETO_CAP).all() and not model.vetoed(X[10:]).any()
+    n = 240
+    X = np.zeros((n, len(FEATURES)))
+    X[:, FEATURES.index("spec_jaccard")] = spec = rng.uniform(0, 1, n)
+    X[:, FEATURES.index("spec_containment")] = np.clip(spec + rng.normal(0, 0.05, n), 0, 1)
+    labels = ["TEMPORAL" if x > 0.5 else "NON" for x in spec]
+    moved, relinked = np.arange(0, 20), np.arange(20, 40)
+    X[moved, FEATURES.index("spec_jaccard")] = 0.99  # look like duplicates ...
+    X[moved, FEATURES.index("places_moved")] = 1.0  # ... but the job moved to another city
+    for i in moved:
+        labels[i] = "PARTIAL"
+    X[relinked, FEATURES.index("spec_jaccard")] = 0.95  # real reposts whose links changed: that veto would hurt
+    X[relinked, FEATURES.index("links_changed")] = 1.0
+    for i in relinked:
+        labels[i] = "TEMPORAL"
+    ts = TrainingSet(X, labels, np.arange(n) // 2, np.zeros((0, len(FEATURES))), [])
+    recipe = choose(ts, k=4)
+    assert ("links_changed", 0.5) not in recipe.vetoes, recipe.log
+    assert any("links_changed" in line and "dropped" in line for line in recipe.log)
+    assert (recipe.oof[moved] < recipe.threshold).all()  # moved jobs stay apart, as a veto or as learned evidence
+    model = train(ts, recipe)
+    assert model.vetoes == recipe.vetoes and 0.05 <= model.threshold <= 0.95
+    assert "links_changed" in model.features  # a dropped veto is weighed as evidence instead
+    assert (model.final_scores(X[moved]) < model.threshold).all()
+    assert (model.final_scores(X[relinked]) >= model.threshold).all()
+    if ("places_moved", 1.0) in recipe.vetoes:
+        assert (model.final_scores(X[moved]) <= VETO_CAP).all()
