@@ -19,7 +19,7 @@ DUP_LABELS = frozenset({"FULL", "SEMANTIC", "TEMPORAL"})
 #: Merging two different jobs hides one from search; missing a duplicate only shows a repost twice.
 FALSE_MERGE_COST = 3.0
 GENERATED_WEIGHT = 0.25  # generated pairs count less than real labeled pairs
-C_GRID = (0.03, 0.1, 0.3, 1.0, 3.0)
+C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 #: Candidate veto rules (feature, at least): hard evidence of different jobs whatever the text says. Each is
 #: kept only when grouped CV on the training side is not worse with it than with the feature weighed by the
 #: model instead (the figures are logged and shipped in the model's meta).

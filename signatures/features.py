@@ -47,6 +47,7 @@ FEATURES: tuple[str, ...] = (
     "text_jaccard",  # Jaccard of all shingles
     "spec_jaccard",  # boilerplate-weighted Jaccard (job-specific text)
     "spec_containment",  # boilerplate-weighted containment of the smaller posting in the larger
+    "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
     "title_sim",  # title similarity (character bigrams), 0 when a title is missing
     "roles_known",  # 1 when both postings announce roles (header, title, role lists and sections)
     "role_sim",  # soft Jaccard of the announced roles (en: word by word), 0 unknown
@@ -64,9 +65,10 @@ FEATURES: tuple[str, ...] = (
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
 )
+_I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
 #: every other feature is measured against 0 = unknown.
-ALWAYS_KNOWN: frozenset[str] = frozenset({"text_jaccard", "spec_jaccard", "spec_containment"})
+ALWAYS_KNOWN: frozenset[str] = frozenset({"text_jaccard", "spec_jaccard", "spec_containment", "spec_near_copy"})
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
@@ -527,14 +529,15 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if len(a.sh) and len(b.sh):
         _, ia, ib = np.intersect1d(a.sh, b.sh, assume_unique=True, return_indices=True)
         n = len(ia)
-        f[0] = n / (len(a.sh) + len(b.sh) - n)
+        f[_I["text_jaccard"]] = n / (len(a.sh) + len(b.sh) - n)
         wmin = np.minimum(a.w[ia], b.w[ib]).sum()
         union = a.w_sum + b.w_sum - wmin  # sum over the union of each shingle's larger weight
-        f[1] = wmin / union if union > 0 else 0.0
+        f[_I["spec_jaccard"]] = wmin / union if union > 0 else 0.0
         small = min(a.w_sum, b.w_sum)
-        f[2] = wmin / small if small > 0 else 0.0
+        f[_I["spec_containment"]] = wmin / small if small > 0 else 0.0
+        f[_I["spec_near_copy"]] = max(0.0, (f[_I["spec_jaccard"]] - 0.7) / 0.3)
     if a.title and b.title:
-        f[3] = _jac(a.title, b.title)
+        f[_I["title_sim"]] = _jac(a.title, b.title)
     if a.role_words and b.role_words:  # English: roles compared word by word (seniority, abbreviations)
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
@@ -544,33 +547,33 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     else:
         ra = rb = ()
     if ra:
-        f[4] = 1.0
-        f[5] = matched / (len(ra) + len(rb) - matched)
-        f[6] = _roles_changed(ra, rb, matched)
+        f[_I["roles_known"]] = 1.0
+        f[_I["role_sim"]] = matched / (len(ra) + len(rb) - matched)
+        f[_I["roles_changed"]] = _roles_changed(ra, rb, matched)
         novel, total = _novel_roles(a, b)
-        f[7] = novel / total if total else 0.0
+        f[_I["roles_novel"]] = novel / total if total else 0.0
     if a.families and b.families:
-        f[8] = 1.0
-        f[9] = len(a.families ^ b.families) / len(a.families | b.families)
-    f[10], f[11] = _employer(a, b)
-    if f[11] and a.sites and b.sites and a.named and b.named:
-        f[12] = 1.0
+        f[_I["families_known"]] = 1.0
+        f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
+    f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
+    if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
+        f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:
         if a.salaries == b.salaries:
-            f[13] = 1.0
+            f[_I["salary_same"]] = 1.0
         elif not (a.salaries & b.salaries):
-            f[14] = 1.0
+            f[_I["salary_differs"]] = 1.0
     if a.location and b.location:
-        f[15] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
+        f[_I["location_agree"]] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
-        f[16] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
+        f[_I["date_gap"]] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
     if len(a.links) >= 2 and len(b.links) >= 2:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
-            f[17] = (only_a + only_b) / (shared + only_a + only_b)
+            f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
     if a.places and b.places:
         pa, pb = places_moved(a, b)
-        f[18] = 1.0 if pa and pb else 0.0
+        f[_I["places_moved"]] = 1.0 if pa and pb else 0.0
     return f
 
 
