@@ -21,11 +21,12 @@ _CJK_LEGAL_RE = re.compile(
     r"\(株\)|（株）|\(有\)|（有）|㈱|㈲|股份有限公司|有限责任公司|有限責任公司|有限公司|集团|集團"
 )
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-#: A company named in Chinese / Japanese text: a legal form before or after a short name.
-_CJK_COMPANY_RE = re.compile(
-    r"(?:株式会社|有限会社|合同会社)\s?([\w\u30a0-\u30ff・ー]{2,16})|"
-    r"([\w\u30a0-\u30ff\u4e00-\u9fff・ー]{2,16}?)\s?(?:株式会社|有限会社|合同会社|股份有限公司|有限责任公司|有限公司)"
-)
+#: A company named in Chinese / Japanese text: a legal form, then the name after it (株式会社ミナト) or before it
+#: (ミナト株式会社, 腾讯科技有限公司); names are katakana, Han or Latin (hiragana is the sentence around them).
+_LEGAL_FORM_RE = re.compile(r"株式会社|有限会社|合同会社|股份有限公司|有限责任公司|有限公司")
+_NAME_CHARS = r"[\u30a0-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]"
+_NAME_AFTER_RE = re.compile(rf"\s?({_NAME_CHARS}{{2,16}})")
+_NAME_BEFORE_RE = re.compile(rf"({_NAME_CHARS}{{2,16}})\s?$")
 _CITY_PREFIX_RE = re.compile(r"^(?:[\u4e00-\u9fff]{2,3}市)")  # 深圳市腾讯... -> 腾讯...
 
 #: Mail providers and platforms: an address or link there names a person or a host, not an employer.
@@ -75,9 +76,13 @@ def employer_names(ex: Extracted, sites: frozenset[str] = frozenset()) -> frozen
     """Normalized names the posting gives for its employer: the company field (or HN header), else companies
     named in Chinese / Japanese text with their legal form; plus the name part of its own sites."""
     out = {employer_key(ex.company)}
-    if not ex.company and ex.lang != "en":
-        for m in _CJK_COMPANY_RE.finditer(ex.text[:3000]):
-            out.add(employer_key(m.group(1) or m.group(2)))
+    head = ex.text[:3000]
+    if not ex.company and ex.lang != "en" and ("会社" in head or "公司" in head):
+        for m in _LEGAL_FORM_RE.finditer(head):
+            name = _NAME_AFTER_RE.match(head, m.end()) if m.group(0).endswith("会社") else None
+            name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
+            if name:
+                out.add(employer_key(name.group(1)))
             if len(out) > 3:
                 break
     out.update(site_label(s) for s in sites)

@@ -205,3 +205,40 @@ def test_recipe_keeps_a_veto_only_when_grouped_cv_says_it_helps() -> None:
     assert (model.final_scores(X[relinked]) >= model.threshold).all()
     if ("places_moved", 1.0) in recipe.vetoes:
         assert (model.final_scores(X[moved]) <= VETO_CAP).all()
+
+
+def test_eval_reports_the_locked_split_cv_curve_and_baselines_chosen_on_train(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    posts, labels = [], []
+    for seed in range(1, 5):  # four corpora, companies renamed apart: groups by company
+        p, lab = _corpus(seed)
+        ren = {q["id"]: f"s{seed}{q['id']}" for q in p}
+        for q in p:
+            q["id"] = ren[q["id"]]
+            q["company"] = q["company"].replace("Company", f"Firm{seed}x")
+            q["description"] = q["description"].replace("Company", f"Firm{seed}x")
+        for x in lab:
+            x["a"], x["b"] = ren[x["a"]], ren[x["b"]]
+            x["split"] = "locked" if seed == 4 else "train"
+            x["group"] = f"g{seed}-{x['a'][2]}"
+        lab[0]["split"] = "excluded" if seed == 1 else lab[0]["split"]
+        posts += p
+        labels += lab
+    d, lab = _write(tmp_path, posts, labels)
+    main(["eval", "--data", d, "--labels", lab, "--json", "--cv", "3", "--curve"])
+    (rep,) = json.loads(capsys.readouterr().out)
+    locked = [x for x in labels if x["split"] == "locked"]
+    assert rep["labels"].endswith("locked split") and sum(rep["counts"].values()) == len(locked)
+    methods = [r["method"] for r in rep["results"]]
+    assert methods[0].startswith("verifier (verifier-")
+    assert any(m.startswith("verifier, grouped 3-fold CV on the training side (") for m in methods)
+    assert sum(m.startswith("learning curve: trained on") for m in methods) == 3
+    assert any("chosen on the training side" in r["setting"] for r in rep["results"])
+    assert any(n.startswith("threshold at the grouped-CV cost optimum") for n in rep["notes"])
+
+
+def test_pair_groups_join_pairs_of_one_employer_group() -> None:
+    pairs = [LabeledPair("a", "b", "NON", group="g1"), LabeledPair("c", "d", "NON", group="g1"),
+             LabeledPair("e", "f", "NON", group="g2"), LabeledPair("f", "h", "NON")]
+    g = pair_groups(pairs)
+    assert g[0] == g[1] and g[2] == g[3] and g[0] != g[2]
