@@ -59,7 +59,7 @@ def main() -> None:
         "training_pairs": len(ts.labels),
         "locked_pairs_left_out": locked,
         "generated_pairs": len(ts.gen_labels),
-        "generated_weight": recipe_mod.GENERATED_WEIGHT,
+        "generated_weight": recipe.gen_weight,
         "C": recipe.C,
         "false_merge_cost": recipe_mod.FALSE_MERGE_COST,
         "choices": recipe.log,

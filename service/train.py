@@ -18,10 +18,10 @@ DUP_LABELS = frozenset({"FULL", "SEMANTIC", "TEMPORAL"})
 
 #: Merging two different jobs hides one from search; missing a duplicate only shows a repost twice.
 FALSE_MERGE_COST = 3.0
-GENERATED_WEIGHT = 0.25  # generated pairs count less than real labeled pairs
+GENERATED_WEIGHTS = (0.0, 0.1, 0.25, 0.5)  # weight of a generated pair next to a labeled one, by grouped CV
 C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 #: Candidate veto rules (feature, at least): hard evidence of different jobs whatever the text says. Each is
-#: kept only when grouped CV on the training side is not worse with it than with the feature weighed by the
+#: kept only when grouped CV on the training side is better with it than with the feature weighed by the
 #: model instead (the figures are logged and shipped in the model's meta).
 #: * links_changed >= 0.5: at least half of the job links two role lists give (both >= 2) differ.
 #: * places_moved >= 1: each posting names a place the other never mentions (same text, another city).
@@ -90,13 +90,18 @@ class TrainingSet:
     groups: np.ndarray
     X_gen: np.ndarray
     gen_labels: list[str]
+    gen_weight: float = 0.25
 
     def stacked(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(X, y, weight) of the chosen labeled rows (all by default) plus every generated pair."""
+        """(X, y, weight) of the chosen labeled rows (all by default) plus every generated pair (when their
+        weight is above 0)."""
         rows = np.arange(len(self.labels)) if rows is None else rows
-        X = np.vstack([self.X[rows], self.X_gen]) if len(self.X_gen) else self.X[rows]
-        y = np.concatenate([is_dup([self.labels[i] for i in rows]), is_dup(self.gen_labels)]).astype(int)
-        w = np.concatenate([np.ones(len(rows)), np.full(len(self.gen_labels), GENERATED_WEIGHT)])
+        y = is_dup([self.labels[i] for i in rows]).astype(int)
+        if not len(self.X_gen) or self.gen_weight <= 0:
+            return self.X[rows], y, np.ones(len(rows))
+        X = np.vstack([self.X[rows], self.X_gen])
+        y = np.concatenate([y, is_dup(self.gen_labels).astype(int)])
+        w = np.concatenate([np.ones(len(rows)), np.full(len(self.gen_labels), self.gen_weight)])
         return X, y, w
 
 
@@ -139,6 +144,7 @@ class Recipe:
     """What grouped CV chose, and the figures behind each choice."""
 
     C: float
+    gen_weight: float
     vetoes: tuple[tuple[str, float], ...]
     threshold: float
     oof: np.ndarray
@@ -147,19 +153,24 @@ class Recipe:
 
 def choose(ts: TrainingSet, k: int = 5) -> Recipe:
     """C by grouped CV (lowest cost at its best cut), then each candidate veto kept only if dropping it
-    raises the CV cost, then the threshold at the CV-best cut of the final recipe."""
+    (its feature then weighed by the model) raises the CV cost, then the threshold at the CV-best cut."""
     truth = is_dup(ts.labels)
     log = []
     all_v = VETO_CANDIDATES
-    costs = {C: cv_cost(oof_scores(ts, C, all_v, k), truth)[0] for C in C_GRID}
-    C = min(C_GRID, key=lambda c: (round(costs[c], 6), -c))
-    log.append("C by grouped CV cost: " + ", ".join(f"{c:g}: {v:.4f}" for c, v in costs.items()) + f" -> {C:g}")
+    grid = [(C, g) for g in (GENERATED_WEIGHTS if len(ts.gen_labels) else (0.0,)) for C in C_GRID]
+    costs = {}
+    for C, g in grid:
+        ts.gen_weight = g
+        costs[C, g] = cv_cost(oof_scores(ts, C, all_v, k), truth)[0]
+    C, ts.gen_weight = min(grid, key=lambda cg: (round(costs[cg], 6), cg[1], -cg[0]))
+    log.append("C, generated-pair weight by grouped CV cost: "
+               + ", ".join(f"{c:g}/{g:g}: {v:.4f}" for (c, g), v in costs.items()) + f" -> C {C:g}, weight {ts.gen_weight:g}")
     vetoes = list(all_v)
     base = cv_cost(oof_scores(ts, C, vetoes, k), truth)[0]
     for v in all_v:
         without = [x for x in vetoes if x != v]
         c_without = cv_cost(oof_scores(ts, C, without, k), truth)[0]
-        keep = base <= c_without + 1e-9
+        keep = base < c_without - 1e-9
         log.append(f"veto {v[0]}>={v[1]:g}: CV cost {base:.4f} with, {c_without:.4f} without -> "
                    + ("kept" if keep else "dropped"))
         if not keep:
@@ -167,11 +178,12 @@ def choose(ts: TrainingSet, k: int = 5) -> Recipe:
     oof = oof_scores(ts, C, vetoes, k)
     _, threshold = cv_cost(oof, truth)
     log.append(f"threshold at the grouped-CV cost optimum (false merge = {FALSE_MERGE_COST:g} misses): {threshold:.3f}")
-    return Recipe(C, tuple(vetoes), threshold, oof, log)
+    return Recipe(C, ts.gen_weight, tuple(vetoes), threshold, oof, log)
 
 
 def train(ts: TrainingSet, recipe: Recipe, meta: Mapping[str, Any] | None = None,
           rows: np.ndarray | None = None) -> LogisticModel:
     """The final model of `recipe` on the labeled rows chosen (all by default) plus generated pairs."""
+    ts.gen_weight = recipe.gen_weight
     X, y, w = ts.stacked(rows)
     return fit(X, y, recipe.C, recipe.vetoes, w, recipe.threshold, meta)

@@ -58,6 +58,7 @@ FEATURES: tuple[str, ...] = (
     "employer_same",  # 1 same employer name (tags, legal forms dropped), own site, mail domain or contact
     "employer_differs",  # 1 both name an employer (name or own site) and none agrees, no shared contact
     "employer_conflict",  # 1 the names differ and both give their own sites, none shared: two employers
+    "employer_roles",  # role_sim when the employer is the same (same employer and the same roles), else 0
     "salary_same",  # 1 same salary figures
     "salary_differs",  # 1 both give pay and no figure agrees
     "location_agree",  # +1 same location, -1 different, 0 unknown
@@ -556,6 +557,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["families_known"]] = 1.0
         f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
     f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
+    f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:
