@@ -180,6 +180,7 @@ _GROUPS: dict[str, str] = {
     "families_known": "families", "families_changed": "families",
     "employer_same": "employer", "employer_differs": "employer", "employer_conflict": "employer",
     "salary_same": "salary", "salary_differs": "salary",
+    "spec_jaccard": "spec_jaccard", "spec_near_copy": "spec_jaccard",
 }
 _TEXT_LABELS = {
     "text_jaccard": "text_jaccard",
@@ -199,6 +200,8 @@ def _reason(group: str, v: Mapping[str, float], c: float, added: Sequence[str]) 
         return ("same_employer" if v.get("employer_same", 0) > 0 else "other_employer") + f"({c:+.1f})"
     if group == "salary":
         return ("same_salary" if v.get("salary_same", 0) > 0 else "salary_differs") + f"({c:+.1f})"
+    if group == "spec_jaccard":
+        return f"job_text_jaccard={v.get('spec_jaccard', 0.0):.2f}({c:+.1f})"
     (name, val), = v.items()
     if name == "location_agree":
         return ("same_location" if val > 0 else "other_location") + f"({c:+.1f})"
