@@ -54,21 +54,23 @@ def main() -> None:
               f"F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%} ({len(rows)} pairs)")
     meta = {
         "verifier_version": VERIFIER_VERSION,
-        "learner": "sklearn.linear_model.LogisticRegression (lbfgs, L2), standardized features",
+        "learner": recipe_mod.learner_name(recipe.learner),
         "trained_on": [s.name for s in sets],
         "training_pairs": len(ts.labels),
         "locked_pairs_left_out": locked,
         "generated_pairs": len(ts.gen_labels),
         "generated_weight": recipe.gen_weight,
-        "C": recipe.C,
         "false_merge_cost": recipe_mod.FALSE_MERGE_COST,
         "choices": recipe.log,
         "cv_folds": args.folds,
         "cv": cv_summary,
     }
     model = recipe_mod.train(ts, recipe, meta)
-    print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(model.features, model.coef, strict=True)),
-          f"intercept={model.intercept:+.2f}")
+    if hasattr(model, "coef"):
+        print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(model.features, model.coef, strict=True)),
+              f"intercept={model.intercept:+.2f}")
+    else:
+        print(f"trees: {len(model.roots)}, nodes: {len(model.feature)}, features: {', '.join(model.features)}")
     if not args.dry_run:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(model.to_json(), fh, indent=1)

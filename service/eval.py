@@ -25,7 +25,7 @@ from service import train as recipe_mod
 from service.errors import UserError
 from service.train import DUP_LABELS, TrainingSet, group_folds  # noqa: F401  (re-exported)
 from signatures.boilerplate import BoilerplateModel
-from signatures.decide import LogisticModel, load_model
+from signatures.decide import Model, load_model
 from signatures.extract import extract
 from signatures.features import FEATURES, Prepared, feature_matrix, prepare
 from signatures.simhash import hamming, simhash_many
@@ -389,7 +389,7 @@ def _threshold_on(values: np.ndarray, labels: Sequence[str], higher_is_dup: bool
 
 
 def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
-             baselines: bool = True, model: LogisticModel | None = None,
+             baselines: bool = True, model: Model | None = None,
              generated: bool = True, generated_eval: int = 0,
              boilerplate: bool = True, curve: bool = False) -> list[LabelSetReport]:
     """Everything `jobdedup eval` prints, per labels file: the shipped verifier on the locked split (or on all

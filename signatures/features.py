@@ -45,6 +45,7 @@ __all__ = [
 #: `*_known` indicators say when both postings gave it.
 FEATURES: tuple[str, ...] = (
     "text_jaccard",  # Jaccard of all shingles
+    "text_copy",  # 1 when the whole texts are copies (text_jaccard >= 0.95): the same ad, whatever its title says
     "spec_jaccard",  # boilerplate-weighted Jaccard (job-specific text)
     "spec_containment",  # boilerplate-weighted containment of the smaller posting in the larger
     "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
@@ -69,7 +70,8 @@ FEATURES: tuple[str, ...] = (
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
 #: every other feature is measured against 0 = unknown.
-ALWAYS_KNOWN: frozenset[str] = frozenset({"text_jaccard", "spec_jaccard", "spec_containment", "spec_near_copy"})
+ALWAYS_KNOWN: frozenset[str] = frozenset(
+    {"text_jaccard", "text_copy", "spec_jaccard", "spec_containment", "spec_near_copy"})
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
@@ -531,6 +533,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         _, ia, ib = np.intersect1d(a.sh, b.sh, assume_unique=True, return_indices=True)
         n = len(ia)
         f[_I["text_jaccard"]] = n / (len(a.sh) + len(b.sh) - n)
+        f[_I["text_copy"]] = 1.0 if f[_I["text_jaccard"]] >= 0.95 else 0.0
         wmin = np.minimum(a.w[ia], b.w[ib]).sum()
         union = a.w_sum + b.w_sum - wmin  # sum over the union of each shingle's larger weight
         f[_I["spec_jaccard"]] = wmin / union if union > 0 else 0.0
