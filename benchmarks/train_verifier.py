@@ -72,9 +72,10 @@ def main() -> None:
     else:
         print(f"trees: {len(model.roots)}, nodes: {len(model.feature)}, features: {', '.join(model.features)}")
     if not args.dry_run:
+        doc = model.to_json()  # one key per line, arrays on one line: small, diffable
         with open(args.out, "w", encoding="utf-8") as fh:
-            json.dump(model.to_json(), fh, indent=1)
-            fh.write("\n")
+            fh.write("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
+                     + "\n}\n")
         print("wrote", os.path.abspath(args.out))
 
 

@@ -318,6 +318,8 @@ _ROLE_LEVEL_WORDS = frozenset(
     "we re with all".split()
 )
 _ROLE_WORD_RE = re.compile(r"[a-z0-9+#]+")
+#: A role of only these words ("Senior | Staff Engineers", "Developers") names no particular job: left out.
+_GENERIC_ROLE_WORDS = frozenset("engineer developer programmer hacker generalist people role position".split())
 
 
 def _role_words(name: str) -> frozenset[str]:
@@ -340,7 +342,8 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     if ex.lang != "en":
         return ()
     out: list[frozenset[str]] = []
-    for g in sorted((w for w in map(_role_words, announced_roles(ex)) if w), key=len, reverse=True):
+    words = (w for w in map(_role_words, announced_roles(ex)) if w and not w <= _GENERIC_ROLE_WORDS)
+    for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
     return tuple(out)
@@ -542,10 +545,11 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["spec_near_copy"]] = max(0.0, (f[_I["spec_jaccard"]] - 0.7) / 0.3)
     if a.title and b.title:
         f[_I["title_sim"]] = _jac(a.title, b.title)
-    if a.role_words and b.role_words:  # English: roles compared word by word (seniority, abbreviations)
+    english = a.ex.lang == "en" and b.ex.lang == "en"
+    if english and a.role_words and b.role_words:  # roles compared word by word (seniority, abbreviations)
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
-    elif a.roles and b.roles:
+    elif not english and a.roles and b.roles:
         matched = _role_match(a.roles, b.roles)
         ra, rb = a.roles, b.roles
     else:

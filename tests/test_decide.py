@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from signatures.boilerplate import BoilerplateModel
-from signatures.decide import Decision, LogisticModel, Verifier, load_model
+from signatures.decide import Decision, LogisticModel, Verifier, load_model, model_from_json
 from signatures.features import FEATURES, pair_features, prepare
 from signatures.simhash import hamming, simhash
 from signatures.version import VERIFIER_VERSION
@@ -189,7 +189,12 @@ def test_job_links_keep_one_link_per_job_and_drop_tracking() -> None:
                      "orchardly.example/careers/backend-engineer", "orchardly.example/careers/jobid=4411"}
 
 
-def test_changed_role_links_veto_a_merge_and_say_why(verifier: Verifier) -> None:
+def test_changed_role_links_veto_a_merge_and_say_why(corpus: dict[str, dict]) -> None:
+    import dataclasses
+
+    shipped = load_model()  # the rule as a veto, whether or not grouped CV kept it for the shipped model
+    rules = (*(v for v in shipped.vetoes if v[0] != "links_changed"), ("links_changed", 0.5))
+    verifier = Verifier(BoilerplateModel.fit(corpus.values()), dataclasses.replace(shipped, vetoes=rules))
     links = [f"https://jobs.lever.co/orchardly/{k}" for k in ("a1", "b2", "c3", "d4", "e5", "f6")]
     jan = _hn("o1", "Orchardly | Lisbon, Portugal | Full-time | Backend Engineer, Data Scientist, Designer",
               [*ORCHARD, *(f"Role {i}: {u}" for i, u in enumerate(links[:3]))], "2026-01-05")
@@ -256,11 +261,11 @@ def test_veto_rules_roundtrip_and_reject_unknown_features() -> None:
     model = load_model()
     doc = model.to_json()
     doc["vetoes"] = [{"feature": "links_changed", "at_least": 0.5}]
-    again = LogisticModel.from_json(json.loads(json.dumps(doc)))
-    assert again.vetoes == (("links_changed", 0.5),)
+    again = model_from_json(json.loads(json.dumps(doc)))
+    assert again.vetoes == (("links_changed", 0.5),) and type(again) is type(model)
     doc["vetoes"] = [{"feature": "astrology", "at_least": 1.0}]
     with pytest.raises(ValueError, match="unknown features"):
-        LogisticModel.from_json(doc)
+        model_from_json(doc)
 
 
 def test_employer_sites_name_the_employer_when_no_company_is_given() -> None:
