@@ -303,9 +303,12 @@ def _other_employer_copies(posts: Mapping[str, dict[str, Any]], job_domain: Mapp
     for p, q in zip(firsts, firsts[1:] + firsts[:1], strict=True):
         if p["company"] == q["company"]:
             continue
-        copy = {k: (v.replace(p["company"], q["company"]).replace(p["source"], q["source"])
-                    if isinstance(v, str) else v) for k, v in p.items()}
+        dom_p, dom_q = p["source"].removeprefix("careers."), q["source"].removeprefix("careers.")
+        copy = {k: (v.replace(p["company"], q["company"]).replace(dom_p, dom_q) if isinstance(v, str) else v)
+                for k, v in p.items()}
         copy["id"] = f"{p['id']}-as-{q['id']}"
+        if prepare(p).contacts & prepare(copy).contacts:  # a contact left in the text: one poster, not two
+            continue
         out[copy["id"]] = copy
         pairs.append(LabeledPair(p["id"], copy["id"], "NON"))
     return out
@@ -376,11 +379,13 @@ def train_rows_of(sets: Sequence[LabelSet]) -> list[np.ndarray]:
 
 
 def group_subset(groups: np.ndarray, share: float, seed: int = 0) -> np.ndarray:
-    """Rows of a random `share` of the groups (whole groups, seeded): a learning-curve training subset."""
-    ids = np.unique(groups)
-    rng = np.random.default_rng(seed)
-    keep = rng.permutation(ids)[: max(1, round(share * len(ids)))]
-    return np.flatnonzero(np.isin(groups, keep))
+    """Rows of whole groups, drawn in a seeded random order until they hold `share` of the rows (at least one
+    group): a learning-curve training subset with no group split across it."""
+    ids, sizes = np.unique(groups, return_counts=True)
+    order = np.random.default_rng(seed).permutation(len(ids))
+    take = np.cumsum(sizes[order]) <= share * len(groups) + 1e-9
+    take[0] = True
+    return np.flatnonzero(np.isin(groups, ids[order][take]))
 
 
 def _threshold_on(values: np.ndarray, labels: Sequence[str], higher_is_dup: bool = True) -> float | None:
@@ -435,7 +440,8 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             rep.notes.extend(recipe.log if i == 0 else ())
         if locked.any():
             for share, n, m in curve_models:
-                rep.results.append(score(f"learning curve: trained on {share:.0%} of the training groups ({n} pairs)",
+                rep.results.append(score(f"learning curve: trained on whole groups holding <= {share:.0%} of the "
+                                         f"training pairs ({n} pairs)",
                                          f"p >= {m.threshold:.2f}", m.final_scores(s.X[test]) >= m.threshold, labels))
         if baselines:
             train_pairs = [p for p, t in zip(s.pairs, train_side, strict=True) if t and locked.any()]

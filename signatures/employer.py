@@ -34,6 +34,7 @@ _FREE_MAIL = frozenset(
     "gmail.com googlemail.com outlook.com hotmail.com live.com yahoo.com icloud.com me.com proton.me protonmail.com "
     "163.com 126.com qq.com foxmail.com sina.com yeah.net aol.com gmx.de gmx.net mail.ru yandex.ru hey.com".split()
 )
+_RESERVED = frozenset({"example.com", "example.org", "example.net"})  # RFC 2606
 _PLATFORMS = frozenset(
     "github.com linkedin.com twitter.com x.com ycombinator.com google.com notion.so notion.site medium.com "
     "youtube.com t.me telegram.me discord.gg discord.com wellfound.com angel.co docs.google.com forms.gle".split()
@@ -57,6 +58,8 @@ def _registrable(host: str) -> str:
     second level such as co.uk / com.cn)."""
     parts = host.split(".")
     k = 3 if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in ("co", "com", "ac", "or", "ne", "org", "net") else 2
+    if ".".join(parts[-2:]) in _RESERVED:  # documentation domains: acme.example.com is acme's own
+        k = 3
     return ".".join(parts[-k:])
 
 

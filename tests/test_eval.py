@@ -232,7 +232,7 @@ def test_eval_reports_the_locked_split_cv_curve_and_baselines_chosen_on_train(
     methods = [r["method"] for r in rep["results"]]
     assert methods[0].startswith("verifier (verifier-")
     assert any(m.startswith("verifier, grouped 3-fold CV on the training side (") for m in methods)
-    assert sum(m.startswith("learning curve: trained on") for m in methods) == 3
+    assert sum(m.startswith("learning curve: trained on whole groups") for m in methods) == 3
     assert any("chosen on the training side" in r["setting"] for r in rep["results"])
     assert any(n.startswith("threshold at the grouped-CV cost optimum") for n in rep["notes"])
 
@@ -242,3 +242,14 @@ def test_pair_groups_join_pairs_of_one_employer_group() -> None:
              LabeledPair("e", "f", "NON", group="g2"), LabeledPair("f", "h", "NON")]
     g = pair_groups(pairs)
     assert g[0] == g[1] and g[2] == g[3] and g[0] != g[2]
+
+
+def test_learning_curve_subsets_are_whole_groups_of_about_the_share() -> None:
+    from service.eval import group_subset
+
+    groups = np.repeat(np.arange(40), 5)  # 40 groups of 5 pairs
+    for share in (0.25, 0.5, 1.0):
+        rows = group_subset(groups, share)
+        assert len(rows) == round(share * 200)
+        kept = set(groups[rows].tolist())
+        assert all((groups == g).sum() == (groups[rows] == g).sum() for g in kept)  # whole groups only
