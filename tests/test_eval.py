@@ -101,7 +101,8 @@ def test_eval_cli_json_and_cv(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ("bad", "message"),
     [({"a": "c0r0", "b": "missing", "label": "FULL"}, "not in the --data"),
      ({"a": "c0r0", "b": "c0r1", "label": "SAME"}, "not one of"),
-     ({"a": "c0r0", "label": "FULL"}, "needs 'a', 'b' and 'label'")],
+     ({"a": "c0r0", "label": "FULL"}, "needs 'a', 'b' and 'label'"),
+     ({"a": "c0r0", "b": "c0r1", "label": "FULL", "split": "holdout"}, "split 'holdout' is not one of")],
 )
 def test_eval_cli_rejects_bad_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: dict, message: str) -> None:
     posts, _ = _corpus()
