@@ -1,11 +1,11 @@
-"""Train the shipped duplicate verifier: logistic regression (numpy) on the labeled development pairs
-plus generated repost pairs (service.synth), written to signatures/data/verifier-<SIG_VERSION>.json.
+"""Train the shipped duplicate verifier: scikit-learn logistic regression on the training side of the labeled
+pairs (never the locked split) plus generated repost pairs (service.synth), with C, the veto rules and the
+threshold chosen by grouped cross-validation; written to signatures/data/verifier-<VERIFIER_VERSION>.json.
 
-    python benchmarks/train_verifier.py --data D/en-hn-hiring.jsonl --data D/zh-rebase-hiring.jsonl \
-        --data D/ja-postings.jsonl --labels D/labels/en-dev-pairs.jsonl --labels D/labels/zh-dev-pairs.jsonl \
-        --labels D/labels/ja-dev-pairs.jsonl
+    python benchmarks/train_verifier.py --data D/en-hn-hiring.jsonl --data D/zh-rebase-hiring.jsonl \\
+        --data D/ja-postings.jsonl --labels D/labels/en-dev-pairs.jsonl --labels benchmarks/labels/en-pairs.jsonl ...
 
-Deterministic: same data and code give the same coefficients. Prints grouped-CV F1 per labels file.
+Deterministic: same data and code give the same coefficients. Prints the choices and grouped-CV figures.
 """
 
 from __future__ import annotations
@@ -15,25 +15,11 @@ import json
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from service.eval import (  # noqa: E402
-    GENERATED_PER_LANG,
-    GENERATED_WEIGHT,
-    L2,
-    THRESHOLD,
-    VETOES,
-    cross_validated,
-    generated_pairs,
-    load_label_sets,
-    read_postings,
-    score,
-    train_model,
-)
-from signatures.features import FEATURES  # noqa: E402
-from signatures.version import SIG_VERSION  # noqa: E402
+from service import train as recipe_mod  # noqa: E402
+from service.eval import load_label_sets, read_postings, score, train_rows_of, training_set  # noqa: E402
+from signatures.version import VERIFIER_VERSION  # noqa: E402
 
 
 def main() -> None:
@@ -43,51 +29,53 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--no-generated", action="store_true")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "signatures", "data",
-                                                  f"verifier-{SIG_VERSION}.json"))
+                                                  f"verifier-{VERIFIER_VERSION}.json"))
     ap.add_argument("--dry-run", action="store_true", help="report CV only, do not write coefficients")
     args = ap.parse_args()
 
     postings = read_postings(args.data)
     sets = load_label_sets(postings, args.labels)
-    X_gen, y_gen = np.zeros((0, len(FEATURES))), []
-    if not args.no_generated:
-        for lang in ("en", "zh", "ja"):
-            Xg, yg = generated_pairs(lang)
-            X_gen = np.vstack([X_gen, Xg])
-            y_gen += yg
-    print(f"dev pairs: {sum(len(s.pairs) for s in sets)}, generated pairs: {len(y_gen)}")
-    oof = cross_validated(sets, args.folds, X_gen, y_gen)
+    ts = training_set(sets, not args.no_generated)
+    locked = sum(p.split == "locked" for s in sets for p in s.pairs)
+    print(f"training-side pairs: {len(ts.labels)} in {len(set(ts.groups.tolist()))} groups, "
+          f"generated pairs: {len(ts.gen_labels)}, locked pairs left out: {locked}")
+    recipe = recipe_mod.choose(ts, args.folds)
+    for line in recipe.log:
+        print(line)
     cv_summary = {}
-    for s, p in zip(sets, oof, strict=True):
-        r = score("cv", "", p >= THRESHOLD, s.labels)
-        cv_summary[s.name] = {"f1": round(r.f1, 4), "partial_merged": round(r.partial_merged, 4)}
+    for s, rows in zip(sets, train_rows_of(sets), strict=True):
+        if not len(rows):
+            continue
+        labels = [ts.labels[i] for i in rows]
+        r = score("cv", "", recipe.oof[rows] >= recipe.threshold, labels)
+        cv_summary[s.name] = {"pairs": len(rows), "precision": round(r.precision, 4), "recall": round(r.recall, 4),
+                              "f1": round(r.f1, 4), "partial_merged": round(r.partial_merged, 4)}
         print(f"{s.name:28s} grouped {args.folds}-fold CV: P {r.precision:.3f} R {r.recall:.3f} "
-              f"F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%}")
-    X = np.vstack([s.X for s in sets])
-    labels = [lb for s in sets for lb in s.labels]
+              f"F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%} ({len(rows)} pairs)")
     meta = {
-        "sig_version": SIG_VERSION,
+        "verifier_version": VERIFIER_VERSION,
+        "learner": recipe_mod.learner_name(recipe.learner),
         "trained_on": [s.name for s in sets],
-        "dev_pairs": len(labels),
-        "generated_pairs": len(y_gen),
-        "generated_per_lang": GENERATED_PER_LANG,
-        "generated_weight": GENERATED_WEIGHT,
-        "l2": L2,
-        "threshold": THRESHOLD,
-        "vetoes": [list(v) for v in VETOES],
+        "training_pairs": len(ts.labels),
+        "locked_pairs_left_out": locked,
+        "generated_pairs": len(ts.gen_labels),
+        "generated_weight": recipe.gen_weight,
+        "false_merge_cost": recipe_mod.FALSE_MERGE_COST,
+        "choices": recipe.log,
         "cv_folds": args.folds,
         "cv": cv_summary,
     }
-    model = train_model(X, labels, X_gen, y_gen, meta=meta)
-    for s in sets:
-        r = score("fit", "", model.final_scores(s.X) >= THRESHOLD, s.labels)
-        print(f"{s.name:28s} training fit:       F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%}")
-    print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(model.features, model.coef, strict=True)),
-          f"intercept={model.intercept:+.2f}")
+    model = recipe_mod.train(ts, recipe, meta)
+    if hasattr(model, "coef"):
+        print("coefficients (standardized):", ", ".join(f"{f}={c:+.2f}" for f, c in zip(model.features, model.coef, strict=True)),
+              f"intercept={model.intercept:+.2f}")
+    else:
+        print(f"trees: {len(model.roots)}, nodes: {len(model.feature)}, features: {', '.join(model.features)}")
     if not args.dry_run:
+        doc = model.to_json()  # one key per line, arrays on one line: small, diffable
         with open(args.out, "w", encoding="utf-8") as fh:
-            json.dump(model.to_json(), fh, indent=1)
-            fh.write("\n")
+            fh.write("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
+                     + "\n}\n")
         print("wrote", os.path.abspath(args.out))
 
 

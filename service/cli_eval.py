@@ -24,7 +24,12 @@ def register(app: typer.Typer) -> None:
             0, "--generated", help="Also score N generated postings per language (service.synth, held-out seed)."
         ),
         cv: int = typer.Option(
-            0, "--cv", help="Also report K-fold cross-validated verifier quality (folds by pair-graph component)."
+            0, "--cv", help="Also report grouped K-fold CV of the training recipe on the training side of the labels "
+            "(folds by employer group and pair-graph component; C, vetoes and threshold chosen inside)."
+        ),
+        curve: bool = typer.Option(
+            False, "--curve", help="Also report the learning curve: the recipe trained on 25/50/100 %% of the "
+            "training groups, scored on the locked split."
         ),
         no_generated: bool = typer.Option(
             False, "--no-generated", help="With --cv: train folds on the labeled pairs only, without generated pairs."
@@ -36,7 +41,9 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables."),
     ) -> None:
         """Pairwise precision / recall / F1, PARTIAL pairs merged and per-label rates of the verifier,
-        next to stock TextProfileSignature, MinHash Jaccard (best threshold) and SimHash-64 on the same pairs.
+        next to stock TextProfileSignature, MinHash Jaccard and SimHash-64 on the same pairs.
+        Labels with `"split": "locked"` are reported on those pairs only (thresholds of the baselines chosen on
+        the training side); without a locked split the pairs are marked as tuned-on.
         Duplicate = FULL, SEMANTIC or TEMPORAL; PARTIAL and NON must stay apart."""
         from service.eval import evaluate, format_reports
 
@@ -49,11 +56,11 @@ def register(app: typer.Typer) -> None:
         if cv == 1 or cv < 0:
             raise UserError("--cv needs at least 2 folds (or 0 to skip)")
         reports = evaluate(data or [], labels or [], cv=cv, baselines=not no_baselines, generated=not no_generated,
-                           generated_eval=generated, boilerplate=not no_boilerplate)
+                           generated_eval=generated, boilerplate=not no_boilerplate, curve=curve)
         if as_json:
             doc = [
                 {"labels": r.name, "counts": r.counts, "results": [m.as_dict() for m in r.results],
-                 "skipped": r.skipped}
+                 "skipped": r.skipped, "notes": r.notes}
                 for r in reports
             ]
             typer.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())

@@ -2,8 +2,10 @@
 computed on the same pairs: Solr's stock TextProfileSignature equality, MinHash Jaccard at its best
 threshold, 64-bit SimHash at Hamming <= 3 and at its best distance.
 
-Also the training recipe shared by `benchmarks/train_verifier.py` and `jobdedup eval --cv`
-(grouped cross-validation), and labeled repost pairs generated from service.synth.
+Labels files may split pairs into a `train` side and a `locked` test split (by employer, field `split`;
+`group` names the employer cluster for grouped CV). The locked split is for reporting only: the shipped
+model and every choice (C, threshold, vetoes, baseline thresholds) come from the training side.
+Also labeled repost pairs generated from service.synth (training and held-out generated checks).
 """
 
 from __future__ import annotations
@@ -18,43 +20,21 @@ from typing import Any
 import numpy as np
 
 from service import io
+from service import train as recipe_mod
 from service.errors import UserError
+from service.train import DUP_LABELS, TrainingSet, group_folds  # noqa: F401  (re-exported)
 from signatures.boilerplate import BoilerplateModel
-from signatures.decide import LogisticModel, Verifier, fit_logistic, load_model
+from signatures.decide import Model, load_model
 from signatures.extract import extract
 from signatures.features import FEATURES, Prepared, feature_matrix, prepare
 from signatures.simhash import hamming, simhash_many
 
 LABELS = ("FULL", "SEMANTIC", "TEMPORAL", "PARTIAL", "NON")
-DUP_LABELS = frozenset({"FULL", "SEMANTIC", "TEMPORAL"})
+#: train: training and grouped CV; locked: reported only; excluded: neither (postings on both sides).
+SPLITS = ("train", "locked", "excluded")
 
-#: Training recipe of the shipped verifier (benchmarks/train_verifier.py and --cv use the same).
-L2 = 1.0
-GENERATED_WEIGHT = 0.25  # generated pairs count less than real dev pairs
 GENERATED_PER_LANG = 300  # postings generated per language for training pairs
-#: Merging two different jobs hides one from search; missing a duplicate only shows a repost twice.
-#: Counting a false merge as 3 missed duplicates gives the Bayes decision threshold p >= 3 / (3 + 1).
-THRESHOLD = 0.75
-#: Features the shipped model uses. location_agree is computed and reported but left out: parsed
-#: locations are too noisy (HN first lines mix places, remote and contract terms); its coefficient was
-#: ~0 and grouped CV F1 on the dev pairs did not drop without it (en 0.83 -> 0.86, zh/ja unchanged).
-#: title_sim is left out too: role_sim already falls back to it when no roles are found, and raw titles
-#: carry tags, company names and template text (zh); grouped CV F1 without it: en 0.867 (same),
-#: zh 0.903 -> 0.915, ja 0.990 (same).
-#: text_jaccard (all shingles) is left out as well: next to the boilerplate-weighted spec_jaccard it took a
-#: negative coefficient (collinearity), which no reason should read as "more shared text, less alike"; grouped
-#: CV without it: en 0.924 (same), zh 0.915 (same), ja 0.990 -> 0.981 (one pair at the threshold).
-#: links_changed and places_moved act as veto rules (VETOES), not as weighted evidence.
-MODEL_FEATURES = tuple(
-    f for f in FEATURES if f not in ("location_agree", "title_sim", "text_jaccard", "links_changed", "places_moved")
-)
-#: Veto rules shipped with the model (feature, at least): hard evidence that two postings of one employer are
-#: different jobs, whatever the text similarity. Not fitted: each threshold is the plain-language rule.
-#: * links_changed >= 0.5: at least half of the job links two role lists give (both >= 2) differ: the role
-#:   list changed materially (PARTIAL), a monthly repost keeps most links.
-#: * places_moved >= 1: each posting names a place the other never mentions: the same text advertised for
-#:   another city is another requisition (PARTIAL).
-VETOES: tuple[tuple[str, float], ...] = (("links_changed", 0.5), ("places_moved", 1.0))
+LEARNING_CURVE = (0.25, 0.5, 1.0)  # shares of the training groups for the learning curve
 GENERATED_EVAL_SEED = 11  # held-out generated pairs for reporting (training uses seed 7)
 
 
@@ -63,6 +43,8 @@ class LabeledPair:
     a: str
     b: str
     label: str
+    split: str = "train"  # one of SPLITS
+    group: str = ""  # employer cluster: pairs of one group stay in one CV fold
 
     @property
     def duplicate(self) -> bool:
@@ -99,6 +81,7 @@ class LabelSetReport:
     counts: dict[str, int]
     results: list[MethodResult] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -127,11 +110,14 @@ def read_pairs(path: str, postings: Mapping[str, Any]) -> list[LabeledPair]:
         label = str(obj["label"]).upper()
         if label not in LABELS:
             raise UserError(f"{path} line {lineno}: label {obj['label']!r} is not one of {', '.join(LABELS)}")
+        split = str(obj.get("split") or "train").lower()
+        if split not in SPLITS:
+            raise UserError(f"{path} line {lineno}: split {obj['split']!r} is not one of {', '.join(SPLITS)}")
         a, b = str(obj["a"]), str(obj["b"])
         for pid in (a, b):
             if pid not in postings:
                 raise UserError(f"{path} line {lineno}: posting {pid!r} is not in the --data files")
-        pairs.append(LabeledPair(a, b, label))
+        pairs.append(LabeledPair(a, b, label, split, str(obj.get("group") or "")))
     if not pairs:
         raise UserError(f"{path}: no labeled pairs")
     return pairs
@@ -174,13 +160,19 @@ def _plain(posting: Mapping[str, Any]) -> str:
     return "\n".join(x for x in (ex.title if "title" not in ex.fields_found else "", ex.text) if x)
 
 
-def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[LabeledPair]) -> tuple[list[MethodResult], list[str]]:
-    """Baselines on `pairs`; returns results and notes about baselines that could not run."""
+def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[LabeledPair],
+                     train_pairs: Sequence[LabeledPair] = ()) -> tuple[list[MethodResult], list[str]]:
+    """Baselines on `pairs`; thresholds (MinHash Jaccard, SimHash distance) are chosen on `train_pairs` when
+    given, else the best on `pairs` themselves (an upper bound, marked "best"). Returns results and notes
+    about baselines that could not run."""
     labels = [p.label for p in pairs]
-    ids = sorted({i for p in pairs for i in (p.a, p.b)})
+    train_labels = [p.label for p in train_pairs]
+    everything = [*pairs, *train_pairs]
+    ids = sorted({i for p in everything for i in (p.a, p.b)})
     index = {pid: n for n, pid in enumerate(ids)}
-    ia = np.array([index[p.a] for p in pairs])
-    ib = np.array([index[p.b] for p in pairs])
+    ia = np.array([index[p.a] for p in everything])
+    ib = np.array([index[p.b] for p in everything])
+    n = len(pairs)
     out: list[MethodResult] = []
     skipped: list[str] = []
     try:
@@ -206,13 +198,14 @@ def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[
         prep = [prepare({"id": pid, "description": t}) for pid, t in zip(ids, texts, strict=True)]
         jac = feature_matrix([(prep[i], prep[j]) for i, j in zip(ia, ib, strict=True)])[:, 0]
         name = "exact shingle Jaccard (MinHash pending)"
-    t, pred = best_cut(jac, labels)
-    out.append(score(name, f">= {t:.2f} (best)", pred, labels))
     sh = simhash_many(texts)
     dist = np.asarray(hamming(sh[ia], sh[ib]), dtype=np.float64)
-    out.append(score("SimHash-64", "d <= 3", dist <= 3, labels))
-    t, pred = best_cut(dist, labels, higher_is_dup=False)
-    out.append(score("SimHash-64", f"d <= {int(t)} (best)", pred, labels))
+    how = "chosen on the training side" if train_labels else "best"
+    t = _threshold_on(jac[n:], train_labels) if train_labels else best_cut(jac[:n], labels)[0]
+    out.append(score(name, f">= {t:.2f} ({how})", jac[:n] >= t, labels))
+    out.append(score("SimHash-64", "d <= 3", dist[:n] <= 3, labels))
+    t = _threshold_on(dist[n:], train_labels, False) if train_labels else best_cut(dist[:n], labels, False)[0]
+    out.append(score("SimHash-64", f"d <= {int(t)} ({how})", dist[:n] <= t, labels))
     return out, skipped
 
 
@@ -226,8 +219,8 @@ def prepare_all(postings: Mapping[str, Mapping[str, Any]], ids: Iterable[str] | 
 
 
 def pair_groups(pairs: Sequence[LabeledPair]) -> np.ndarray:
-    """Connected component of each pair in the graph of postings joined by pairs: folds split by
-    component, so no posting is in both the training and the test part."""
+    """Connected component of each pair in the graph of postings joined by pairs and by employer groups:
+    folds split by component, so no posting and no employer cluster is in both the training and the test part."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -238,24 +231,13 @@ def pair_groups(pairs: Sequence[LabeledPair]) -> np.ndarray:
         return x
 
     for p in pairs:
-        ra, rb = find(p.a), find(p.b)
-        if ra != rb:
-            parent[ra] = rb
+        for x, y in ((p.a, p.b), (p.a, "\0group:" + p.group) if p.group else (p.a, p.a)):
+            rx, ry = find(x), find(y)
+            if rx != ry:
+                parent[rx] = ry
     roots = [find(p.a) for p in pairs]
     ids = {r: n for n, r in enumerate(dict.fromkeys(roots))}
     return np.array([ids[r] for r in roots])
-
-
-def group_folds(groups: np.ndarray, k: int) -> np.ndarray:
-    """Assign whole groups to k folds, largest first, always to the currently smallest fold."""
-    sizes = Counter(groups.tolist())
-    load = [0] * k
-    fold_of: dict[int, int] = {}
-    for g, n in sorted(sizes.items(), key=lambda x: (-x[1], x[0])):
-        f = min(range(k), key=lambda i: (load[i], i))
-        fold_of[g] = f
-        load[f] += n
-    return np.array([fold_of[g] for g in groups.tolist()])
 
 
 def generated_corpus(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7
@@ -290,7 +272,29 @@ def generated_corpus(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7
         i, j = rng.choice(len(ps), 2, replace=False)
         if ps[i]["synthetic_job"] != ps[j]["synthetic_job"]:
             pairs.append(LabeledPair(ps[i]["id"], ps[j]["id"], "NON"))
+    uniq.update(_other_employer_copies(uniq, job_domain, by_job, pairs))
     return uniq, pairs
+
+
+def _other_employer_copies(posts: Mapping[str, dict[str, Any]], job_domain: Mapping[str, str],
+                           by_job: Mapping[str, list[str]], pairs: list[LabeledPair]) -> dict[str, dict[str, Any]]:
+    """The same template under another employer (NON): a careers-site posting of each company copied with
+    the next company's name and site. Appends the pairs, returns the copies."""
+    firsts = [next(posts[i] for i in by_job[j] if posts[i]["source"] == dom) for j, dom in job_domain.items()]
+    firsts = list({p["source"]: p for p in firsts if p.get("company")}.values())
+    out = {}
+    for p, q in zip(firsts, firsts[1:] + firsts[:1], strict=True):
+        if p["company"] == q["company"]:
+            continue
+        dom_p, dom_q = p["source"].removeprefix("careers."), q["source"].removeprefix("careers.")
+        copy = {k: (v.replace(p["company"], q["company"]).replace(dom_p, dom_q) if isinstance(v, str) else v)
+                for k, v in p.items()}
+        copy["id"] = f"{p['id']}-as-{q['id']}"
+        if prepare(p).contacts & prepare(copy).contacts:  # a contact left in the text: one poster, not two
+            continue
+        out[copy["id"]] = copy
+        pairs.append(LabeledPair(p["id"], copy["id"], "NON"))
+    return out
 
 
 def generated_pairs(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7) -> tuple[np.ndarray, list[str]]:
@@ -300,20 +304,6 @@ def generated_pairs(lang: str, n: int = GENERATED_PER_LANG, seed: int = 7) -> tu
         return np.zeros((0, len(FEATURES))), []
     prep = prepare_all(postings)
     return feature_matrix([(prep[p.a], prep[p.b]) for p in pairs]), [p.label for p in pairs]
-
-
-def train_model(X: np.ndarray, labels: Sequence[str], X_gen: np.ndarray | None = None,
-                gen_labels: Sequence[str] = (), meta: Mapping[str, Any] | None = None) -> LogisticModel:
-    """The shipped recipe: L2 logistic regression on dev pairs plus down-weighted generated pairs."""
-    y = np.isin(np.asarray(labels), list(DUP_LABELS)).astype(float)
-    w = np.ones(len(y))
-    if X_gen is not None and len(X_gen):
-        X = np.vstack([X, X_gen])
-        y = np.concatenate([y, np.isin(np.asarray(gen_labels), list(DUP_LABELS)).astype(float)])
-        w = np.concatenate([w, np.full(len(X_gen), GENERATED_WEIGHT)])
-    cols = [FEATURES.index(f) for f in MODEL_FEATURES]
-    return fit_logistic(X[:, cols], y, MODEL_FEATURES, l2=L2, threshold=THRESHOLD, sample_weight=w, meta=meta,
-                        vetoes=VETOES)
 
 
 @dataclass
@@ -347,28 +337,52 @@ def load_label_sets(postings: Mapping[str, Mapping[str, Any]], label_paths: Sequ
     return sets
 
 
-def cross_validated(sets: Sequence[LabelSet], k: int = 5, X_gen: np.ndarray | None = None,
-                    gen_labels: Sequence[str] = ()) -> list[np.ndarray]:
-    """Out-of-fold scores per label set: pairs split into k folds by pair-graph component within
-    each set; every fold is scored by a model trained on all other pairs (all sets) + generated pairs."""
-    folds = [group_folds(pair_groups(s.pairs), k) for s in sets]
-    out = [np.zeros(len(s.pairs)) for s in sets]
-    for f in range(k):
-        Xtr = np.vstack([s.X[folds[i] != f] for i, s in enumerate(sets)])
-        ytr = [lb for i, s in enumerate(sets) for lb, fo in zip(s.labels, folds[i], strict=True) if fo != f]
-        model = train_model(Xtr, ytr, X_gen, gen_labels)
-        for i, s in enumerate(sets):
-            m = folds[i] == f
-            if m.any():
-                out[i][m] = model.final_scores(s.X[m])
+def training_set(sets: Sequence[LabelSet], generated: bool = True) -> TrainingSet:
+    """The training side of all label sets (pairs not in the locked split), grouped by posting graph and
+    employer cluster across sets, plus generated pairs of every language unless `generated` is False."""
+    rows = [(s, i) for s in sets for i, p in enumerate(s.pairs) if p.split == "train"]
+    X = np.vstack([s.X[i] for s, i in rows]) if rows else np.zeros((0, len(FEATURES)))
+    pairs = [s.pairs[i] for s, i in rows]
+    X_gen, y_gen = np.zeros((0, len(FEATURES))), []
+    for lang in ("en", "zh", "ja") if generated else ():
+        Xg, yg = generated_pairs(lang)
+        X_gen = np.vstack([X_gen, Xg])
+        y_gen += yg
+    return TrainingSet(X, [p.label for p in pairs], pair_groups(pairs) if pairs else np.zeros(0, int), X_gen, y_gen)
+
+
+def train_rows_of(sets: Sequence[LabelSet]) -> list[np.ndarray]:
+    """Per label set, the row numbers of its training-side pairs within `training_set(sets)`."""
+    out, start = [], 0
+    for s in sets:
+        n = sum(p.split == "train" for p in s.pairs)
+        out.append(np.arange(start, start + n))
+        start += n
     return out
 
 
+def group_subset(groups: np.ndarray, share: float, seed: int = 0) -> np.ndarray:
+    """Rows of whole groups, drawn in a seeded random order until they hold `share` of the rows (at least one
+    group): a learning-curve training subset with no group split across it."""
+    ids, sizes = np.unique(groups, return_counts=True)
+    order = np.random.default_rng(seed).permutation(len(ids))
+    take = np.cumsum(sizes[order]) <= share * len(groups) + 1e-9
+    take[0] = True
+    return np.flatnonzero(np.isin(groups, ids[order][take]))
+
+
+def _threshold_on(values: np.ndarray, labels: Sequence[str], higher_is_dup: bool = True) -> float | None:
+    """The best-F1 cut on training-side pairs (None without any)."""
+    return best_cut(values, labels, higher_is_dup)[0] if len(labels) else None
+
+
 def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
-             baselines: bool = True, model: LogisticModel | None = None,
+             baselines: bool = True, model: Model | None = None,
              generated: bool = True, generated_eval: int = 0,
-             boilerplate: bool = True) -> list[LabelSetReport]:
-    """Everything `jobdedup eval` prints, per labels file."""
+             boilerplate: bool = True, curve: bool = False) -> list[LabelSetReport]:
+    """Everything `jobdedup eval` prints, per labels file: the shipped verifier on the locked split (or on all
+    pairs, marked as tuned-on, when a file has no locked split), grouped CV on the training side, the
+    learning curve on the locked split, and the baselines on the same pairs as the verifier."""
     postings = read_postings(data_paths)
     sets = load_label_sets(postings, label_paths, boilerplate) if label_paths else []
     held_out: list[tuple[LabelSet, dict[str, dict[str, Any]]]] = []
@@ -380,30 +394,41 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             held_out.append((LabelSet(f"generated-{lang} (seed {GENERATED_EVAL_SEED}, {generated_eval} postings)",
                                       gen_pairs, X), gen_posts))
     model = model or load_model()
-    verifier = Verifier(model=model)
-    cv_probs: list[np.ndarray] | None = None
-    if cv and sets:
-        X_gen, y_gen = np.zeros((0, len(FEATURES))), []
-        for lang in ("en", "zh", "ja") if generated else ():
-            Xg, yg = generated_pairs(lang)
-            X_gen = np.vstack([X_gen, Xg])
-            y_gen += yg
-        cv_probs = cross_validated(sets, cv, X_gen, y_gen)
+    veto_note = ", vetoes " + "+".join(f for f, _ in model.vetoes) if model.vetoes else ""
+    version = (model.meta or {}).get("coefficients_version", "?")
+    ts = training_set(sets, generated) if (cv or curve) and sets else None
+    recipe = recipe_mod.choose(ts, cv or 5) if ts is not None and len(ts.labels) else None
+    rows_of = train_rows_of(sets)
+    curve_models = []
+    if curve and recipe is not None and ts is not None:
+        for share in LEARNING_CURVE:
+            sub = group_subset(ts.groups, share)
+            curve_models.append((share, len(sub), recipe_mod.train(ts, recipe, rows=sub)))
     reports = []
-    veto_note = ", vetoes" if model.vetoes else ""
-    sources = [(s, postings) for s in sets] + held_out
-    for i, (s, posts) in enumerate(sources):
-        labels = s.labels
-        rep = LabelSetReport(s.name, dict(Counter(labels)))
-        p = model.final_scores(s.X)
-        version = (model.meta or {}).get("coefficients_version") or (model.meta or {}).get("sig_version", "?")
-        rep.results.append(score(f"verifier (verifier-{version}.json)",
-                                 f"p >= {verifier.threshold:.2f}{veto_note}", p >= verifier.threshold, labels))
-        if cv_probs is not None and i < len(sets):
-            rep.results.append(score(f"verifier, grouped {cv}-fold CV", f"p >= {THRESHOLD:.2f}{veto_note}",
-                                     cv_probs[i] >= THRESHOLD, labels))
+    for i, (s, posts) in enumerate([(s, postings) for s in sets] + held_out):
+        locked = np.array([p.split == "locked" for p in s.pairs])
+        train_side = np.array([p.split == "train" for p in s.pairs])
+        test = locked if locked.any() else train_side
+        part = "locked split" if locked.any() else ("generated, held out" if i >= len(sets) else "all pairs, tuned on")
+        test_pairs = [p for p, t in zip(s.pairs, test, strict=True) if t]
+        labels = [p.label for p in test_pairs]
+        rep = LabelSetReport(f"{s.name}: {part}", dict(Counter(labels)))
+        rep.results.append(score(f"verifier (verifier-{version}.json)", f"p >= {model.threshold:.2f}{veto_note}",
+                                 model.final_scores(s.X[test]) >= model.threshold, labels))
+        if recipe is not None and i < len(sets) and len(rows_of[i]):
+            train_labels = [p.label for p in s.pairs if p.split == "train"]
+            rep.results.append(score(f"verifier, grouped {cv or 5}-fold CV on the training side ({len(train_labels)} pairs)",
+                                     f"p >= {recipe.threshold:.2f}" + "".join(f", veto {f}" for f, _ in recipe.vetoes),
+                                     recipe.oof[rows_of[i]] >= recipe.threshold, train_labels))
+            rep.notes.extend(recipe.log if i == 0 else ())
+        if locked.any():
+            for share, n, m in curve_models:
+                rep.results.append(score(f"learning curve: trained on whole groups holding <= {share:.0%} of the "
+                                         f"training pairs ({n} pairs)",
+                                         f"p >= {m.threshold:.2f}", m.final_scores(s.X[test]) >= m.threshold, labels))
         if baselines:
-            res, skipped = baseline_results(posts, s.pairs)
+            train_pairs = [p for p, t in zip(s.pairs, train_side, strict=True) if t and locked.any()]
+            res, skipped = baseline_results(posts, test_pairs, train_pairs)
             rep.results.extend(res)
             rep.skipped.extend(skipped)
         reports.append(rep)
@@ -426,6 +451,8 @@ def format_reports(reports: Sequence[LabelSetReport]) -> str:
                          f"{r.partial_merged:.0%} | {per} |")
         for s in rep.skipped:
             lines.append(f"\n(skipped: {s})")
+        for s in rep.notes:
+            lines.append(f"\n- {s}")
         lines.append("")
     lines.append("Per-label columns: share of pairs with that label judged duplicates "
                  "(should be 1 for FULL/SEMANTIC/TEMPORAL, 0 for PARTIAL/NON).")

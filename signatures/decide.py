@@ -1,16 +1,18 @@
 """The duplicate decision: a small logistic-regression verifier over explainable pair features, with veto
-rules on top (hard evidence of another job: the role list's job links changed, the same text moved to
-another city).
+rules on top where cross-validation showed they help (hard evidence of another job: the role list's job
+links changed, the same text moved to another city).
 
 `Verifier.decide(a, b)` says whether two prepared postings are the same job (FULL / SEMANTIC / TEMPORAL
-in the label vocabulary) and why (`veto:...` reasons name a rule that applied). Coefficients and veto
-rules ship with the package as `signatures/data/verifier-<SIG_VERSION>.json`, trained by
-`benchmarks/train_verifier.py`.
+in the label vocabulary) and why: per-feature contributions to the logit `name(+x.x)`, measured from
+"unknown" for evidence a posting may not give, so missing evidence never reads as agreement; `veto:...`
+reasons name a rule that applied. Coefficients, threshold and veto rules ship with the package as
+`signatures/data/verifier-<VERIFIER_VERSION>.json`, trained by `benchmarks/train_verifier.py`.
 Pure computation; the only file read is the shipped coefficients (importlib.resources).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -32,14 +34,15 @@ from signatures.features import (
     places_moved,
     prepare,
 )
-from signatures.version import SIG_VERSION
+from signatures.version import VERIFIER_VERSION
 
 __all__ = [
     "VETO_CAP",
     "Decision",
     "LogisticModel",
+    "Model",
+    "TreeModel",
     "Verifier",
-    "fit_logistic",
     "load_model",
 ]
 
@@ -57,27 +60,14 @@ class Decision:
 VETO_CAP = 0.25
 
 
-@dataclass(frozen=True)
-class LogisticModel:
-    """Standardized logistic regression: p = sigmoid(((x - mean) / scale) . coef + intercept), plus veto rules:
-    `vetoes` are (feature, at_least) pairs; a pair whose feature reaches `at_least` is not a duplicate whatever
-    the regression says (hard evidence of another job: its role links changed, the same text moved to another city)."""
+class _Vetoes:
+    """Veto rules and final scores shared by the model kinds (they define `features`, `vetoes`, `proba`)."""
 
     features: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    coef: np.ndarray
-    intercept: float
-    threshold: float = 0.5
-    meta: Mapping[str, Any] | None = None
-    vetoes: tuple[tuple[str, float], ...] = ()
-
-    def logits(self, X: np.ndarray) -> np.ndarray:
-        return ((X - self.mean) / self.scale) @ self.coef + self.intercept
+    vetoes: tuple[tuple[str, float], ...]
 
     def proba(self, X: np.ndarray) -> np.ndarray:
-        """Probability of "same job" for each row of X (columns in `features` order)."""
-        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+        raise NotImplementedError
 
     def vetoed(self, X_all: np.ndarray) -> np.ndarray:
         """Which rows of a full feature matrix (columns in `FEATURES` order) a veto rule rejects."""
@@ -92,15 +82,69 @@ class LogisticModel:
         p = self.proba(X_all[:, [FEATURES.index(f) for f in self.features]])
         return np.where(self.vetoed(X_all), np.minimum(p, VETO_CAP), p)
 
+
+def _check_features(doc: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...]]:
+    """The features and veto rules of a model document, every name checked against FEATURES."""
+    feats = tuple(doc["features"])
+    unknown = set(feats) - set(FEATURES)
+    if unknown:
+        raise ValueError(f"verifier coefficients use unknown features: {sorted(unknown)}")
+    vetoes = tuple((str(v["feature"]), float(v["at_least"])) for v in doc.get("vetoes") or ())
+    unknown = {f for f, _ in vetoes} - set(FEATURES)
+    if unknown:
+        raise ValueError(f"verifier veto rules use unknown features: {sorted(unknown)}")
+    return feats, vetoes
+
+
+@dataclass(frozen=True)
+class LogisticModel(_Vetoes):
+    """Standardized logistic regression: p = sigmoid(((x - mean) / scale) . coef + intercept), plus veto rules:
+    `vetoes` are (feature, at_least) pairs; a pair whose feature reaches `at_least` is not a duplicate whatever
+    the regression says (hard evidence of another job: its role links changed, the same text moved to another city).
+    `reference`: the value each contribution is measured from (0 = unknown for evidence features, the training
+    mean for always-known text similarity); None = the mean."""
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    threshold: float = 0.5
+    meta: Mapping[str, Any] | None = None
+    vetoes: tuple[tuple[str, float], ...] = ()
+    reference: np.ndarray | None = None
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        return ((X - self.mean) / self.scale) @ self.coef + self.intercept
+
+    def proba(self, X: np.ndarray) -> np.ndarray:
+        """Probability of "same job" for each row of X (columns in `features` order)."""
+        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+    def contributions_many(self, X: np.ndarray) -> np.ndarray:
+        """`contributions` of every row of X (columns in `features` order)."""
+        return (X - self._reference()) / self.scale * self.coef
+
+    def _reference(self) -> np.ndarray:
+        return self.mean if self.reference is None else self.reference
+
     def contributions(self, x: np.ndarray) -> np.ndarray:
-        """Per-feature contribution to one logit, relative to the average training pair."""
-        return (x - self.mean) / self.scale * self.coef
+        """Per-feature contribution to one logit, from the reference pair (unknown evidence, average text
+        similarity): logit = base_logit + contributions.sum()."""
+        return (x - self._reference()) / self.scale * self.coef
+
+    @property
+    def base_logit(self) -> float:
+        """The logit of the reference pair."""
+        return float(self.intercept + ((self._reference() - self.mean) / self.scale * self.coef).sum())
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "sig_version": SIG_VERSION,
+            "verifier_version": VERIFIER_VERSION,
+            "kind": "logistic",
             "features": list(self.features),
             "mean": [round(float(v), 6) for v in self.mean],
+            "reference": [round(float(v), 6) for v in self._reference()],
             "scale": [round(float(v), 6) for v in self.scale],
             "coef": [round(float(v), 6) for v in self.coef],
             "intercept": round(float(self.intercept), 6),
@@ -111,55 +155,112 @@ class LogisticModel:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> LogisticModel:
-        feats = tuple(doc["features"])
-        unknown = set(feats) - set(FEATURES)
-        if unknown:
-            raise ValueError(f"verifier coefficients use unknown features: {sorted(unknown)}")
-        arr = {k: np.asarray(doc[k], dtype=np.float64) for k in ("mean", "scale", "coef")}
+        feats, vetoes = _check_features(doc)
+        keys = ("mean", "scale", "coef", *(("reference",) if "reference" in doc else ()))
+        arr = {k: np.asarray(doc[k], dtype=np.float64) for k in keys}
         if any(len(v) != len(feats) for v in arr.values()):
             raise ValueError("verifier coefficients: mean/scale/coef lengths differ from features")
-        vetoes = tuple((str(v["feature"]), float(v["at_least"])) for v in doc.get("vetoes") or ())
-        unknown = {f for f, _ in vetoes} - set(FEATURES)
-        if unknown:
-            raise ValueError(f"verifier veto rules use unknown features: {sorted(unknown)}")
         return cls(feats, arr["mean"], arr["scale"], arr["coef"], float(doc["intercept"]),
+                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes, arr.get("reference"))
+
+
+@dataclass(frozen=True)
+class TreeModel(_Vetoes):
+    """Gradient-boosted trees (scikit-learn HistGradientBoostingClassifier with monotonic constraints, dumped
+    as plain arrays and evaluated with numpy): logit = baseline + the leaf values reached in every tree.
+    Nodes of all trees are concatenated: `left`/`right` < 0 marks a leaf; a row goes left when its value is
+    <= `split` (NaN: `missing_left`). `expect` is each node's mean leaf value over the training pairs reaching it:
+    a feature's contribution is the change of expectation at each of its splits along the path (Saabas)."""
+
+    features: tuple[str, ...]
+    feature: np.ndarray
+    split: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    missing_left: np.ndarray
+    value: np.ndarray
+    expect: np.ndarray
+    roots: np.ndarray
+    baseline: float
+    depth: int
+    threshold: float = 0.5
+    meta: Mapping[str, Any] | None = None
+    vetoes: tuple[tuple[str, float], ...] = ()
+
+    def _walk(self, X: np.ndarray, explain: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """Leaf node per (row, tree), and the per-feature contributions per row when `explain`."""
+        n, d = len(X), len(self.features)
+        idx = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
+        rows = np.arange(n)[:, None]
+        contrib = np.zeros(n * d) if explain else None
+        for _ in range(self.depth):
+            inner = self.left[idx] >= 0
+            if not inner.any():
+                break
+            f = self.feature[idx]
+            xv = X[rows, f]
+            go_left = (xv <= self.split[idx]) | (np.isnan(xv) & self.missing_left[idx])
+            nxt = np.where(inner, np.where(go_left, self.left[idx], self.right[idx]), idx)
+            if contrib is not None:
+                delta = np.where(inner, self.expect[nxt] - self.expect[idx], 0.0)
+                contrib += np.bincount((rows * d + f).ravel(), weights=delta.ravel(), minlength=n * d)
+            idx = nxt
+        return idx, None if contrib is None else contrib.reshape(n, d)
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        leaves, _ = self._walk(np.asarray(X, dtype=np.float64), False)
+        return self.baseline + self.value[leaves].sum(axis=1)
+
+    def proba(self, X: np.ndarray) -> np.ndarray:
+        """Probability of "same job" for each row of X (columns in `features` order)."""
+        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+    def contributions_many(self, X: np.ndarray) -> np.ndarray:
+        """Per-feature contributions to each row's logit: logit = base_logit + contributions.sum()."""
+        return self._walk(np.asarray(X, dtype=np.float64), True)[1]
+
+    def contributions(self, x: np.ndarray) -> np.ndarray:
+        return self.contributions_many(np.asarray(x, dtype=np.float64)[None])[0]
+
+    @property
+    def base_logit(self) -> float:
+        """The logit of the average training pair."""
+        return float(self.baseline + self.expect[self.roots].sum())
+
+    _ARRAYS = ("feature", "split", "left", "right", "missing_left", "value", "expect", "roots")
+
+    def to_json(self) -> dict[str, Any]:
+        arrays = {k: getattr(self, k).tolist() for k in self._ARRAYS}
+        for k in ("value", "expect"):  # split points stay exact: a rounded one could send a pair the other way
+            arrays[k] = [round(float(v), 9) for v in getattr(self, k)]
+        return {"verifier_version": VERIFIER_VERSION, "kind": "trees", "features": list(self.features),
+                "baseline": round(self.baseline, 7), "depth": self.depth, **arrays,
+                "threshold": round(float(self.threshold), 4),
+                "vetoes": [{"feature": f, "at_least": v} for f, v in self.vetoes], "meta": dict(self.meta or {})}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> TreeModel:
+        feats, vetoes = _check_features(doc)
+        types = {"feature": np.int32, "left": np.int32, "right": np.int32, "roots": np.int32, "missing_left": bool}
+        arr = {k: np.asarray(doc[k], dtype=types.get(k, np.float64)) for k in cls._ARRAYS}
+        n = len(arr["feature"])
+        if any(len(arr[k]) != n for k in cls._ARRAYS if k != "roots") or (arr["feature"] >= len(feats)).any():
+            raise ValueError("verifier trees: node arrays differ in length or name unknown features")
+        return cls(feats, *(arr[k] for k in cls._ARRAYS), float(doc["baseline"]), int(doc["depth"]),
                    float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes)
 
 
-def fit_logistic(
-    X: np.ndarray,
-    y: np.ndarray,
-    features: Sequence[str] = FEATURES,
-    l2: float = 1.0,
-    threshold: float = 0.5,
-    sample_weight: np.ndarray | None = None,
-    meta: Mapping[str, Any] | None = None,
-    vetoes: Sequence[tuple[str, float]] = (),
-) -> LogisticModel:
-    """L2-regularized logistic regression by Newton's method (IRLS) on standardized features; numpy only.
-    Deterministic for given data, so training is reproducible. `vetoes` are carried into the model as given."""
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if X.ndim != 2 or len(X) != len(y) or len(X) == 0:
-        raise ValueError("fit_logistic: X must be (n, d) with n == len(y) > 0")
-    sw = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    mean = X.mean(axis=0)
-    scale = X.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    Z = np.hstack([(X - mean) / scale, np.ones((len(X), 1))])
-    w = np.zeros(Z.shape[1])
-    reg = np.eye(Z.shape[1]) * l2
-    reg[-1, -1] = 0.0
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-np.clip(Z @ w, -30, 30)))
-        grad = Z.T @ (sw * (p - y)) + reg @ w
-        hess = (Z.T * (sw * p * (1 - p))) @ Z + reg + 1e-9 * np.eye(len(w))
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return LogisticModel(tuple(features), mean, scale, w[:-1].copy(), float(w[-1]), threshold, meta,
-                         tuple((str(f), float(v)) for f, v in vetoes))
+Model = LogisticModel | TreeModel
+
+
+def model_from_json(doc: Mapping[str, Any]) -> Model:
+    """A shipped model document of either kind ("logistic", "trees")."""
+    kind = doc.get("kind", "logistic")
+    if kind == "trees":
+        return TreeModel.from_json(doc)
+    if kind != "logistic":
+        raise ValueError(f"verifier model kind {kind!r} is not supported")
+    return LogisticModel.from_json(doc)
 
 
 def _version_key(v: str) -> tuple[int, ...] | tuple[float]:
@@ -170,10 +271,9 @@ def _version_key(v: str) -> tuple[int, ...] | tuple[float]:
 
 
 @lru_cache(maxsize=4)
-def load_model(version: str = SIG_VERSION) -> LogisticModel:
+def load_model(version: str = VERIFIER_VERSION) -> Model:
     """The shipped verifier coefficients for `version` (package data, read via importlib.resources):
-    `verifier-<version>.json`, else the newest shipped file of an earlier version (a SIG_VERSION bump
-    for sketch parameters does not invalidate the verifier; retraining writes the new file)."""
+    `verifier-<version>.json`, else the newest shipped file of an earlier version."""
     data = resources.files("signatures").joinpath("data")
     shipped = {
         f.name[len("verifier-") : -len(".json")]: f
@@ -186,54 +286,76 @@ def load_model(version: str = SIG_VERSION) -> LogisticModel:
         chosen = max(older, key=_version_key) if older else None
     if chosen is None:
         raise ValueError(f"no shipped verifier coefficients for sig_version {version}")
-    model = LogisticModel.from_json(json.loads(shipped[chosen].read_text(encoding="utf-8")))
+    model = model_from_json(json.loads(shipped[chosen].read_text(encoding="utf-8")))
     meta = dict(model.meta or {})
     meta["coefficients_version"] = chosen
-    return LogisticModel(model.features, model.mean, model.scale, model.coef, model.intercept,
-                         model.threshold, meta, model.vetoes)
+    return dataclasses.replace(model, meta=meta)
 
 
-_LABELS = {
+#: Features explained together (one reason per group, contributions summed): one piece of evidence each.
+_GROUPS: dict[str, str] = {
+    "roles_known": "roles", "role_sim": "roles", "roles_changed": "roles", "roles_novel": "roles",
+    "employer_roles": "roles",
+    "families_known": "families", "families_changed": "families",
+    "employer_same": "employer", "employer_differs": "employer", "employer_conflict": "employer",
+    "salary_same": "salary", "salary_differs": "salary",
+    "spec_jaccard": "spec_jaccard", "spec_near_copy": "spec_jaccard", "text_jaccard": "text", "text_copy": "text",
+}
+_TEXT_LABELS = {
     "text_jaccard": "text_jaccard",
     "spec_jaccard": "job_text_jaccard",
     "spec_containment": "job_text_containment",
     "title_sim": "title_sim",
-    "role_sim": "role_sim",
 }
 
 
-def _explain(model: LogisticModel, x: np.ndarray, names: Sequence[str], est: float | None,
+def _reason(group: str, v: Mapping[str, float], c: float, added: Sequence[str]) -> str:
+    """One reason `name(+x.x)` for a feature or group with values `v` and summed contribution `c`."""
+    if group == "roles":
+        if not v.get("roles_known", 1.0):
+            return f"roles_unknown({c:+.1f})"
+        return f"role_sim={v.get('role_sim', 0.0):.2f}({c:+.1f})"
+    if group == "families":
+        if not v.get("families_known", 1.0):
+            return f"role_families_unknown({c:+.1f})"
+        return (f"roles_added={','.join(added)}" if v.get("families_changed", 0) > 0 else "same_role_families") + f"({c:+.1f})"
+    if group == "employer":
+        if not (v.get("employer_same", 0) or v.get("employer_differs", 0) or v.get("employer_conflict", 0)):
+            return f"employer_unknown({c:+.1f})"
+        return ("same_employer" if v.get("employer_same", 0) > 0 else "other_employer") + f"({c:+.1f})"
+    if group == "salary":
+        return ("same_salary" if v.get("salary_same", 0) > 0 else "salary_differs") + f"({c:+.1f})"
+    if group == "text":
+        return f"text_jaccard={v.get('text_jaccard', 0.0):.2f}({c:+.1f})"
+    if group == "spec_jaccard":
+        return f"job_text_jaccard={v.get('spec_jaccard', 0.0):.2f}({c:+.1f})"
+    (name, val), = v.items()
+    if name == "location_agree":
+        return ("same_location" if val > 0 else "other_location") + f"({c:+.1f})"
+    if name == "date_gap":
+        return f"days_apart={math.expm1(val * math.log(366.0)):.0f}({c:+.1f})"
+    return f"{_TEXT_LABELS.get(name, name)}={val:.2f}({c:+.1f})"
+
+
+def _explain(contrib: np.ndarray, x: np.ndarray, names: Sequence[str], est: float | None,
              added: Sequence[str] = ()) -> tuple[str, ...]:
-    """Readable evidence: the strongest feature contributions, signed, plus field agreements;
-    `added` names the role families only one side hires for."""
-    contrib = model.contributions(x)
-    order = np.argsort(-np.abs(contrib))
-    out: list[str] = []
-    for i in order[:4]:
-        n, v, c = names[i], float(x[i]), float(contrib[i])
-        if abs(c) < 0.15:
-            continue
-        if n in _LABELS:
-            out.append(f"{_LABELS[n]}={v:.2f}({c:+.1f})")
-        elif n == "employer_agree":
-            out.append(("same_employer" if v > 0 else "other_employer") + f"({c:+.1f})")
-        elif n == "salary_agree":
-            out.append(("same_salary" if v > 0 else "salary_differs") + f"({c:+.1f})")
-        elif n == "location_agree":
-            out.append(("same_location" if v > 0 else "other_location") + f"({c:+.1f})")
-        elif n == "families_added":
-            out.append((f"roles_added={','.join(added)}" if added else "same_role_families") + f"({c:+.1f})")
-        elif n == "date_gap":
-            days = math.expm1(v * math.log(366.0))
-            out.append(f"days_apart={days:.0f}({c:+.1f})")
-        else:
-            out.append(f"{n}={v:.2f}({c:+.1f})")
+    """Readable evidence from one pair's per-feature contributions (features of one group summed), the
+    strongest first, signed; unknown evidence is named as unknown, never as agreement. `added` names the
+    role families only one side hires for."""
+    groups: dict[str, tuple[dict[str, float], float]] = {}
+    for n, v, c in zip(names, x.tolist(), contrib.tolist(), strict=True):
+        g = _GROUPS.get(n, n)
+        vals, total = groups.get(g, ({}, 0.0))
+        vals[n] = v
+        groups[g] = (vals, total + c)
+    ranked = sorted(groups.items(), key=lambda kv: -abs(kv[1][1]))
+    out = [_reason(g, vals, c, added) for g, (vals, c) in ranked[:4] if abs(c) >= 0.15]
     if est is not None and not math.isnan(est):
         out.append(f"est_jaccard={est:.2f}")
     return tuple(out)
 
 
-def _veto_reasons(model: LogisticModel, x_all: np.ndarray, a: Prepared, b: Prepared) -> tuple[str, ...]:
+def _veto_reasons(model: Model, x_all: np.ndarray, a: Prepared, b: Prepared) -> tuple[str, ...]:
     """Named reasons for the veto rules that apply to one pair (x_all in `FEATURES` order)."""
     out = []
     for name, at_least in model.vetoes:
@@ -245,6 +367,8 @@ def _veto_reasons(model: LogisticModel, x_all: np.ndarray, a: Prepared, b: Prepa
         elif name == "places_moved":
             pa, pb = places_moved(a, b)
             out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
+        elif name == "employer_conflict":
+            out.append(f"veto:other_employer={','.join(sorted(a.sites))}->{','.join(sorted(b.sites))}")
         else:
             out.append(f"veto:{name}={x_all[FEATURES.index(name)]:.2f}")
     return tuple(out)
@@ -256,7 +380,7 @@ class Verifier:
     def __init__(
         self,
         boilerplate: BoilerplateModel | None = None,
-        model: LogisticModel | None = None,
+        model: Model | None = None,
         threshold: float | None = None,
     ) -> None:
         self.boilerplate = boilerplate
@@ -287,7 +411,7 @@ class Verifier:
     def decide_many(
         self, pairs: Sequence[tuple[Prepared, Prepared]], est: np.ndarray | None = None
     ) -> list[Decision]:
-        """Decisions for many pairs at once (one feature matrix, one matrix product)."""
+        """Decisions for many pairs at once (one feature matrix, one model pass, contributions in one pass)."""
         if est is not None and len(est) != len(pairs):
             raise ValueError("decide_many: est must have one value per pair")
         if not pairs:
@@ -295,14 +419,15 @@ class Verifier:
         X_all = feature_matrix(pairs)
         X = X_all[:, self._cols]
         p = self.model.proba(X)
-        score = self.model.final_scores(X_all)
         vetoed = self.model.vetoed(X_all)
+        score = np.where(vetoed, np.minimum(p, VETO_CAP), p)
+        contrib = self.model.contributions_many(X)
         out = []
         for i in range(len(pairs)):
             dup = bool(score[i] >= self.threshold)
             e = None if est is None else float(est[i])
-            added = families_added(*pairs[i]) if "families_added" in self.model.features else ()
+            added = families_added(*pairs[i]) if "families_changed" in self.model.features else ()
             vetoes = _veto_reasons(self.model, X_all[i], *pairs[i]) if vetoed[i] else ()
-            reasons = (f"p={p[i]:.2f}", *vetoes) + _explain(self.model, X[i], self.model.features, e, added)
+            reasons = (f"p={p[i]:.2f}", *vetoes) + _explain(contrib[i], X[i], self.model.features, e, added)
             out.append(Decision(dup, float(score[i]), reasons))
         return out

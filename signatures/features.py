@@ -17,11 +17,15 @@ from typing import Any
 import numpy as np
 import xxhash
 
-from signatures.boilerplate import BoilerplateModel, company_key
-from signatures.extract import Extracted, _sub_spans, _unopened, extract, normalize_line
+from signatures.boilerplate import BoilerplateModel
+from signatures.employer import employer_names, employer_sites, names_agree
+from signatures.extract import Extracted, _sub_spans, _unopened, extract, normalize_line, role_families
 
 __all__ = [
+    "ALWAYS_KNOWN",
     "FEATURES",
+    "announced_families",
+    "announced_roles",
     "Prepared",
     "families_added",
     "feature_matrix",
@@ -36,23 +40,38 @@ __all__ = [
     "shingle_hashes",
 ]
 
-#: Names of the verifier's features, in model order.
+#: Names of the verifier's features, in model order. 0 always means "unknown" for evidence that a posting may
+#: not give (roles, role families, employer, salary, place, date, links): unknown is never agreement; the
+#: `*_known` indicators say when both postings gave it.
 FEATURES: tuple[str, ...] = (
     "text_jaccard",  # Jaccard of all shingles
+    "text_copy",  # 1 when the whole texts are copies (text_jaccard >= 0.95): the same ad, whatever its title says
     "spec_jaccard",  # boilerplate-weighted Jaccard (job-specific text)
     "spec_containment",  # boilerplate-weighted containment of the smaller posting in the larger
-    "title_sim",  # title similarity (character bigrams), 0.5 when a title is missing
-    "role_sim",  # role-set similarity, title_sim when roles are missing (en: role_words_sim when both name roles)
-    "mention_sim",  # soft Jaccard of all job titles (roles + phrases mentioned anywhere), role_sim when none (en: as role_sim)
-    "roles_changed",  # share of job titles one side names that the other side's text never mentions
-    "employer_agree",  # +1 same company / shared contact / (no names) same own site, -1 different company, 0 unknown
-    "salary_agree",  # +1 same salary figures, -1 both give pay and it differs, 0 unknown
+    "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
+    "title_sim",  # title similarity (character bigrams), 0 when a title is missing
+    "roles_known",  # 1 when both postings announce roles (header, title, role lists and sections)
+    "role_sim",  # soft Jaccard of the announced roles (en: word by word), 0 unknown
+    "roles_changed",  # fraction of roles changed: unmatched roles of the side with more / the larger role count
+    "roles_novel",  # share of announced roles one side names that the other side's text never mentions
+    "families_known",  # 1 when both postings announce role families (frontend, sales, ...)
+    "families_changed",  # role families only one side announces / families either announces, 0 unknown
+    "employer_same",  # 1 same employer name (tags, legal forms dropped), own site, mail domain or contact
+    "employer_differs",  # 1 both name an employer (name or own site) and none agrees, no shared contact
+    "employer_conflict",  # 1 the names differ and both give their own sites, none shared: two employers
+    "employer_roles",  # role_sim when the employer is the same (same employer and the same roles), else 0
+    "salary_same",  # 1 same salary figures
+    "salary_differs",  # 1 both give pay and no figure agrees
     "location_agree",  # +1 same location, -1 different, 0 unknown
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
-    "families_added",  # log(1 + role families (frontend, sales, ...) one side hires for and the other not), max side
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
 )
+_I = {name: i for i, name in enumerate(FEATURES)}
+#: Features that are always known (text similarity): explanations measure them against the average pair;
+#: every other feature is measured against 0 = unknown.
+ALWAYS_KNOWN: frozenset[str] = frozenset(
+    {"text_jaccard", "text_copy", "spec_jaccard", "spec_containment", "spec_near_copy"})
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
@@ -128,17 +147,16 @@ class Prepared:
     w: np.ndarray  # boilerplate weight per shingle (max over the lines holding it)
     w_sum: float
     title: frozenset[str]
-    roles: tuple[frozenset[str], ...]
-    mentions: frozenset[str]
-    all_roles: tuple[frozenset[str], ...]
-    role_keys: tuple[str, ...]  # role phrases in searchable form (see _search_form)
+    roles: tuple[frozenset[str], ...]  # distinct announced roles as bigram sets (see announced_roles)
+    role_keys: tuple[str, ...]  # announced roles in searchable form (see _search_form)
     search_text: str  # the whole text in searchable form
-    company: str
+    employers: frozenset[str]  # normalized employer names (see signatures.employer.employer_names)
+    named: bool  # the employer's name comes from the company field / header, not only from the text or a site
     contacts: frozenset[str]
     salaries: frozenset[float]
     location: frozenset[str]
     day: float
-    families: frozenset[str] = frozenset()
+    families: frozenset[str] = frozenset()  # role families of the announced roles (see announced_families)
     links: frozenset[str] = frozenset()  # job links (see job_links)
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
@@ -163,6 +181,11 @@ class Prepared:
     def mentions_place(self, place: str) -> bool:
         """Whether the posting names `place` anywhere (a word in English, a substring otherwise)."""
         return place in self.place_vocab if self.ex.lang == "en" else place in self.place_text
+
+    @cached_property
+    def compact_text(self) -> str:
+        """Title and text in `_search_form` without spaces: is an employer's name written anywhere."""
+        return self.search_text.replace(" ", "")
 
 
 def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
@@ -197,28 +220,42 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     contacts = frozenset(
         [*ex.emails, *ex.phones, *(u for u in ex.urls if "/" in u or u.startswith("handle:"))]
     )
+    sites = employer_sites(ex)
+    announced = announced_roles(ex)
     return Prepared(
         ex=ex,
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
         title=_title_grams(ex.title),
-        roles=tuple(g for g in (_grams(r) for r in ex.roles) if g),
-        mentions=frozenset(ex.mentions),
-        all_roles=_merge_roles([*ex.roles, *ex.mentions]),
-        role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in (*ex.mentions, *ex.roles)) if len(k) >= 4),
+        roles=_merge_roles(announced),
+        role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=" " + _search_form(ex.title + " " + ex.text) + " ",
-        company=company_key(ex.company),
+        employers=employer_names(ex, sites),
+        named=bool(ex.company),
         contacts=contacts,
         salaries=frozenset(round(s, -2) for s in ex.salaries),
         location=_grams(ex.location),
         day=_parse_date(ex.posted_at),
-        families=frozenset(ex.families),
+        families=announced_families(ex),
         links=job_links(ex),
-        sites=employer_sites(ex),
+        sites=sites,
         places=place_names(ex),
         role_words=role_word_sets(ex),
     )
+
+
+def announced_roles(ex: Extracted) -> tuple[str, ...]:
+    """The roles a posting announces: header, title, `hiring: a, b` lists, role sections and role lines
+    (extract's `roles`); never job titles merely mentioned in the company blurb."""
+    return ex.roles
+
+
+def announced_families(ex: Extracted) -> frozenset[str]:
+    """Role families (frontend, ml, sales, ...) of the announced roles and of a title given as a field:
+    a blurb saying "our ML platform" or "led by" adds none."""
+    given_title = (ex.title,) if ex.title and "title" not in ex.fields_found else ()
+    return frozenset(role_families("", (*given_title, *announced_roles(ex)), ex.lang))
 
 
 def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -273,14 +310,6 @@ def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
     return novel, len(a.role_keys) + len(b.role_keys)
 
 
-def _role_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
-    """Soft Jaccard of two role sets; NaN when either is empty."""
-    if not a or not b:
-        return math.nan
-    matched = _role_match(a, b)
-    return matched / (len(a) + len(b) - matched)
-
-
 #: Abbreviations in English role names, spelled out (so "Staff ML" and "Staff ML Engineer" share "machine learning").
 _ROLE_ABBREV = {
     "swe": "software engineer", "swes": "software engineer", "sde": "software engineer",
@@ -297,6 +326,8 @@ _ROLE_LEVEL_WORDS = frozenset(
     "we re with all".split()
 )
 _ROLE_WORD_RE = re.compile(r"[a-z0-9+#]+")
+#: A role of only these words ("Senior | Staff Engineers", "Developers") names no particular job: left out.
+_GENERIC_ROLE_WORDS = frozenset("engineer developer programmer hacker generalist people role position".split())
 
 
 def _role_words(name: str) -> frozenset[str]:
@@ -313,22 +344,17 @@ def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
-    """Distinct roles of an English posting (role lists and job titles mentioned) as word sets: lowercase,
-    singular, abbreviations spelled out, seniority dropped; of roles that contain one another the most
-    specific is kept. Empty for other languages (no word boundaries to go by)."""
+    """Distinct announced roles of an English posting as word sets: lowercase, singular, abbreviations spelled
+    out, seniority dropped; of roles that contain one another the most specific is kept. Empty for other
+    languages (no word boundaries to go by)."""
     if ex.lang != "en":
         return ()
     out: list[frozenset[str]] = []
-    for g in sorted((w for w in map(_role_words, (*ex.roles, *ex.mentions)) if w), key=len, reverse=True):
+    words = (w for w in map(_role_words, announced_roles(ex)) if w and not w <= _GENERIC_ROLE_WORDS)
+    for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
     return tuple(out)
-
-
-def _role_words_sim(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...]) -> float:
-    """Soft Jaccard of two role word-set lists (one-to-one matching by containment)."""
-    matched = _role_match(a, b, _same_role_words)
-    return matched / (len(a) + len(b) - matched)
 
 
 def families_added(a: Prepared, b: Prepared) -> tuple[str, ...]:
@@ -379,28 +405,6 @@ def job_links(ex: Extracted) -> frozenset[str]:
                 if tail or job_id:
                     out.add("/".join([host, *segs[: i + 1], *(tail[-1:] or [job_id])]))
                 break
-    return frozenset(out)
-
-
-#: Mail providers: an address there names a person, not an employer.
-_FREE_MAIL = frozenset(
-    "gmail.com googlemail.com outlook.com hotmail.com live.com yahoo.com icloud.com me.com proton.me protonmail.com "
-    "163.com 126.com qq.com foxmail.com sina.com yeah.net aol.com gmx.de gmx.net mail.ru yandex.ru hey.com".split()
-)
-
-
-def _registrable(host: str) -> str:
-    """`jobs.acme.co.uk` -> `acme.co.uk`, `careers.acme.com` -> `acme.com` (two labels, three under a 2-letter
-    second level such as co.uk / com.cn)."""
-    parts = host.split(".")
-    k = 3 if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in ("co", "com", "ac", "or", "ne", "org", "net") else 2
-    return ".".join(parts[-k:])
-
-
-def employer_sites(ex: Extracted) -> frozenset[str]:
-    """The employer's own domains: bare links (`https://acme.io`, a homepage) and company e-mail domains."""
-    out = {_registrable(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u}
-    out |= {_registrable(e.rsplit("@", 1)[1]) for e in ex.emails if e.rsplit("@", 1)[1] not in _FREE_MAIL}
     return frozenset(out)
 
 
@@ -514,46 +518,79 @@ def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, 
             tuple(sorted(p for p in b.places if not a.mentions_place(p))))
 
 
+def _roles_changed(a: Sequence[frozenset[str]], b: Sequence[frozenset[str]], matched: int) -> float:
+    """Fraction of roles changed: the side with more unmatched roles, over the larger role list. One role added
+    to three is 0.25 (an update), one of two dropped 0.5, a single role replaced 1.0."""
+    return max(len(a) - matched, len(b) - matched) / max(len(a), len(b))
+
+
+def _employer(a: Prepared, b: Prepared) -> tuple[float, float]:
+    """(same employer, different employers) evidence: names (tags and legal forms dropped), own sites, mail
+    domains, a shared contact, or one side's name written in the text of a posting that names none."""
+    if names_agree(a.employers, b.employers) or a.contacts & b.contacts or a.sites & b.sites:
+        return 1.0, 0.0
+    if a.employers and b.employers:
+        return 0.0, 1.0
+    for x, y in ((a, b), (b, a)):  # only one side names its employer: is the name written in the other's text?
+        if x.named and not y.employers and any(len(k) >= 4 and k in y.compact_text for k in x.employers):
+            return 1.0, 0.0
+    return 0.0, 0.0
+
+
 def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
-    """The FEATURES vector of one pair (float64)."""
+    """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence."""
     f = np.zeros(len(FEATURES), dtype=np.float64)
     if len(a.sh) and len(b.sh):
         _, ia, ib = np.intersect1d(a.sh, b.sh, assume_unique=True, return_indices=True)
         n = len(ia)
-        f[0] = n / (len(a.sh) + len(b.sh) - n)
+        f[_I["text_jaccard"]] = n / (len(a.sh) + len(b.sh) - n)
+        f[_I["text_copy"]] = 1.0 if f[_I["text_jaccard"]] >= 0.95 else 0.0
         wmin = np.minimum(a.w[ia], b.w[ib]).sum()
         union = a.w_sum + b.w_sum - wmin  # sum over the union of each shingle's larger weight
-        f[1] = wmin / union if union > 0 else 0.0
+        f[_I["spec_jaccard"]] = wmin / union if union > 0 else 0.0
         small = min(a.w_sum, b.w_sum)
-        f[2] = wmin / small if small > 0 else 0.0
-    title = _jac(a.title, b.title) if a.title and b.title else 0.5
-    f[3] = title
-    roles = _role_sim(a.roles, b.roles)
-    f[4] = title if math.isnan(roles) else roles
-    both = _role_sim(a.all_roles, b.all_roles)
-    f[5] = f[4] if math.isnan(both) else both
-    if a.role_words and b.role_words:  # English: roles compared word by word (seniority, abbreviations)
-        f[4] = f[5] = _role_words_sim(a.role_words, b.role_words)
-    novel, total = _novel_roles(a, b)
-    f[6] = novel / total if total else 0.0
-    if a.company and b.company:
-        f[7] = 1.0 if (a.company == b.company or a.company in b.company or b.company in a.company) else -1.0
-    if f[7] <= 0 and ((a.contacts & b.contacts) or (f[7] == 0 and a.sites & b.sites)):
-        f[7] = 1.0
+        f[_I["spec_containment"]] = wmin / small if small > 0 else 0.0
+        f[_I["spec_near_copy"]] = max(0.0, (f[_I["spec_jaccard"]] - 0.7) / 0.3)
+    if a.title and b.title:
+        f[_I["title_sim"]] = _jac(a.title, b.title)
+    english = a.ex.lang == "en" and b.ex.lang == "en"
+    if english and a.role_words and b.role_words:  # roles compared word by word (seniority, abbreviations)
+        matched = _role_match(a.role_words, b.role_words, _same_role_words)
+        ra, rb = a.role_words, b.role_words
+    elif not english and a.roles and b.roles:
+        matched = _role_match(a.roles, b.roles)
+        ra, rb = a.roles, b.roles
+    else:
+        ra = rb = ()
+    if ra:
+        f[_I["roles_known"]] = 1.0
+        f[_I["role_sim"]] = matched / (len(ra) + len(rb) - matched)
+        f[_I["roles_changed"]] = _roles_changed(ra, rb, matched)
+        novel, total = _novel_roles(a, b)
+        f[_I["roles_novel"]] = novel / total if total else 0.0
+    if a.families and b.families:
+        f[_I["families_known"]] = 1.0
+        f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
+    f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
+    f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
+    if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
+        f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:
-        f[8] = 1.0 if a.salaries == b.salaries else (-1.0 if not (a.salaries & b.salaries) else 0.0)
+        if a.salaries == b.salaries:
+            f[_I["salary_same"]] = 1.0
+        elif not (a.salaries & b.salaries):
+            f[_I["salary_differs"]] = 1.0
     if a.location and b.location:
-        f[9] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
+        f[_I["location_agree"]] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
-        f[10] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
-    f[11] = math.log1p(len(families_added(a, b)))
+        f[_I["date_gap"]] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
     if len(a.links) >= 2 and len(b.links) >= 2:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
-            f[12] = (only_a + only_b) / (shared + only_a + only_b)
+            f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
     if a.places and b.places:
         pa, pb = places_moved(a, b)
-        f[13] = 1.0 if pa and pb else 0.0
+        f[_I["places_moved"]] = 1.0 if pa and pb else 0.0
     return f
 
 

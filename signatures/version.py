@@ -15,6 +15,12 @@ SIG_VERSION = "2"
 * "1": first release.
 """
 
+#: The duplicate verifier's version: its features and shipped coefficients
+#: (`signatures/data/verifier-<VERIFIER_VERSION>.json`). Decisions, not stored signatures, depend on it.
+#: 2: explicit unknowns (missing evidence is never agreement), employer normalization, roles and role
+#: families from the announced roles only, scikit-learn logistic regression, threshold and vetoes by grouped CV.
+VERIFIER_VERSION = "2"
+
 # MinHash sketches (`mh_sketch`) and LSH band keys (`mh_bands`) are functions of exactly these values
 # and the code in signatures/shingles.py, minhash.py, lsh.py: changing any of them bumps SIG_VERSION.
 MINHASH = {

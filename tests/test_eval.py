@@ -101,7 +101,8 @@ def test_eval_cli_json_and_cv(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ("bad", "message"),
     [({"a": "c0r0", "b": "missing", "label": "FULL"}, "not in the --data"),
      ({"a": "c0r0", "b": "c0r1", "label": "SAME"}, "not one of"),
-     ({"a": "c0r0", "label": "FULL"}, "needs 'a', 'b' and 'label'")],
+     ({"a": "c0r0", "label": "FULL"}, "needs 'a', 'b' and 'label'"),
+     ({"a": "c0r0", "b": "c0r1", "label": "FULL", "split": "holdout"}, "split 'holdout' is not one of")],
 )
 def test_eval_cli_rejects_bad_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: dict, message: str) -> None:
     posts, _ = _corpus()
@@ -128,10 +129,11 @@ def test_generated_repost_pairs_are_labeled_and_separated() -> None:
     from signatures.features import FEATURES
 
     model = load_model()
-    p = model.proba(X[:, [FEATURES.index(f) for f in model.features]])
+    assert len(X[0]) == len(FEATURES)
+    p = model.final_scores(X)
     # reposts of one job look like duplicates, other jobs of the same company do not
-    assert p[lab == "TEMPORAL"].mean() > 0.7 > 0.3 > p[lab == "PARTIAL"].mean()
-    assert score("v", "", p >= 0.75, labels).f1 > 0.8
+    assert p[lab == "TEMPORAL"].mean() > model.threshold > p[lab == "PARTIAL"].mean()
+    assert score("v", "", p >= model.threshold, labels).f1 > 0.8
 
 
 def test_eval_cli_generated_only(capsys: pytest.CaptureFixture[str]) -> None:
@@ -172,22 +174,83 @@ def test_eval_cli_boilerplate_ablation_runs(tmp_path: Path, capsys: pytest.Captu
     assert doc[0]["results"][0]["per_label"]["TEMPORAL"] == 1.0  # reposts still found without suppression
 
 
-def test_training_recipe_ships_the_veto_rules_and_cv_applies_them() -> None:
-    from service.eval import VETOES, LabelSet, cross_validated, train_model
+def test_recipe_keeps_a_veto_only_when_grouped_cv_says_it_helps() -> None:
+    from service.train import TrainingSet, choose, train
     from signatures.decide import VETO_CAP
     from signatures.features import FEATURES
 
     rng = np.random.default_rng(5)
-    n = 120
-    X = rng.uniform(0, 1, (n, len(FEATURES)))
-    labels = ["TEMPORAL" if x > 0.5 else "NON" for x in X[:, FEATURES.index("spec_jaccard")]]
-    X[:, FEATURES.index("links_changed")] = 0.0
-    X[:, FEATURES.index("places_moved")] = 0.0
-    X[:10, FEATURES.index("spec_jaccard")] = 0.99  # look like duplicates ...
-    X[:10, FEATURES.index("places_moved")] = 1.0  # ... but the job moved to another city
-    pairs = [LabeledPair(f"a{i}", f"b{i}", lb) for i, lb in enumerate(labels)]
-    model = train_model(X, labels)
-    assert model.vetoes == VETOES and dict(VETOES)["places_moved"] == 1.0
-    assert (model.final_scores(X[:10]) <= VETO_CAP).all() and model.vetoed(X[:10]).all()
-    (oof,) = cross_validated([LabelSet("s", pairs, X)], k=3)
-    assert (oof[:10] <= VETO_CAP).all() and not model.vetoed(X[10:]).any()
+    n = 240
+    X = np.zeros((n, len(FEATURES)))
+    X[:, FEATURES.index("spec_jaccard")] = spec = rng.uniform(0, 1, n)
+    X[:, FEATURES.index("spec_containment")] = np.clip(spec + rng.normal(0, 0.05, n), 0, 1)
+    labels = ["TEMPORAL" if x > 0.5 else "NON" for x in spec]
+    moved, relinked = np.arange(0, 20), np.arange(20, 40)
+    X[moved, FEATURES.index("spec_jaccard")] = 0.99  # look like duplicates ...
+    X[moved, FEATURES.index("places_moved")] = 1.0  # ... but the job moved to another city
+    for i in moved:
+        labels[i] = "PARTIAL"
+    X[relinked, FEATURES.index("spec_jaccard")] = 0.95  # real reposts whose links changed: that veto would hurt
+    X[relinked, FEATURES.index("links_changed")] = 1.0
+    for i in relinked:
+        labels[i] = "TEMPORAL"
+    ts = TrainingSet(X, labels, np.arange(n) // 2, np.zeros((0, len(FEATURES))), [])
+    recipe = choose(ts, k=4)
+    assert ("links_changed", 0.5) not in recipe.vetoes, recipe.log
+    assert any("links_changed" in line and "dropped" in line for line in recipe.log)
+    assert (recipe.oof[moved] < recipe.threshold).all()  # moved jobs stay apart, as a veto or as learned evidence
+    model = train(ts, recipe)
+    assert model.vetoes == recipe.vetoes and 0.05 <= model.threshold <= 0.95
+    assert "links_changed" in model.features  # a dropped veto is weighed as evidence instead
+    assert (model.final_scores(X[moved]) < model.threshold).all()
+    assert (model.final_scores(X[relinked]) >= model.threshold).all()
+    if ("places_moved", 1.0) in recipe.vetoes:
+        assert (model.final_scores(X[moved]) <= VETO_CAP).all()
+
+
+def test_eval_reports_the_locked_split_cv_curve_and_baselines_chosen_on_train(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    posts, labels = [], []
+    for seed in range(1, 5):  # four corpora, companies renamed apart: groups by company
+        p, lab = _corpus(seed)
+        ren = {q["id"]: f"s{seed}{q['id']}" for q in p}
+        for q in p:
+            q["id"] = ren[q["id"]]
+            q["company"] = q["company"].replace("Company", f"Firm{seed}x")
+            q["description"] = q["description"].replace("Company", f"Firm{seed}x")
+        for x in lab:
+            x["a"], x["b"] = ren[x["a"]], ren[x["b"]]
+            x["split"] = "locked" if seed == 4 else "train"
+            x["group"] = f"g{seed}-{x['a'][2]}"
+        lab[0]["split"] = "excluded" if seed == 1 else lab[0]["split"]
+        posts += p
+        labels += lab
+    d, lab = _write(tmp_path, posts, labels)
+    main(["eval", "--data", d, "--labels", lab, "--json", "--cv", "3", "--curve"])
+    (rep,) = json.loads(capsys.readouterr().out)
+    locked = [x for x in labels if x["split"] == "locked"]
+    assert rep["labels"].endswith("locked split") and sum(rep["counts"].values()) == len(locked)
+    methods = [r["method"] for r in rep["results"]]
+    assert methods[0].startswith("verifier (verifier-")
+    assert any(m.startswith("verifier, grouped 3-fold CV on the training side (") for m in methods)
+    assert sum(m.startswith("learning curve: trained on whole groups") for m in methods) == 3
+    assert any("chosen on the training side" in r["setting"] for r in rep["results"])
+    assert any(n.startswith("threshold at the grouped-CV cost optimum") for n in rep["notes"])
+
+
+def test_pair_groups_join_pairs_of_one_employer_group() -> None:
+    pairs = [LabeledPair("a", "b", "NON", group="g1"), LabeledPair("c", "d", "NON", group="g1"),
+             LabeledPair("e", "f", "NON", group="g2"), LabeledPair("f", "h", "NON")]
+    g = pair_groups(pairs)
+    assert g[0] == g[1] and g[2] == g[3] and g[0] != g[2]
+
+
+def test_learning_curve_subsets_are_whole_groups_of_about_the_share() -> None:
+    from service.eval import group_subset
+
+    groups = np.repeat(np.arange(40), 5)  # 40 groups of 5 pairs
+    for share in (0.25, 0.5, 1.0):
+        rows = group_subset(groups, share)
+        assert len(rows) == round(share * 200)
+        kept = set(groups[rows].tolist())
+        assert all((groups == g).sum() == (groups[rows] == g).sum() for g in kept)  # whole groups only

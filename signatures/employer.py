@@ -1,0 +1,106 @@
+"""Who posted a job: employer names normalized so that "Acme (YC F24)", "Acme, Inc." and acme.io agree,
+the employer's own sites and mail domains, and the company named in the text when the field is empty.
+Pure computation, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from signatures.boilerplate import company_key
+from signatures.extract import Extracted
+
+__all__ = ["employer_key", "employer_names", "employer_sites", "names_agree", "site_label"]
+
+#: Batch and funding tags written after a name: "(YC F24)", "[YC W21]", "YC S19", "(Series B)".
+_TAG_RE = re.compile(r"(?i)[(\[（【][^)\]）】]{0,30}[)\]）】]|\b(?:yc|y combinator)\s*[swfx]?\d{2}\b")
+#: Legal forms in Chinese / Japanese names (Latin ones are dropped by boilerplate.company_key).
+_CJK_LEGAL_RE = re.compile(
+    r"株式会社|有限会社|合同会社|合資会社|合名会社|一般社団法人|一般財団法人|社会福祉法人|医療法人|学校法人|"
+    r"\(株\)|（株）|\(有\)|（有）|㈱|㈲|股份有限公司|有限责任公司|有限責任公司|有限公司|集团|集團"
+)
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+#: A company named in Chinese / Japanese text: a legal form, then the name after it (株式会社ミナト) or before it
+#: (ミナト株式会社, 腾讯科技有限公司); names are katakana, Han or Latin (hiragana is the sentence around them).
+_LEGAL_FORM_RE = re.compile(r"株式会社|有限会社|合同会社|股份有限公司|有限责任公司|有限公司")
+_NAME_CHARS = r"[\u30a0-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]"
+_NAME_AFTER_RE = re.compile(rf"\s?({_NAME_CHARS}{{2,16}})")
+_NAME_BEFORE_RE = re.compile(rf"({_NAME_CHARS}{{2,16}})\s?$")
+_CITY_PREFIX_RE = re.compile(r"^(?:[\u4e00-\u9fff]{2,3}市)")  # 深圳市腾讯... -> 腾讯...
+
+#: Mail providers and platforms: an address or link there names a person or a host, not an employer.
+_FREE_MAIL = frozenset(
+    "gmail.com googlemail.com outlook.com hotmail.com live.com yahoo.com icloud.com me.com proton.me protonmail.com "
+    "163.com 126.com qq.com foxmail.com sina.com yeah.net aol.com gmx.de gmx.net mail.ru yandex.ru hey.com".split()
+)
+_RESERVED = frozenset({"example.com", "example.org", "example.net"})  # RFC 2606
+_PLATFORMS = frozenset(
+    "github.com linkedin.com twitter.com x.com ycombinator.com google.com notion.so notion.site medium.com "
+    "youtube.com t.me telegram.me discord.gg discord.com wellfound.com angel.co docs.google.com forms.gle".split()
+)
+
+
+def employer_key(name: str) -> str:
+    """An employer name without batch tags, legal forms, city prefixes or punctuation ("" when nothing is left)."""
+    if not name:
+        return ""
+    s = unicodedata.normalize("NFKC", name)
+    s = _TAG_RE.sub(" ", s)
+    if _CJK_RE.search(s):
+        s = _CJK_LEGAL_RE.sub(" ", s)
+        s = _CITY_PREFIX_RE.sub("", s.strip())
+    return company_key(s).replace(" ", "")
+
+
+def _registrable(host: str) -> str:
+    """`jobs.acme.co.uk` -> `acme.co.uk`, `careers.acme.com` -> `acme.com` (two labels, three under a 2-letter
+    second level such as co.uk / com.cn)."""
+    parts = host.split(".")
+    k = 3 if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in ("co", "com", "ac", "or", "ne", "org", "net") else 2
+    if ".".join(parts[-2:]) in _RESERVED:  # documentation domains: acme.example.com is acme's own
+        k = 3
+    return ".".join(parts[-k:])
+
+
+def employer_sites(ex: Extracted) -> frozenset[str]:
+    """The employer's own domains: bare links (`https://acme.io`, a homepage) and company e-mail domains."""
+    out = {_registrable(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u}
+    out |= {_registrable(e.rsplit("@", 1)[1]) for e in ex.emails if e.rsplit("@", 1)[1] not in _FREE_MAIL}
+    return frozenset(out - _PLATFORMS)
+
+
+def site_label(site: str) -> str:
+    """The name part of a registrable domain: `acme.co.uk` -> `acme` (dashes dropped)."""
+    return site.split(".", 1)[0].replace("-", "")
+
+
+def employer_names(ex: Extracted, sites: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Normalized names the posting gives for its employer: the company field (or HN header), else companies
+    named in Chinese / Japanese text with their legal form; plus the name part of its own sites."""
+    out = {employer_key(ex.company)}
+    head = ex.text[:3000]
+    if not ex.company and ex.lang != "en" and ("会社" in head or "公司" in head):
+        for m in _LEGAL_FORM_RE.finditer(head):
+            name = _NAME_AFTER_RE.match(head, m.end()) if m.group(0).endswith("会社") else None
+            name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
+            if name:
+                out.add(employer_key(name.group(1)))
+            if len(out) > 3:
+                break
+    out.update(site_label(s) for s in sites)
+    return frozenset(k for k in out if len(k) >= 2)
+
+
+def _long_enough(key: str) -> bool:
+    return len(key) >= (2 if _CJK_RE.search(key) else 4)
+
+
+def names_agree(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Some name of `a` equals one of `b`, or contains it (the shorter at least 4 letters or 2 CJK characters):
+    "acmerobotics" ~ "acme"."""
+    for x in a:
+        for y in b:
+            if x == y or (_long_enough(min(x, y, key=len)) and (x in y or y in x)):
+                return True
+    return False
