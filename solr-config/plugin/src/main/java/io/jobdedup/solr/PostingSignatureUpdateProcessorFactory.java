@@ -7,12 +7,17 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRefBuilder;
 import org.apache.solr.cloud.CloudDescriptor;
 import org.apache.solr.common.SolrDocumentList;
 import org.apache.solr.common.SolrException;
@@ -159,29 +164,31 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     if (core.getCoreDescriptor().getCloudDescriptor() != null) {
       return smaller(found, distributedLookup(core, signature));
     }
-    SchemaField sigField = core.getLatestSchema().getField(getSignatureField());
     UpdateLog ulog = core.getUpdateHandler().getUpdateLog();
     if (recent.takeStale() && ulog != null) ulog.openRealtimeSearcher(); // a group moved or left
+    SchemaField sigField = core.getLatestSchema().getField(getSignatureField());
+    BytesRefBuilder term = new BytesRefBuilder();
+    sigField.getType().readableToIndexed(signature, term);
     RefCounted<SolrIndexSearcher> ref = core.getRealtimeSearcher();
     try {
-      SolrIndexSearcher s = ref.get();
-      TopDocs top = s.search(sigField.getType().getFieldTermQuery(null, sigField, signature), 1,
-          groupOrder());
-      if (top.scoreDocs.length > 0) {
-        found = smaller(found, s.getDocFetcher().doc(top.scoreDocs[0].doc, Set.of(groupField))
-            .get(groupField));
+      // the term's postings in each segment, the group from docValues: no query, no sort
+      for (LeafReaderContext leaf : ref.get().getIndexReader().leaves()) {
+        Terms terms = leaf.reader().terms(sigField.getName());
+        TermsEnum te = terms == null ? null : terms.iterator();
+        if (te == null || !te.seekExact(term.get())) continue;
+        Bits live = leaf.reader().getLiveDocs();
+        SortedDocValues groups = DocValues.getSorted(leaf.reader(), groupField);
+        PostingsEnum docs = te.postings(null, PostingsEnum.NONE);
+        for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+          if ((live == null || live.get(d)) && groups.advanceExact(d)) {
+            found = smaller(found, groups.lookupOrd(groups.ordValue()).utf8ToString());
+          }
+        }
       }
     } finally {
       ref.decref();
     }
     return found;
-  }
-
-  /** dup_group ascending, postings without one last. */
-  private Sort groupOrder() {
-    SortField byGroup = new SortField(groupField, SortField.Type.STRING);
-    byGroup.setMissingValue(SortField.STRING_LAST);
-    return new Sort(byGroup);
   }
 
   /** SolrCloud: the smallest dup_group with this signature on any shard (searchable postings). */
