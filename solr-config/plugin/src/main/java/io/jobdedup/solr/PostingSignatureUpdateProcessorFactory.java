@@ -83,19 +83,24 @@ import org.apache.solr.update.processor.UpdateRequestProcessor;
  *
  * <p>Parameters: those of {@link SignatureUpdateProcessorFactory} ({@code signatureField}, {@code
  * fields}, {@code signatureClass}, {@code overwriteDupes}, {@code quantRate}, ...) plus {@code
- * groupField} (default {@code dup_group}). {@code overwriteDupes} must be false: this processor
- * exists to keep duplicates.
+ * groupField} (default {@code dup_group}) and {@code adoptGroups} (default true; false: a posting
+ * without {@code dup_group} always gets its signature, as stock Solr, which in SolrCloud saves the
+ * distributed lookup per posting). {@code overwriteDupes} must be false: this processor exists to
+ * keep duplicates.
  */
 public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProcessorFactory {
 
   private String groupField = "dup_group";
   private String uniqueKeyField;
   private final Recent recent = new Recent();
+  private boolean adoptGroups = true;
 
   @Override
   public void init(NamedList<?> args) {
     Object group = args.remove("groupField");
     if (group != null) groupField = group.toString().trim();
+    Object adopt = args.remove("adoptGroups");
+    if (adopt != null) adoptGroups = Boolean.parseBoolean(adopt.toString().trim());
     if (groupField.isEmpty()) {
       throw new SolrException(ErrorCode.SERVER_ERROR, "groupField must not be empty");
     }
@@ -364,7 +369,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
         Object fallback = signature;
         if (!text) {
           fallback = doc.getFieldValue(uniqueKeyField);
-        } else if (signature != null) {
+        } else if (signature != null && adoptGroups) {
           String existing = existingGroup(cmd.getReq(), signature.toString());
           if (existing != null) fallback = existing;
         }

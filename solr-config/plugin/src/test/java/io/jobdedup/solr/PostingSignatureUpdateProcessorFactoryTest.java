@@ -116,6 +116,29 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
   }
 
   @Test
+  public void adoptGroupsFalseKeepsTheSignature() throws Exception {
+    PostingSignatureUpdateProcessorFactory plain = new PostingSignatureUpdateProcessorFactory();
+    NamedList<Object> args = new NamedList<>();
+    args.add("signatureField", "signature");
+    args.add("fields", "title,company,description");
+    args.add("overwriteDupes", false);
+    args.add("signatureClass", "solr.processor.TextProfileSignature");
+    args.add("adoptGroups", "false");
+    plain.init(args);
+    plain.inform(h.getCore());
+    UpdateRequestProcessorChain chain = new UpdateRequestProcessorChain(
+        List.of(plain, new DistributedUpdateProcessorFactory(), new RunUpdateProcessorFactory()),
+        h.getCore());
+    assertU(adoc("id", "s1", "title", "Baker", "company", "Crumb", "description", "Early shifts",
+        "dup_group", "s1"));
+    assertU(commit());
+    addThrough(chain, sdoc("id", "c1", "title", "Baker", "company", "Crumb",
+        "description", "Early shifts"));
+    assertU(commit());
+    assertEquals(stored("s1", "signature"), stored("c1", "dup_group"));
+  }
+
+  @Test
   public void aDeletedOrMovedGroupIsNotAdopted() throws Exception {
     assertU(adoc("id", "s1", "title", "Welder", "company", "Forge",
         "description", "MIG and TIG welding on steel frames", "dup_group", "s1"));
