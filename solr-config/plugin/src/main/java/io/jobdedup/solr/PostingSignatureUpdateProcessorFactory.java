@@ -206,7 +206,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("q", "*:*");
     p.set("defType", "lucene");
-    p.set("fq", "{!term f=" + getSignatureField() + "}" + signature);
+    p.set("fq", "{!term cache=false f=" + getSignatureField() + "}" + signature); // no cache entry per posting
     p.set("fl", groupField);
     p.set("rows", 1);
     p.set("sort", groupField + " asc");
