@@ -744,11 +744,13 @@ class Ingestor:
         if not postings or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
             return {}
         fields = cfg["fields"]
-        pos = [i for i, p in postings.items()  # no text to sign: the chain makes such a posting its own group
-               if any(str(v).strip() for f in fields for v in _values(p.get(f)))]
+        written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
+                   for i, p in postings.items()}
+        pos = [i for i, d in written.items()  # no text to sign: the chain makes such a posting its own group
+               if any(str(v).strip() for f in fields for v in _values(d.get(f)))]
         if not pos:
             return {}
-        docs = [_clean_doc(postings[i], self.schema.derived) for i in pos]
+        docs = [written[i] for i in pos]
         sigs = textprofile.solr_fields_signatures(docs, fields, cfg["quantRate"], cfg["minTokenLen"])
         field = cfg["signatureField"]
         found: dict[str, list[tuple[str, str]]] = {}

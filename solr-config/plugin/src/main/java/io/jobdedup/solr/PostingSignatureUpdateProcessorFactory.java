@@ -64,10 +64,9 @@ import org.apache.solr.update.processor.UpdateRequestProcessor;
  *       its group is its signature. The jobdedup service names groups by posting id; without this a
  *       copy of a service-indexed posting sent straight to Solr would show as a second row. The
  *       lookup sees this core's newest searcher plus the signatures this core signed since about the
- *       last two searchers opened (so an uncommitted posting sent through this core counts); in
- *       SolrCloud it is a distributed search over every shard (groups are routed by {@code
- *       dup_group}, so the match may live on any shard), which sees searchable postings (soft
- *       commit) plus those sent through the same core. A supplied {@code dup_group} (the service's
+ *       last two searchers opened (so an uncommitted posting counts); in SolrCloud it is a
+ *       distributed search over every shard (groups are routed by {@code dup_group}, so the match
+ *       may live on any shard), which sees searchable postings (soft commit). A supplied {@code dup_group} (the service's
  *       decision) is kept as is and never gets a second value. A posting none of whose signed
  *       fields carries text is its own group ({@code dup_group} = its uniqueKey): otherwise every
  *       empty posting would share the signature of "nothing" and collapse into one.
@@ -152,6 +151,10 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     return new SkipAtomicProcessor(stock, next, routedByGroup(req) ? groupField : null);
   }
 
+  private static boolean cloud(SolrCore core) {
+    return core.getCoreDescriptor().getCloudDescriptor() != null;
+  }
+
   private static String smaller(String a, String b) {
     if (a == null) return b;
     if (b == null) return a;
@@ -160,15 +163,14 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
 
   /**
    * The group of the postings already carrying {@code signature}: the smallest {@code dup_group}
-   * among them (this core's recent signatures, then the newest searcher or, in SolrCloud, every
-   * shard); null when there is none.
+   * among them (standalone: this core's recent signatures and its newest searcher; SolrCloud: every
+   * shard, searchable postings only, as a delete sent through another node never reaches this core's
+   * memory); null when there is none.
    */
   String existingGroup(SolrQueryRequest req, String signature) throws IOException {
-    String found = recent.get(signature);
     SolrCore core = req.getCore();
-    if (core.getCoreDescriptor().getCloudDescriptor() != null) {
-      return smaller(found, distributedLookup(core, signature));
-    }
+    if (cloud(core)) return distributedLookup(core, signature);
+    String found = recent.get(signature);
     UpdateLog ulog = core.getUpdateHandler().getUpdateLog();
     if (recent.takeStale() && ulog != null) ulog.openRealtimeSearcher(); // a group moved or left
     SchemaField sigField = core.getLatestSchema().getField(getSignatureField());
@@ -376,7 +378,9 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
         if (fallback != null) doc.setField(groupField, fallback.toString());
       }
       Object decided = doc.getFieldValue(groupField);
-      if (text && signature != null && decided != null) recent.put(signature.toString(), decided.toString());
+      if (text && signature != null && decided != null && !cloud(cmd.getReq().getCore())) {
+        recent.put(signature.toString(), decided.toString());
+      }
       super.processAdd(cmd);
     }
   }
