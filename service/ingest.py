@@ -42,7 +42,7 @@ from service.regroup import band_keys_of, write_groups
 from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
-from signatures import SIG_VERSION, minhash
+from signatures import SIG_VERSION, minhash, textprofile
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
@@ -218,6 +218,11 @@ def _outcome(pid: str, decided: tuple[np.ndarray, np.ndarray, np.ndarray, dict[i
     group = cand.groups[best]
     why = decision_glue.why_list(int(bits[best]), float(est[best])) + vwhy.get(int(best), [])
     return group, group if group != pid else None, round(float(top), 4), why, str(cand.ids[best])
+
+
+def _values(v: Any) -> list[Any]:
+    """A field's values (none for a missing field)."""
+    return [] if v is None else list(v) if isinstance(v, list | tuple) else [v]
 
 
 def _key64(v: Any) -> int:
@@ -691,6 +696,7 @@ class Ingestor:
         for j, r in enumerate(pool_recs):
             if r.id in regrouped:
                 cand.groups[j] = regrouped[r.id][0]
+        straight = self._straight_groups({i: batch[i] for i in fresh})
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -709,6 +715,10 @@ class Ingestor:
                     group, dup_of, score, why, matched = regrouped[pid]
             else:
                 group, dup_of, score, why, matched = _outcome(pid, decided[i], cand, est_all[i])
+                if group == pid and i in straight:  # heads no group yet: join the straight-indexed copies'
+                    group, matched = straight[i]
+                    dup_of, score, why = matched, 1.0, ["solr_signature"]
+                    self.stats["joined_straight"] += 1
             cand.groups.append(group)
             status = "updated" if old is not None else ("duplicate" if dup_of else "new")
             fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
@@ -772,6 +782,38 @@ class Ingestor:
         self.stats["boilerplate_added"] += len(learn)
         self.stats["batches"] += 1
         return results
+
+    def _straight_groups(self, postings: Mapping[int, Mapping[str, Any]]) -> dict[int, tuple[str, str]]:
+        """Postings that Solr signs like a searchable posting indexed straight into Solr (without the service,
+        so no `sig_version`; its chain named its group): position -> (that group, that posting's id), the
+        smallest group when there are several, as the chain's plugin picks. Such a posting is not a MinHash
+        candidate (it has no sketch), so a copy would otherwise open a second group."""
+        cfg = self.solr.signing()
+        if not postings or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
+            return {}
+        fields = cfg["fields"]
+        written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
+                   for i, p in postings.items()}
+        pos = [i for i, d in written.items()  # no text to sign: the chain makes such a posting its own group
+               if any(str(v).strip() for f in fields for v in _values(d.get(f)))]
+        if not pos:
+            return {}
+        docs = [written[i] for i in pos]
+        sigs = textprofile.solr_fields_signatures(docs, fields, cfg["quantRate"], cfg["minTokenLen"])
+        field = cfg["signatureField"]
+        found: dict[str, list[tuple[str, str]]] = {}
+        res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), "-sig_version:[* TO *]"],
+                               "fl": f"id,dup_group,{field}", "sort": "dup_group asc,id asc",
+                               "rows": self.max_candidates})
+        for d in res["response"]["docs"]:
+            if d.get("dup_group"):
+                found.setdefault(d[field], []).append((d["dup_group"], d["id"]))
+        out = {}
+        for i, sig in zip(pos, sigs, strict=True):
+            other = next((g for g in found.get(sig, []) if g[1] != postings[i]["id"]), None)
+            if other is not None:
+                out[i] = other
+        return out
 
     def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, tuple[str, str | None, float | None, list[str],
                                                                             str | None]]:

@@ -1,23 +1,41 @@
-"""A small Solr client on `requests`: select, real-time get, JSON updates, cursorMark streams, health.
+"""The Solr client: pysolr over one pooled `requests` session, with the service's error contract.
 
 `url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings; credentials in it
-(http://user:password@host/...) are sent as BasicAuth (a Solr with security.json) and never appear in
-`url`, `base` or messages. Connection failures,
-timeouts and 5xx answers raise `SolrUnavailable` (callers answer 503 / retry); 4xx answers raise
-`SolrError` with Solr's own message.
+(http://user:password@host/...) are sent as BasicAuth (a Solr with security.json) on the session and never
+appear in `url`, `base` or messages. Every request goes
+through pysolr: searches (`query`, `stream`'s cursorMark pages) are `pysolr.Solr.search`, document writes
+are `pysolr.Solr.add` (JSON, `commitWithin`), commits and delete-all are `commit` / `delete`, ping is
+`ping`. What pysolr has no method for goes through pysolr's own transport (`Solr._send_request` /
+`Solr._update`, same session, same errors):
+  * real-time get (`/get`): pysolr has no real-time get; ids are sent as one `id=` parameter each
+    (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found);
+  * a versioned delete routed by `_route_` and a delete-by-query + add in one request (SolrCloud moves):
+    pysolr's `delete` writes XML without `_version_` / `_route_` and cannot be combined with an add;
+  * the Schema API, `/admin/info/system`, CLUSTERSTATUS and core STATUS: not in pysolr's API (its
+    SolrCoreAdmin returns raw text and has no SolrCloud calls).
+Errors: connection failures, timeouts, 5xx and 429 raise `SolrUnavailable` (callers answer 503 / retry);
+other 4xx raise `SolrError` with Solr's own message and the HTTP status (pysolr reports both in its
+message, "Solr responded with an error (HTTP 400): [Reason: ...]", and chains the requests exception).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
 import orjson
+import pysolr
 import requests
 
 from service.errors import SolrUnavailable, UserError
+
+T = TypeVar("T")
+# pysolr's message: "[Reason: <Solr's msg>]", or "[Reason: None]" and the error page when Solr sent no JSON
+_PYSOLR_STATUS = re.compile(r"Solr responded with an error \(HTTP (\d{3})\): \[Reason: (?:None\](.*)|(.*)\])$", re.S)
+_FORM = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"}
 
 
 class SolrError(Exception):
@@ -29,6 +47,23 @@ class SolrError(Exception):
         self.status = status
 
 
+class _OrjsonEncoder:
+    """pysolr's `encoder` for `add`: orjson (numpy-free dicts, ~10x faster than json) as text."""
+
+    def encode(self, obj: Any) -> str:
+        return orjson.dumps(obj).decode("utf-8")
+
+
+def pooled_session(pool: int = 16) -> requests.Session:
+    """The one place a Solr session is built: keep-alive connections pooled per host (threads of `serve`
+    share it); credentials, when Solr needs them, go here (session.auth)."""
+    s = requests.Session()
+    adapter = requests.adapters.HTTPAdapter(pool_connections=pool, pool_maxsize=pool)
+    s.mount("http://", adapter)
+    s.mount("https://", adapter)
+    return s
+
+
 def _separator(values: Sequence[str]) -> str:
     """A character that occurs in none of `values`: the {!terms} separator, so every value is data (the
     parser does not unescape, a `\\,` stays two characters). Private-use code points first; some code
@@ -38,6 +73,14 @@ def _separator(values: Sequence[str]) -> str:
         if chr(cp) not in used:
             return chr(cp)
     raise ValueError("no free separator character")  # unreachable for any query Solr would accept
+
+
+class _PySolr(pysolr.Solr):
+    """pysolr.Solr that sends empty strings: pysolr's `add` leaves out "" values, but Solr's signature
+    processor digests the name of every field present, so leaving one out would change `signature`."""
+
+    def _is_null_value(self, value: Any) -> bool:
+        return value is None
 
 
 class Solr:
@@ -61,45 +104,66 @@ class Solr:
         self.collection = path.rsplit("/", 1)[-1]
         self.base = url[: -(len(self.collection) + 1)]  # .../solr
         self.timeout = timeout
-        self.http = session or requests.Session()
+        self.http = session or pooled_session()
         if auth is not None:
             self.http.auth = auth
+        # pysolr clients sharing the session: reads, writes (longer timeout), node admin (base URL, short)
+        self.pysolr = _PySolr(url, timeout=timeout, session=self.http, encoder=_OrjsonEncoder())
+        self._writer = _PySolr(url, timeout=max(timeout, 30.0), session=self.http, encoder=_OrjsonEncoder())
+        self._committer = pysolr.Solr(url, timeout=max(timeout, 60.0), session=self.http)
+        self._node = pysolr.Solr(self.base, timeout=5.0, session=self.http)
+        self._core = pysolr.Solr(url, timeout=5.0, session=self.http)
         self._cloud: bool | None = None
         self._schema: dict[str, Any] | None = None
         self._shards: list[str] | None = None
+        self._signing: tuple[dict[str, Any] | None] | None = None
 
     # -- transport ---------------------------------------------------------------------------------
-    def _request(self, method: str, url: str, *, params: Any = None, data: bytes | None = None,
-                 headers: Mapping[str, str] | None = None, timeout: float | None = None) -> dict[str, Any]:
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run one pysolr call, mapping its errors to the service's contract (SolrUnavailable: retry
+        later; SolrError: Solr refused, with the HTTP status)."""
         try:
-            resp = self.http.request(method, url, params=params, data=data, headers=headers,
-                                     timeout=timeout or self.timeout)
-        except requests.Timeout as exc:
-            raise SolrUnavailable(f"Solr timed out ({url.split('?')[0]})") from exc
-        except requests.ConnectionError as exc:
-            raise SolrUnavailable(f"Solr is not reachable at {self.base}") from exc
-        if resp.status_code >= 500 or resp.status_code == 429:
-            raise SolrUnavailable(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
-        if resp.status_code == 404:
-            raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?",
-                            404)
-        if resp.status_code in (401, 403):
-            raise SolrError(f"Solr answered {resp.status_code}: " + (
-                "credentials refused or missing" if resp.status_code == 401 else "this user may not do that") +
-                " (BasicAuth: --solr-user or env JOBDEDUP_SOLR_USER with env JOBDEDUP_SOLR_PASSWORD, or "
-                "user:password@ in the Solr URL)", resp.status_code)
-        if resp.status_code >= 400:
-            raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}", resp.status_code)
+            return fn(*args, **kwargs)
+        except pysolr.SolrError as exc:
+            cause = exc.__context__
+            if isinstance(cause, requests.Timeout):
+                raise SolrUnavailable(f"Solr timed out ({self.url})") from exc
+            if isinstance(cause, requests.ConnectionError):
+                raise SolrUnavailable(f"Solr is not reachable at {self.base}") from exc
+            m = _PYSOLR_STATUS.match(str(exc))
+            if m is None:
+                raise SolrError(str(exc)) from exc
+            status, message = int(m.group(1)), " ".join((m.group(2) or m.group(3) or "").split())[:300]
+            if status >= 500 or status == 429:
+                raise SolrUnavailable(f"Solr answered {status}: {message}") from exc
+            if status == 404:
+                raise SolrError(f"Solr answered 404: is the collection {self.collection!r} there?", 404) from exc
+            if status in (401, 403):
+                raise SolrError(f"Solr answered {status}: " + (
+                    "credentials refused or missing" if status == 401 else "this user may not do that") +
+                    " (BasicAuth: --solr-user or env JOBDEDUP_SOLR_USER with env JOBDEDUP_SOLR_PASSWORD, or "
+                    "user:password@ in the Solr URL)", status) from exc
+            raise SolrError(f"Solr answered {status}: {message}", status) from exc
+
+    def _json(self, client: pysolr.Solr, method: str, path: str, params: Mapping[str, Any] | None = None,
+              body: bytes | None = None, headers: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A request pysolr has no method for, through pysolr's transport; the answer as JSON."""
+        query = urlencode(_pairs({"wt": "json", **(params or {})}))
+        text = self._call(client._send_request, method, f"{path}?{query}", body=body, headers=dict(headers or {}))
         try:
-            return orjson.loads(resp.content)
+            return orjson.loads(text)
         except orjson.JSONDecodeError as exc:
-            raise SolrError(f"Solr answered non-JSON from {url}") from exc
+            raise SolrError(f"Solr answered non-JSON from {client.url}/{path}") from exc
+
+    def _raw_update(self, body: bytes, **params: Any) -> None:
+        """A JSON update command pysolr's `add`/`delete` cannot express, through pysolr's `_update`."""
+        self._call(self._writer._update, body.decode("utf-8"), clean_ctrl_chars=False, solrapi="JSON", **params)
 
     def query(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Like `select`, with parameters in the request body (no URL length limit)."""
-        body = {"wt": "json", **params}
-        return self._request("POST", f"{self.url}/select", data=_form(body),
-                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+        """A /select request (pysolr `search`; long parameter lists go in a POST body): Solr's JSON answer."""
+        params = dict(params)
+        q = params.pop("q", "*:*")
+        return self._call(self.pysolr.search, q, **params).raw_response
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
         """Real-time get: the latest version of each id, searchable or not."""
@@ -111,8 +175,7 @@ class Solr:
             # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
             # every shard sends every id to each of them (uncommitted postings included)
             body["shards"] = ",".join(self.shard_names())
-        res = self._request("POST", f"{self.url}/get", data=_form(body),
-                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+        res = self._json(self.pysolr, "post", "get", body=urlencode(_pairs(body)).encode("utf-8"), headers=_FORM)
         if "doc" in res:  # a single id answers {"doc": ...}
             return [res["doc"]] if res["doc"] else []
         return res.get("response", {}).get("docs", [])
@@ -120,9 +183,8 @@ class Solr:
     def shard_names(self) -> list[str]:
         """SolrCloud: the collection's shards (cached)."""
         if self._shards is None:
-            cs = self._request("GET", f"{self.base}/admin/collections",
-                               params={"action": "CLUSTERSTATUS", "collection": self.collection, "wt": "json"},
-                               timeout=5.0)
+            cs = self._json(self._node, "get", "admin/collections",
+                            {"action": "CLUSTERSTATUS", "collection": self.collection})
             self._shards = sorted(cs["cluster"]["collections"][self.collection]["shards"])
         return self._shards
 
@@ -131,10 +193,8 @@ class Solr:
         copy stored under `group` if that copy still has `version` (it stays on the old group's shard when
         the new group lives on another one). False when there is no such copy: on the same shard the
         re-add replaced it, and Solr answers 409 to the versioned delete."""
-        body = orjson.dumps({"delete": {"id": pid, "_route_": group, "_version_": version}})
         try:
-            self._request("POST", f"{self.url}/update", params={"wt": "json"}, data=body,
-                          headers={"Content-Type": "application/json"})
+            self._raw_update(orjson.dumps({"delete": {"id": pid, "_route_": group, "_version_": version}}))
         except SolrError as exc:
             if exc.status == 409:
                 return False
@@ -143,25 +203,15 @@ class Solr:
 
     def update(self, docs: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None,
                commit: bool = False) -> None:
-        """Add or atomically update documents in one request."""
-        params: dict[str, Any] = {"wt": "json"}
-        if commit_within_ms is not None:
-            params["commitWithin"] = commit_within_ms
-        if commit:
-            params["commit"] = "true"
-        self._request("POST", f"{self.url}/update", params=params, data=orjson.dumps(list(docs)),
-                      headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 30.0))
+        """Add or atomically update documents in one request (pysolr `add`, JSON; None values are left out)."""
+        self._call(self._writer.add, list(docs), commitWithin=commit_within_ms, commit=commit)
 
     def delete_and_add(self, ids: Sequence[str], docs: Sequence[Mapping[str, Any]],
                        commit_within_ms: int | None = None) -> None:
         """One request: delete `ids` on every shard (delete by query), then add `docs`."""
         parts = [b'"delete":' + orjson.dumps({"query": terms_query("id", list(ids))})]
         parts += [b'"add":' + orjson.dumps({"doc": d}) for d in docs]
-        params: dict[str, Any] = {"wt": "json"}
-        if commit_within_ms is not None:
-            params["commitWithin"] = commit_within_ms
-        self._request("POST", f"{self.url}/update", params=params, data=b"{" + b",".join(parts) + b"}",
-                      headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 30.0))
+        self._raw_update(b"{" + b",".join(parts) + b"}", commitWithin=commit_within_ms)
 
     def copy_field_targets(self) -> set[str]:
         """Fields filled by copyField (never to be sent back when re-adding a fetched document; cached)."""
@@ -171,30 +221,52 @@ class Solr:
         """The collection's schema (cached): fields and dynamicFields with every property resolved
         (showDefaults), fieldTypes and copyFields, as the Schema API gives them."""
         if self._schema is None:
-            whole = self._request("GET", f"{self.url}/schema", params={"wt": "json"}, timeout=5.0)["schema"]
+            whole = self._json(self._core, "get", "schema")["schema"]
             out = {k: whole.get(k, []) for k in ("fieldTypes", "copyFields")}
             for key, path in (("fields", "fields"), ("dynamicFields", "dynamicfields")):
-                out[key] = self._request("GET", f"{self.url}/schema/{path}",
-                                         params={"wt": "json", "showDefaults": "true"}, timeout=5.0)[key]
+                out[key] = self._json(self._core, "get", f"schema/{path}", {"showDefaults": "true"})[key]
             self._schema = out
         return self._schema
+
+    def signing(self) -> dict[str, Any] | None:
+        """The default update chain's signature processor as the Config API reports it (`signatureField`,
+        `fields` as a list, `signatureClass`, `quantRate`, `minTokenLen`; cached); None when the chain
+        signs nothing or the Config API is not there."""
+        if self._signing is None:
+            found = None
+            try:
+                chains = self._json(self._core, "get", "config/updateRequestProcessorChain")["config"].get(
+                    "updateRequestProcessorChain", [])
+            except SolrError:
+                chains = []
+            for chain in chains:
+                if str(chain.get("default")).lower() != "true":
+                    continue
+                for proc in chain.get("", []):
+                    if str(proc.get("class", "")).endswith("SignatureUpdateProcessorFactory") and \
+                            str(proc.get("enabled", "true")).lower() == "true":
+                        fields = proc.get("fields")
+                        found = {"signatureField": proc.get("signatureField", "signatureField"),
+                                 "fields": [f.strip() for f in fields.split(",")] if fields else None,
+                                 "signatureClass": proc.get("signatureClass", "solr.processor.Lookup3Signature"),
+                                 "quantRate": float(proc.get("quantRate", 0.01)),
+                                 "minTokenLen": int(proc.get("minTokenLen", 2))}
+            self._signing = (found,)
+        return self._signing[0]
 
     def is_cloud(self) -> bool:
         """True when Solr runs in SolrCloud mode (cached)."""
         if self._cloud is None:
-            system = self._request("GET", f"{self.base}/admin/info/system", params={"wt": "json"}, timeout=5.0)
-            self._cloud = system.get("mode") == "solrcloud"
+            self._cloud = self._json(self._node, "get", "admin/info/system").get("mode") == "solrcloud"
         return self._cloud
 
     def commit(self) -> None:
         """Hard commit with a new searcher."""
-        self._request("POST", f"{self.url}/update", params={"commit": "true", "wt": "json"}, data=b"[]",
-                      headers={"Content-Type": "application/json"}, timeout=max(self.timeout, 60.0))
+        self._call(self._committer.commit)
 
     def delete_all(self) -> None:
         """Delete every document (tests, demos) and commit."""
-        self._request("POST", f"{self.url}/update", params={"commit": "true", "wt": "json"},
-                      data=b'{"delete":{"query":"*:*"}}', headers={"Content-Type": "application/json"})
+        self._call(self._committer.delete, q="*:*", commit=True)
 
     def stream(self, params: Mapping[str, Any], rows: int = 500, cursor: str = "*") -> Iterator[tuple[list[dict[str, Any]], str, str]]:
         """cursorMark pages sorted by id: yields (docs, cursor used, next cursor) until the end."""
@@ -214,25 +286,22 @@ class Solr:
     def health(self) -> dict[str, Any]:
         """Is Solr reachable, which version, which collection/configset: raises SolrUnavailable when down."""
         info: dict[str, Any] = {"solr": self.base, "collection": self.collection}
-        system = self._request("GET", f"{self.base}/admin/info/system", params={"wt": "json"}, timeout=5.0)
+        system = self._json(self._node, "get", "admin/info/system")
         info["solr_version"] = system.get("lucene", {}).get("solr-spec-version")
         info["mode"] = system.get("mode")
-        ping = self._request("GET", f"{self.url}/admin/ping", params={"wt": "json"}, timeout=5.0)
-        info["ping"] = ping.get("status")
+        info["ping"] = orjson.loads(self._call(self._core.ping, wt="json")).get("status")
         try:
-            info["schema"] = self._request("GET", f"{self.url}/schema/name", params={"wt": "json"}, timeout=5.0).get("name")
+            info["schema"] = self._json(self._core, "get", "schema/name").get("name")
         except (SolrError, SolrUnavailable):
             info["schema"] = None
         try:
             if info["mode"] == "solrcloud":
-                cs = self._request("GET", f"{self.base}/admin/collections",
-                                   params={"action": "CLUSTERSTATUS", "collection": self.collection, "wt": "json"},
-                                   timeout=5.0)
+                cs = self._json(self._node, "get", "admin/collections",
+                                {"action": "CLUSTERSTATUS", "collection": self.collection})
                 coll = cs.get("cluster", {}).get("collections", {}).get(self.collection, {})
                 info["configset"] = coll.get("configName")
             else:
-                st = self._request("GET", f"{self.base}/admin/cores",
-                                   params={"action": "STATUS", "core": self.collection, "wt": "json"}, timeout=5.0)
+                st = self._json(self._node, "get", "admin/cores", {"action": "STATUS", "core": self.collection})
                 core = st.get("status", {}).get(self.collection, {})
                 info["configset"] = core.get("instanceDir", "").rstrip("/").rsplit("/", 1)[-1] or None
                 info["num_docs"] = core.get("index", {}).get("numDocs")
@@ -241,24 +310,15 @@ class Solr:
         return info
 
 
-def _form(params: Mapping[str, Any]) -> bytes:
-    from urllib.parse import urlencode
-
+def _pairs(params: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Form pairs, a list value as one pair per item (`id=a&id=b`)."""
     items: list[tuple[str, Any]] = []
     for k, v in params.items():
         if isinstance(v, list | tuple):
             items.extend((k, x) for x in v)
         else:
             items.append((k, v))
-    return urlencode(items).encode("utf-8")
-
-
-def _solr_message(resp: requests.Response) -> str:
-    try:
-        body = orjson.loads(resp.content)
-        return str(body.get("error", {}).get("msg") or body)[:300]
-    except Exception:  # noqa: BLE001 - any non-JSON error page
-        return resp.text[:300]
+    return items
 
 
 def terms_query(field: str, values: Sequence[str]) -> str:

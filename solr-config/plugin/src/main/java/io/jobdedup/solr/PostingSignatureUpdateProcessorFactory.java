@@ -7,19 +7,40 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRefBuilder;
 import org.apache.solr.cloud.CloudDescriptor;
+import org.apache.solr.common.SolrDocumentList;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.SolrException.ErrorCode;
 import org.apache.solr.common.SolrInputDocument;
 import org.apache.solr.common.SolrInputField;
 import org.apache.solr.common.cloud.DocCollection;
+import org.apache.solr.common.params.ModifiableSolrParams;
 import org.apache.solr.common.util.NamedList;
 import org.apache.solr.core.SolrCore;
+import org.apache.solr.core.SolrEventListener;
+import org.apache.solr.request.LocalSolrQueryRequest;
 import org.apache.solr.request.SolrQueryRequest;
+import org.apache.solr.request.SolrRequestHandler;
+import org.apache.solr.request.SolrRequestInfo;
 import org.apache.solr.response.SolrQueryResponse;
 import org.apache.solr.schema.IndexSchema;
 import org.apache.solr.schema.SchemaField;
+import org.apache.solr.search.SolrIndexSearcher;
 import org.apache.solr.update.AddUpdateCommand;
+import org.apache.solr.update.DeleteUpdateCommand;
+import org.apache.solr.update.UpdateLog;
+import org.apache.solr.util.RefCounted;
 import org.apache.solr.update.processor.AtomicUpdateDocumentMerger;
 import org.apache.solr.update.processor.SignatureUpdateProcessorFactory;
 import org.apache.solr.update.processor.UpdateRequestProcessor;
@@ -38,11 +59,17 @@ import org.apache.solr.update.processor.UpdateRequestProcessor;
  *       value, so a posting that already carries a signature (a re-index from a dump, say) would
  *       get two and fail on a single-valued field. Solr's freshly computed value wins: it is a pure
  *       function of the text being indexed, a supplied one may be stale.
- *   <li><b>{@code dup_group} defaults to the signature; a supplied value wins.</b> The jobdedup
- *       service decides groups before indexing; its {@code dup_group} is kept as is and never gets
- *       a second value. A posting none of whose signed fields carries text is its own group
- *       ({@code dup_group} = its uniqueKey): otherwise every empty posting would share the
- *       signature of "nothing" and collapse into one.
+ *   <li><b>One naming of groups: a posting sent without {@code dup_group} joins the group of an
+ *       existing posting with the same signature</b> (the smallest such {@code dup_group}), else
+ *       its group is its signature. The jobdedup service names groups by posting id; without this a
+ *       copy of a service-indexed posting sent straight to Solr would show as a second row. The
+ *       lookup sees this core's newest searcher plus the signatures this core signed since about the
+ *       last two searchers opened (so an uncommitted posting counts); in SolrCloud it is a
+ *       distributed search over every shard (groups are routed by {@code dup_group}, so the match
+ *       may live on any shard), which sees searchable postings (soft commit). A supplied {@code dup_group} (the service's
+ *       decision) is kept as is and never gets a second value. A posting none of whose signed
+ *       fields carries text is its own group ({@code dup_group} = its uniqueKey): otherwise every
+ *       empty posting would share the signature of "nothing" and collapse into one.
  *   <li><b>In SolrCloud with {@code router.field=dup_group}, a group change by atomic update is
  *       refused.</b> The route of such an update is the value it carries, so {@code
  *       {"dup_group":{"set":"g2"}}} would be routed by the text "{set=g2}" and create a partial
@@ -55,18 +82,24 @@ import org.apache.solr.update.processor.UpdateRequestProcessor;
  *
  * <p>Parameters: those of {@link SignatureUpdateProcessorFactory} ({@code signatureField}, {@code
  * fields}, {@code signatureClass}, {@code overwriteDupes}, {@code quantRate}, ...) plus {@code
- * groupField} (default {@code dup_group}). {@code overwriteDupes} must be false: this processor
- * exists to keep duplicates.
+ * groupField} (default {@code dup_group}) and {@code adoptGroups} (default true; false: a posting
+ * without {@code dup_group} always gets its signature, as stock Solr, which in SolrCloud saves the
+ * distributed lookup per posting). {@code overwriteDupes} must be false: this processor exists to
+ * keep duplicates.
  */
 public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProcessorFactory {
 
   private String groupField = "dup_group";
   private String uniqueKeyField;
+  private final Recent recent = new Recent();
+  private boolean adoptGroups = true;
 
   @Override
   public void init(NamedList<?> args) {
     Object group = args.remove("groupField");
     if (group != null) groupField = group.toString().trim();
+    Object adopt = args.remove("adoptGroups");
+    if (adopt != null) adoptGroups = Boolean.parseBoolean(adopt.toString().trim());
     if (groupField.isEmpty()) {
       throw new SolrException(ErrorCode.SERVER_ERROR, "groupField must not be empty");
     }
@@ -103,6 +136,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     }
     SchemaField key = schema.getUniqueKeyField();
     uniqueKeyField = key == null ? null : key.getName();
+    core.registerNewSearcherListener(recent);
   }
 
   public String getGroupField() {
@@ -115,6 +149,135 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     UpdateRequestProcessor fixup = new FixupProcessor(next);
     UpdateRequestProcessor stock = super.getInstance(req, rsp, fixup);
     return new SkipAtomicProcessor(stock, next, routedByGroup(req) ? groupField : null);
+  }
+
+  private static boolean cloud(SolrCore core) {
+    return core.getCoreDescriptor().getCloudDescriptor() != null;
+  }
+
+  private static String smaller(String a, String b) {
+    if (a == null) return b;
+    if (b == null) return a;
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * The group of the postings already carrying {@code signature}: the smallest {@code dup_group}
+   * among them (standalone: this core's recent signatures and its newest searcher; SolrCloud: every
+   * shard, searchable postings only, as a delete sent through another node never reaches this core's
+   * memory); null when there is none.
+   */
+  String existingGroup(SolrQueryRequest req, String signature) throws IOException {
+    SolrCore core = req.getCore();
+    if (cloud(core)) return distributedLookup(core, signature);
+    String found = recent.get(signature);
+    UpdateLog ulog = core.getUpdateHandler().getUpdateLog();
+    if (recent.takeStale() && ulog != null) ulog.openRealtimeSearcher(); // a group moved or left
+    SchemaField sigField = core.getLatestSchema().getField(getSignatureField());
+    BytesRefBuilder term = new BytesRefBuilder();
+    sigField.getType().readableToIndexed(signature, term);
+    RefCounted<SolrIndexSearcher> ref = core.getRealtimeSearcher();
+    try {
+      // the term's postings in each segment, the group from docValues: no query, no sort
+      for (LeafReaderContext leaf : ref.get().getIndexReader().leaves()) {
+        Terms terms = leaf.reader().terms(sigField.getName());
+        TermsEnum te = terms == null ? null : terms.iterator();
+        if (te == null || !te.seekExact(term.get())) continue;
+        Bits live = leaf.reader().getLiveDocs();
+        SortedDocValues groups = DocValues.getSorted(leaf.reader(), groupField);
+        PostingsEnum docs = te.postings(null, PostingsEnum.NONE);
+        for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+          if ((live == null || live.get(d)) && groups.advanceExact(d)) {
+            found = smaller(found, groups.lookupOrd(groups.ordValue()).utf8ToString());
+          }
+        }
+      }
+    } finally {
+      ref.decref();
+    }
+    return found;
+  }
+
+  /** SolrCloud: the smallest dup_group with this signature on any shard (searchable postings). */
+  private String distributedLookup(SolrCore core, String signature) {
+    SolrRequestHandler select = core.getRequestHandler("/select");
+    if (select == null) {
+      throw new SolrException(ErrorCode.SERVER_ERROR, "PostingSignatureUpdateProcessorFactory"
+          + " needs the /select handler to find a signature's group across shards");
+    }
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("q", "*:*");
+    p.set("defType", "lucene");
+    p.set("fq", "{!term cache=false f=" + getSignatureField() + "}" + signature); // no cache entry per posting
+    p.set("fl", groupField);
+    p.set("rows", 1);
+    p.set("sort", groupField + " asc");
+    p.set("distrib", true);
+    try (LocalSolrQueryRequest lookup = new LocalSolrQueryRequest(core, p)) {
+      SolrQueryResponse rsp = new SolrQueryResponse();
+      SolrRequestInfo.setRequestInfo(new SolrRequestInfo(lookup, rsp));
+      try {
+        select.handleRequest(lookup, rsp);
+      } finally {
+        SolrRequestInfo.clearRequestInfo();
+      }
+      if (rsp.getException() != null) {
+        throw new SolrException(ErrorCode.SERVICE_UNAVAILABLE,
+            "could not look up the group of signature " + signature + ": " + rsp.getException(),
+            rsp.getException());
+      }
+      Object docs = rsp.getValues().get("response");
+      if (docs instanceof SolrDocumentList list && !list.isEmpty()) {
+        Object g = list.get(0).getFirstValue(groupField);
+        return g == null ? null : g.toString();
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Signature -> smallest group of the postings this core signed (or saw with a supplied group)
+   * since about the last two searchers opened: they may not be searchable yet. Forgotten on any
+   * delete or atomic group change (a stale group must not be adopted; the next lookup then opens a
+   * new realtime searcher once, so the change is seen), bounded in size.
+   */
+  static final class Recent implements SolrEventListener {
+    private static final int MAX = 200_000;
+    private volatile ConcurrentHashMap<String, String> current = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, String> previous = new ConcurrentHashMap<>();
+    private final AtomicBoolean stale = new AtomicBoolean();
+
+    /** True once after a delete or a group change: the realtime searcher may be out of date. */
+    boolean takeStale() {
+      return stale.getAndSet(false);
+    }
+
+    void put(String signature, String group) {
+      ConcurrentHashMap<String, String> now = current;
+      if (now.size() < MAX) now.merge(signature, group, PostingSignatureUpdateProcessorFactory::smaller);
+    }
+
+    String get(String signature) {
+      return smaller(current.get(signature), previous.get(signature));
+    }
+
+    synchronized void clear() {
+      stale.set(true);
+      previous = new ConcurrentHashMap<>();
+      current = new ConcurrentHashMap<>();
+    }
+
+    @Override
+    public synchronized void newSearcher(SolrIndexSearcher newSearcher, SolrIndexSearcher old) {
+      previous = current; // what the new searcher may have missed stays one more round
+      current = new ConcurrentHashMap<>();
+    }
+
+    @Override
+    public void postCommit() {}
+
+    @Override
+    public void postSoftCommit() {}
   }
 
   /** True in SolrCloud when this collection is routed by the group field (router.field). */
@@ -148,7 +311,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
   }
 
   /** Front of the pair: partial updates bypass the stock signing step. */
-  private static final class SkipAtomicProcessor extends UpdateRequestProcessor {
+  private final class SkipAtomicProcessor extends UpdateRequestProcessor {
     private final UpdateRequestProcessor afterSigning;
     private final String routeField;
 
@@ -162,6 +325,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     @Override
     public void processAdd(AddUpdateCommand cmd) throws IOException {
       if (AtomicUpdateDocumentMerger.isAtomicUpdate(cmd)) {
+        if (cmd.getSolrInputDocument().getField(groupField) != null) recent.clear();
         if (routeField != null
             && cmd.getSolrInputDocument().getFieldValue(routeField) instanceof Map) {
           throw new SolrException(
@@ -175,6 +339,12 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
       } else {
         super.processAdd(cmd);
       }
+    }
+
+    @Override
+    public void processDelete(DeleteUpdateCommand cmd) throws IOException {
+      recent.clear();
+      super.processDelete(cmd);
     }
   }
 
@@ -196,12 +366,20 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
       }
       SolrInputField group = doc.getField(groupField);
       boolean supplied = group != null && !blank(group.getFirstValue());
+      boolean text = uniqueKeyField == null || !noSourceText(doc);
       if (!supplied) {
         Object fallback = signature;
-        if (uniqueKeyField != null && noSourceText(doc)) {
+        if (!text) {
           fallback = doc.getFieldValue(uniqueKeyField);
+        } else if (signature != null && adoptGroups) {
+          String existing = existingGroup(cmd.getReq(), signature.toString());
+          if (existing != null) fallback = existing;
         }
         if (fallback != null) doc.setField(groupField, fallback.toString());
+      }
+      Object decided = doc.getFieldValue(groupField);
+      if (text && signature != null && decided != null && !cloud(cmd.getReq().getCore())) {
+        recent.put(signature.toString(), decided.toString());
       }
       super.processAdd(cmd);
     }

@@ -83,6 +83,79 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
     assertEquals("p-1", stored("b", "profile_sig"));
   }
 
+  /** One naming of groups: a posting sent without dup_group joins the group of its signature. */
+  @Test
+  public void straightCopyJoinsTheGroupOfAnExistingPosting() throws Exception {
+    // the service names groups by posting id; its posting is searchable
+    assertU(adoc("id", "s1", "title", "Night Nurse", "company", "Mercy",
+        "description", "Ward four, night shifts, three nights a week", "dup_group", "s1"));
+    assertU(commit());
+    assertU(adoc("id", "c1", "title", "night nurse", "company", "MERCY",
+        "description", "Ward four night shifts three nights a week!"));
+    // not searchable yet (no commit): found among the signatures this core signed
+    assertU(adoc("id", "s2", "title", "Line Cook", "company", "Diner",
+        "description", "Grill and prep work for the lunch service", "dup_group", "s2"));
+    assertU(adoc("id", "c2", "title", "Line Cook", "company", "Diner",
+        "description", "Grill and prep work for the lunch service"));
+    assertU(commit());
+    assertEquals(stored("s1", "signature"), stored("c1", "signature"));
+    assertEquals("s1", stored("c1", "dup_group"));
+    assertEquals("s2", stored("c2", "dup_group"));
+    // after a new searcher the recent signatures are forgotten, the searcher still finds the group
+    assertU(adoc("id", "c3", "title", "Line Cook", "company", "Diner",
+        "description", "Grill and prep work for the lunch service."));
+    assertU(commit());
+    assertEquals("s2", stored("c3", "dup_group"));
+    // two groups share a signature: the smallest is adopted, whatever the order they came in
+    assertU(adoc("id", "s0", "title", "Line Cook", "company", "Diner",
+        "description", "Grill and prep work for the lunch service", "dup_group", "a-first"));
+    assertU(adoc("id", "c4", "title", "Line Cook", "company", "Diner",
+        "description", "Grill and prep work for the lunch service"));
+    assertU(commit());
+    assertEquals("a-first", stored("c4", "dup_group"));
+  }
+
+  @Test
+  public void adoptGroupsFalseKeepsTheSignature() throws Exception {
+    PostingSignatureUpdateProcessorFactory plain = new PostingSignatureUpdateProcessorFactory();
+    NamedList<Object> args = new NamedList<>();
+    args.add("signatureField", "signature");
+    args.add("fields", "title,company,description");
+    args.add("overwriteDupes", false);
+    args.add("signatureClass", "solr.processor.TextProfileSignature");
+    args.add("adoptGroups", "false");
+    plain.init(args);
+    plain.inform(h.getCore());
+    UpdateRequestProcessorChain chain = new UpdateRequestProcessorChain(
+        List.of(plain, new DistributedUpdateProcessorFactory(), new RunUpdateProcessorFactory()),
+        h.getCore());
+    assertU(adoc("id", "s1", "title", "Baker", "company", "Crumb", "description", "Early shifts",
+        "dup_group", "s1"));
+    assertU(commit());
+    addThrough(chain, sdoc("id", "c1", "title", "Baker", "company", "Crumb",
+        "description", "Early shifts"));
+    assertU(commit());
+    assertEquals(stored("s1", "signature"), stored("c1", "dup_group"));
+  }
+
+  @Test
+  public void aDeletedOrMovedGroupIsNotAdopted() throws Exception {
+    assertU(adoc("id", "s1", "title", "Welder", "company", "Forge",
+        "description", "MIG and TIG welding on steel frames", "dup_group", "s1"));
+    assertU(delI("s1")); // uncommitted add, then its delete: nothing to adopt
+    assertU(adoc("id", "c1", "title", "Welder", "company", "Forge",
+        "description", "MIG and TIG welding on steel frames"));
+    assertU(commit());
+    String sig = stored("c1", "signature");
+    assertEquals(sig, stored("c1", "dup_group"));
+    // the group moves by atomic update (the service's regroup): a later copy joins the new group
+    assertU(adoc(sdoc("id", "c1", "dup_group", Map.of("set", "moved"))));
+    assertU(adoc("id", "c2", "title", "Welder", "company", "Forge",
+        "description", "MIG and TIG welding on steel frames"));
+    assertU(commit());
+    assertEquals("moved", stored("c2", "dup_group"));
+  }
+
   @Test
   public void atomicUpdateNeverResignsOrRegroups() throws Exception {
     assertU(adoc("id", "a", "title", "Backend Developer", "company", "Initech",
