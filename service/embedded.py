@@ -22,6 +22,7 @@ from service import candidates, decision_glue, io
 from service.engine import Phases, date_key, find_groups, imap_ordered, worker_pool
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
+from service.settings import settings
 from service.verify_stage import PairVerifier, file_postings
 
 CHUNK_LINES = 1000    # lines per worker task
@@ -209,7 +210,7 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
     t0 = time.perf_counter()
     if path != "-" and not os.path.exists(path):
         raise UserError(f"{path}: no such file")
-    workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, 8))
+    workers = workers if workers is not None else settings().workers
     store = _Store()
     summary = Summary()
     phases = Phases("dedup", quiet)

@@ -20,7 +20,6 @@ extraction; only last_seen / seen_count move.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import threading
 import time
@@ -34,13 +33,14 @@ import orjson
 
 from service import decision_glue, sketching
 from service.features import compute_features
+from service.settings import settings
 from service.solr import Solr, terms_query
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
-MAX_TEXT_CHARS = int(os.environ.get("JOBDEDUP_MAX_TEXT_CHARS", "200000"))
+MAX_TEXT_CHARS = settings().max_text_chars
 
 #: Fields the service computes; a client's values for them are ignored.
 COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",

@@ -27,22 +27,23 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from service.settings import DEFAULT_STATE_DIR, settings
 from signatures.boilerplate import BoilerplateModel
 
 log = logging.getLogger("jobdedup.state")
 
-#: Default state directory (relative to the working directory, like recompute's checkpoint directory).
-DEFAULT_STATE_DIR = "jobdedup-state"
+__all__ = ["DEFAULT_STATE_DIR", "BoilerplateState", "default_state_dir", "write_atomic"]
+
 MODEL_FILE = "boilerplate.jdbp"
 #: Seconds between periodic saves of a changed model while the service runs (and always on close).
-SAVE_INTERVAL_S = float(os.environ.get("JOBDEDUP_STATE_SAVE_INTERVAL", "30"))
+SAVE_INTERVAL_S = settings().state_save_interval_s
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def default_state_dir() -> str:
     """The state directory when none is given: env JOBDEDUP_STATE_DIR, else ./jobdedup-state."""
-    return os.environ.get("JOBDEDUP_STATE_DIR") or DEFAULT_STATE_DIR
+    return settings().state_dir
 
 
 def collection_slug(solr_url: str) -> str:

@@ -56,13 +56,14 @@ def extract_chunk(postings: list[dict[str, Any]]) -> list[Any]:
 def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
                                                            np.ndarray]:
     """Extract postings: their pickled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
-    from signatures.boilerplate import line_keys
+    from signatures.boilerplate import line_hashes, line_keys
 
     blobs: list[bytes] = []
     g, gj, s, sj = [], [], [], []
     for ex in extract_chunk(postings):
-        blobs.append(pickle.dumps(ex, protocol=pickle.HIGHEST_PROTOCOL))
-        glob, scoped, jk = line_keys(ex)
+        hashes = line_hashes(ex)
+        blobs.append(pickle.dumps((ex, hashes), protocol=pickle.HIGHEST_PROTOCOL))
+        glob, scoped, jk = line_keys(ex, hashes)
         g.append(glob)
         s.append(scoped)
         gj.append(np.full(len(glob), jk, np.uint64))
@@ -71,34 +72,49 @@ def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarr
     return blobs, cat[0], cat[1], cat[2], cat[3]
 
 
-_CACHE: dict[str, Any] = {}
+class _HashedWeights:
+    """The boilerplate model as `prepare` asks for it (`line_weights(ex)`), answered from the line hashes
+    extraction already computed (`next_hashes`, set before each prepare) instead of hashing every line again."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.next_hashes: np.ndarray | None = None
+
+    def line_weights(self, ex: Any) -> np.ndarray:
+        hashes, self.next_hashes = self.next_hashes, None
+        return self.model.line_weights(ex, hashes)
 
 
-def _verifier_for(model_dir: str) -> Any:
+_CACHE: dict[str, tuple[Any, _HashedWeights]] = {}
+
+
+def _verifier_for(model_dir: str) -> tuple[Any, _HashedWeights]:
     """The Verifier with the boilerplate model saved in `model_dir` (memory-mapped; cached per process)."""
-    v = _CACHE.get(model_dir)
-    if v is None:
+    got = _CACHE.get(model_dir)
+    if got is None:
         from service import decision_glue
         from signatures.boilerplate import ArrayBoilerplate
 
         arrays = {k: np.load(os.path.join(model_dir, k + ".npy"), mmap_mode="r")
                   for k in ("params", "gk", "gn", "sk", "sn")}
-        v = decision_glue.make_verifier(ArrayBoilerplate.from_arrays(arrays))
+        weights = _HashedWeights(ArrayBoilerplate.from_arrays(arrays))
+        got = (decision_glue.make_verifier(weights), weights)
         _CACHE.clear()
-        _CACHE[model_dir] = v
-    return v
+        _CACHE[model_dir] = got
+    return got
 
 
 def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
                  ) -> tuple[np.ndarray, list[tuple[str, ...]]]:
     """Prepare one unit's postings once and decide its pairs: scores, reasons (() unless duplicate)."""
     model_dir, spool, offs, lens, a, b = args
-    v = _verifier_for(model_dir)
+    v, weights = _verifier_for(model_dir)
     with open(spool, "rb") as fh:
         prepared = []
         for o, n in zip(offs.tolist(), lens.tolist(), strict=True):
             fh.seek(o)
-            prepared.append(v.prepare(pickle.loads(fh.read(n))))
+            ex, weights.next_hashes = pickle.loads(fh.read(n))
+            prepared.append(v.prepare(ex))
     scores: list[float] = []
     why: list[tuple[str, ...]] = []
     al, bl = a.tolist(), b.tolist()
@@ -111,10 +127,12 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
     return np.asarray(scores, np.float64), why
 
 
-def units(vi: np.ndarray, vj: np.ndarray, n: int, unit_rows: int = UNIT_ROWS) -> tuple[np.ndarray, np.ndarray]:
+def units(vi: np.ndarray, vj: np.ndarray, n: int, unit_rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(unit per pair, unit per row; -1 for rows in no pair): whole components of the pair graph packed
     into units of about `unit_rows` rows; a bigger component is cut into blocks of rows and each pair
-    goes to the later block of its two rows (the earlier row is then prepared once more there)."""
+    goes to the later block of its two rows (the earlier row is then prepared once more there);
+    `unit_rows` defaults to UNIT_ROWS."""
+    unit_rows = unit_rows or UNIT_ROWS
     label = component_labels(vi, vj, n)
     used = np.zeros(n, bool)
     used[vi] = True

@@ -21,7 +21,7 @@ import xxhash
 
 from signatures.extract import Extracted, extract, normalize_line
 
-__all__ = ["ArrayBoilerplate", "BoilerplateModel", "company_key", "job_key", "line_hash", "line_keys"]
+__all__ = ["ArrayBoilerplate", "BoilerplateModel", "company_key", "job_key", "line_hash", "line_hashes", "line_keys"]
 
 _FORMAT = 1
 _CAP = 8  # job keys remembered per (scope, line): enough to tell "many" from "few"
@@ -186,10 +186,16 @@ class BoilerplateModel:
         return model
 
 
-def line_keys(ex: Extracted) -> tuple[np.ndarray, np.ndarray, int]:
+def line_hashes(ex: Extracted) -> np.ndarray:
+    """`line_hash` of each of the posting's lines, in order (uint64; 0 for lines too short to matter)."""
+    return np.array([line_hash(ln) for ln in ex.lines], dtype=np.uint64)
+
+
+def line_keys(ex: Extracted, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """What `BoilerplateModel.add` counts for one posting, as arrays: (its line hashes (global scope),
-    the same hashes mixed with its company / site scopes, its job key)."""
-    glob = np.array(sorted(_line_hashes(ex)), dtype=np.uint64)
+    the same hashes mixed with its company / site scopes, its job key); `hashes`: its `line_hashes`."""
+    hashes = line_hashes(ex) if hashes is None else hashes
+    glob = np.unique(hashes[hashes != 0])
     scoped = [glob ^ np.uint64(_scope_hash(s)) for s in _scopes(ex)[1:]]
     return glob, np.concatenate(scoped) if scoped else np.zeros(0, np.uint64), job_key(ex)
 
@@ -296,8 +302,9 @@ class ArrayBoilerplate(BoilerplateModel):
     def jobs_with_line(self, ex: Extracted, line: str) -> int:
         return int(self._jobs(ex, np.array([line_hash(line)], np.uint64))[0])
 
-    def line_weights(self, ex: Extracted) -> np.ndarray:
-        hashes = np.array([line_hash(ln) for ln in ex.lines], np.uint64)
+    def line_weights(self, ex: Extracted, hashes: np.ndarray | None = None) -> np.ndarray:
+        """Weight per line of `ex.lines` (`hashes`: its `line_hashes`, when already computed)."""
+        hashes = line_hashes(ex) if hashes is None else hashes
         return np.where(self._jobs(ex, hashes) >= self.min_jobs, self.weight, 1.0).astype(np.float32)
 
     def __len__(self) -> int:
