@@ -5,7 +5,7 @@
 
 Runs the real CLI in a child process. Peak memory: `ru_maxrss` of the children (resource.getrusage,
 the largest single process) and the peaks of the summed RSS and of the summed PSS of the whole process
-tree, sampled every 0.2 s from /proc (PSS: what the machine really had to hold; the RSS sum counts pages
+tree, sampled every second from /proc (PSS: what the machine really had to hold; the RSS sum counts pages
 forked workers share with the main process once per process). Prints one JSON line.
 """
 
@@ -60,9 +60,9 @@ def _tree_memory_kib(root: int) -> tuple[int, int]:
     return rss, pss
 
 
-def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> dict:
-    """Run `cmd`; wall seconds, peak summed RSS / PSS of its process tree (sampled every 0.2 s) and its
-    stderr (the last line is jobdedup's --summary-json)."""
+def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None, interval: float = 1.0) -> dict:
+    """Run `cmd`; wall seconds, peak summed RSS / PSS of its process tree and its
+    stderr (the last line is jobdedup's --summary-json); memory sampled every `interval` seconds."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, env=env, cwd=cwd)
     peak = [0, 0]
@@ -72,7 +72,7 @@ def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None =
         while not done.is_set():
             rss, pss = _tree_memory_kib(proc.pid)
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
-            done.wait(0.2)
+            done.wait(interval)
 
     th = threading.Thread(target=sample, daemon=True)
     th.start()

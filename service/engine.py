@@ -30,6 +30,7 @@ WINDOW = 3            # sorted-neighbourhood width per band: pairs (k, k+1..k+WI
 PREFIX_SLOTS = 16     # sketch slots compared first ...
 PREFIX_MIN = 2        # ... and at least this many must agree (P(miss) ~3 % at Jaccard 0.3, ~0 at 0.5)
 PAIR_CHUNK = 1_000_000  # candidate pairs compared per step (bounds the temporary sketch copies)
+PAIR_BUDGET = 8_000_000  # raw band-key pairs generated per block (bounds the candidate arrays)
 
 
 #: A multiprocessing.Pool, or None: work runs in this process.
@@ -142,65 +143,107 @@ def _matches(sketch: np.ndarray, prefix: np.ndarray, ii: np.ndarray, jj: np.ndar
 Verify = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]]
 
 
-def _candidate_codes(f: FeatureBatch, nn: int, phases: Callable[..., Any]
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Candidate pairs as sorted codes lo * nn + hi: (exact-key pairs, band-key pairs, whether a band pair
-    collided in two bands or more)."""
-    with phases("candidates", 3 + f.bands.shape[1], " keys") as bar:
-        exact = []
-        for keys in (f.content, f.url, f.profile):
-            exact.append(_codes(*_equal_key_pairs(keys, 2), nn))
-            bar.update(1)
-        band_parts = []
-        for b in range(f.bands.shape[1]):
-            band_parts.append(_codes(*_equal_key_pairs(f.bands[:, b], WINDOW), nn))
-            bar.update(1)
-        band_codes = np.concatenate(band_parts or [np.zeros(0, np.int64)])
-        del band_parts
-        codes, multi = _unique_multi(band_codes)
-        del band_codes
-        exact_codes, _ = _unique_multi(np.concatenate(exact))
-    return exact_codes, codes, multi
+class _BandPairs:
+    """Band-key candidate pairs, produced block by block instead of all at once: per band the rows sorted by
+    key (kept as int32 orders, 4 bytes per row and band); `blocks()` yields the pairs whose lower row lies in
+    successive row ranges, each about `budget` raw pairs, as sorted unique codes lo * nn + hi and whether
+    the pair collided in two bands or more. The blocks concatenated are exactly `_unique_multi` of all
+    bands' sorted-neighbourhood pairs."""
+
+    def __init__(self, bands: np.ndarray, nn: int, budget: int) -> None:
+        self.bands = bands
+        self.nn = nn
+        n = len(bands)
+        dtype = np.int32 if n < 2**31 else np.int64
+        self.orders = [np.argsort(bands[:, b], kind="stable").astype(dtype) for b in range(bands.shape[1])]
+        per_row = np.zeros(n + 1, np.int64)
+        for lo, _ in self._pairs(0, n):
+            per_row += np.bincount(lo, minlength=n + 1)
+        self.total = int(per_row.sum())
+        cum = np.cumsum(per_row)
+        cuts = np.searchsorted(cum, np.arange(budget, self.total, budget), side="right")
+        self.bounds = [0, *sorted(set(cuts.tolist()) - {0, n}), n] if n else [0, 0]
+
+    def _pairs(self, r0: int, r1: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(lower row, higher row) of the sorted-neighbourhood pairs with lower row in [r0, r1), per band."""
+        for b, order in enumerate(self.orders):
+            ks = self.bands[order, b]
+            for d in range(1, WINDOW):
+                if d >= len(ks):
+                    break
+                m = (ks[:-d] == ks[d:]) & (ks[d:] != 0)
+                if not m.any():
+                    break
+                x, y = order[:-d][m].astype(np.int64), order[d:][m].astype(np.int64)
+                lo, hi = np.minimum(x, y), np.maximum(x, y)
+                if r0 > 0 or r1 < len(ks):
+                    sel = (lo >= r0) & (lo < r1)
+                    lo, hi = lo[sel], hi[sel]
+                yield lo, hi
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+        """(sorted unique codes, collided in 2+ bands, raw pairs) per block of lower rows."""
+        for r0, r1 in zip(self.bounds[:-1], self.bounds[1:], strict=True):
+            parts = [lo * self.nn + hi for lo, hi in self._pairs(r0, r1)]
+            raw = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+            del parts
+            codes, multi = _unique_multi(raw)
+            yield codes, multi, len(raw)
 
 
-def _evidence(f: FeatureBatch, exact_codes: np.ndarray, codes: np.ndarray, multi: np.ndarray, nn: int,
-              verifying: bool, phases: Callable[..., Any]) -> tuple[list[tuple[np.ndarray, ...]],
-                                                                     list[tuple[np.ndarray, ...]], int]:
+def _candidate_blocks(f: FeatureBatch, nn: int, phases: Callable[..., Any]
+                      ) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray]]:
+    """Candidate pairs in blocks, as sorted codes lo * nn + hi: first every exact-key pair (multi None), then
+    the band-key pairs block by block (with whether each collided in two bands or more); the exact codes
+    come along with every block (band pairs that are exact pairs too are decided as exact ones)."""
+    exact = [_codes(*_equal_key_pairs(keys, 2), nn) for keys in (f.content, f.url, f.profile)]
+    exact_codes, _ = _unique_multi(np.concatenate(exact))
+    del exact
+    bands = _BandPairs(f.bands, nn, PAIR_BUDGET)
+    with phases("candidates", len(exact_codes) + bands.total, " pairs", True) as bar:
+        yield exact_codes, None, exact_codes
+        bar.update(len(exact_codes))
+        for codes, multi, raw in bands.blocks():
+            yield codes, multi, exact_codes
+            bar.update(raw)
+
+
+def _evidence(f: FeatureBatch, nn: int, verifying: bool, phases: Callable[..., Any]
+              ) -> tuple[list[tuple[np.ndarray, ...]], list[tuple[np.ndarray, ...]], int, int]:
     """Decide the candidate pairs in blocks of PAIR_CHUNK: (accepted parts (i, j, score, bits, est),
-    pending parts (i, j, est) for the Verifier, pairs compared)."""
+    pending parts (i, j, est) for the Verifier, candidate pairs, pairs compared)."""
     prefix = np.ascontiguousarray(f.sketch[:, :PREFIX_SLOTS])
     parts: list[tuple[np.ndarray, ...]] = []
     pending: list[tuple[np.ndarray, ...]] = []
-    n_candidates = 0
-    with phases("evidence", len(exact_codes) + len(codes), " pairs", True) as bar:
-        for src, is_exact in ((exact_codes, True), (codes, False)):
-            for s in range(0, len(src), PAIR_CHUNK):
-                c = src[s:s + PAIR_CHUNK]
-                ii, jj = c // nn, c % nn
-                if not is_exact:
-                    keep = ~np.isin(c, exact_codes, assume_unique=True)
-                    same_ct = (f.company[ii] == f.company[jj]) & (f.title[ii] == f.title[jj]) & (f.title[ii] != 0)
-                    keep &= multi[s:s + PAIR_CHUNK] | same_ct
-                    ii, jj = ii[keep], jj[keep]
-                n_candidates += len(ii)
-                est = _matches(f.sketch, prefix, ii, jj)
+    n_pairs = n_candidates = 0
+    for src, src_multi, exact_codes in _candidate_blocks(f, nn, phases):
+        n_pairs += len(src)
+        for s in range(0, len(src), PAIR_CHUNK):
+            c = src[s:s + PAIR_CHUNK]
+            ii, jj = c // nn, c % nn
+            if src_multi is not None:
+                keep = ~np.isin(c, exact_codes, assume_unique=True)
+                same_ct = (f.company[ii] == f.company[jj]) & (f.title[ii] == f.title[jj]) & (f.title[ii] != 0)
+                keep &= src_multi[s:s + PAIR_CHUNK] | same_ct
+                ii, jj = ii[keep], jj[keep]
+            n_candidates += len(ii)
+            est = _matches(f.sketch, prefix, ii, jj)
 
-                def nz(arr: np.ndarray, ii: np.ndarray = ii, jj: np.ndarray = jj) -> np.ndarray:
-                    return (arr[ii] == arr[jj]) & (arr[ii] != 0)
+            def nz(arr: np.ndarray, ii: np.ndarray = ii, jj: np.ndarray = jj) -> np.ndarray:
+                return (arr[ii] == arr[jj]) & (arr[ii] != 0)
 
-                def conflict(arr: np.ndarray, ii: np.ndarray = ii, jj: np.ndarray = jj) -> np.ndarray:
-                    return (arr[ii] != arr[jj]) & (arr[ii] != 0) & (arr[jj] != 0)
+            def conflict(arr: np.ndarray, ii: np.ndarray = ii, jj: np.ndarray = jj) -> np.ndarray:
+                return (arr[ii] != arr[jj]) & (arr[ii] != 0) & (arr[jj] != 0)
 
-                accept, score, bits = decision_glue.decide_arrays(
-                    est, nz(f.content), nz(f.url), nz(f.profile), nz(f.company), nz(f.title), conflict(f.location),
-                    np.minimum(f.ntok[ii], f.ntok[jj]), conflict(f.title))
-                if verifying:
-                    amb = decision_glue.ambiguous(bits, est, conflict(f.company))
-                    pending.append((ii[amb], jj[amb], est[amb]))
-                    accept &= ~amb
-                parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
-                bar.update(len(c))
-    return parts, pending, n_candidates
+            accept, score, bits = decision_glue.decide_arrays(
+                est, nz(f.content), nz(f.url), nz(f.profile), nz(f.company), nz(f.title), conflict(f.location),
+                np.minimum(f.ntok[ii], f.ntok[jj]), conflict(f.title))
+            if verifying:
+                amb = decision_glue.ambiguous(bits, est, conflict(f.company))
+                pending.append((ii[amb], jj[amb], est[amb]))
+                accept &= ~amb
+            parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
+    return parts, pending, n_pairs, n_candidates
 
 
 def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, np.ndarray], parts: list[tuple[np.ndarray, ...]],
@@ -278,10 +321,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     """
     n = len(f.content)
     nn = max(n, 1)
-    exact_codes, codes, multi = _candidate_codes(f, nn, phases)
-    parts, pending, n_candidates = _evidence(f, exact_codes, codes, multi, nn, verify is not None, phases)
-    n_pairs = len(codes) + len(exact_codes)
-    del codes, multi, exact_codes
+    parts, pending, n_pairs, n_candidates = _evidence(f, nn, verify is not None, phases)
     verified_why: dict[int, tuple[str, ...]] = {}
     if verify is not None and extra is not None and len(extra[0]):
         xi, xj, xe = _blocking_pending(f, extra, parts, pending, nn)

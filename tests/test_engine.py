@@ -98,3 +98,27 @@ def test_phases_time_each_named_step() -> None:
         pass
     assert set(phases.timings) == {"verify_extract_s", "grouping_s"}
     assert all(v >= 0 for v in phases.timings.values())
+
+
+@pytest.mark.parametrize("budget", [1, 7, 50, 10**9])
+def test_band_pairs_in_blocks_are_all_pairs_once(budget: int) -> None:
+    """Blocks of lower rows, concatenated, are exactly the unique sorted-neighbourhood pairs of all bands
+    (with the same 'collided in two bands' flags) whatever the block budget."""
+    from service import engine
+
+    rng = np.random.default_rng(3)
+    bands = rng.integers(0, 6, (120, 5)).astype(np.uint64)  # few keys: big buckets, many repeats
+    bands[rng.random(bands.shape) < 0.1] = 0                 # some rows without a key in a band
+    nn = len(bands)
+    raw = np.concatenate([engine._codes(*engine._equal_key_pairs(bands[:, b], engine.WINDOW), nn)
+                          for b in range(bands.shape[1])])
+    want_codes, want_multi = engine._unique_multi(raw)
+    bp = engine._BandPairs(bands, nn, budget)
+    blocks = list(bp.blocks())
+    got_codes = np.concatenate([b[0] for b in blocks])
+    got_multi = np.concatenate([b[1] for b in blocks])
+    assert np.array_equal(got_codes, want_codes) and np.array_equal(got_multi, want_multi)
+    assert bp.total == len(raw) == sum(b[2] for b in blocks)
+    assert len(blocks) == (1 if budget >= len(raw) else len(bp.bounds) - 1) and len(blocks) >= 1
+    if budget < 50:
+        assert len(blocks) > 3
