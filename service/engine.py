@@ -93,23 +93,25 @@ def _no_phases(name: str, total: float | None = None, unit: str = "it", unit_sca
     return Phases("", quiet=True)(name, total, unit, unit_scale)
 
 
-def _equal_key_pairs(keys: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs of rows with equal non-zero keys, sorted-neighbourhood within `window`."""
-    order = np.argsort(keys, kind="stable")
+def _neighbours(keys: np.ndarray, order: np.ndarray, window: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Rows (a, b) with equal non-zero keys at distance 1..window-1 in `order` (rows sorted by key)."""
     ks = keys[order]
-    a_parts, b_parts = [], []
     for d in range(1, window):
         if d >= len(ks):
             break
         m = (ks[:-d] == ks[d:]) & (ks[d:] != 0)
         if not m.any():
             break
-        a_parts.append(order[:-d][m])
-        b_parts.append(order[d:][m])
-    if not a_parts:
+        yield order[:-d][m].astype(np.int64), order[d:][m].astype(np.int64)
+
+
+def _equal_key_pairs(keys: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of rows with equal non-zero keys, sorted-neighbourhood within `window`."""
+    found = list(_neighbours(keys, np.argsort(keys, kind="stable"), window))
+    if not found:
         e = np.zeros(0, np.int64)
         return e, e
-    return np.concatenate(a_parts).astype(np.int64), np.concatenate(b_parts).astype(np.int64)
+    return np.concatenate([a for a, _ in found]), np.concatenate([b for _, b in found])
 
 
 def _codes(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
@@ -166,17 +168,11 @@ class _BandPairs:
 
     def _pairs(self, r0: int, r1: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(lower row, higher row) of the sorted-neighbourhood pairs with lower row in [r0, r1), per band."""
+        n = len(self.bands)
         for b, order in enumerate(self.orders):
-            ks = self.bands[order, b]
-            for d in range(1, WINDOW):
-                if d >= len(ks):
-                    break
-                m = (ks[:-d] == ks[d:]) & (ks[d:] != 0)
-                if not m.any():
-                    break
-                x, y = order[:-d][m].astype(np.int64), order[d:][m].astype(np.int64)
+            for x, y in _neighbours(self.bands[:, b], order, WINDOW):
                 lo, hi = np.minimum(x, y), np.maximum(x, y)
-                if r0 > 0 or r1 < len(ks):
+                if r0 > 0 or r1 < n:
                     sel = (lo >= r0) & (lo < r1)
                     lo, hi = lo[sel], hi[sel]
                 yield lo, hi
