@@ -61,8 +61,10 @@ def _tree_memory_kib(root: int) -> tuple[int, int]:
 
 
 def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None, interval: float = 1.0) -> dict:
-    """Run `cmd`; wall seconds, peak summed RSS / PSS of its process tree and its
+    """Run `cmd`; wall seconds, CPU seconds (user + system, the process and its waited-for descendants),
+    peak summed RSS / PSS of its process tree and its
     stderr (the last line is jobdedup's --summary-json); memory sampled every `interval` seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, env=env, cwd=cwd)
     peak = [0, 0]
@@ -82,7 +84,9 @@ def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None =
     th.join()
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[-2000:]}")
-    return {"seconds": round(seconds, 1), "peak_rss_process_tree_mib": round(peak[0] / 1024),
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"seconds": round(seconds, 1), "cpu_s": round(cpu, 1), "peak_rss_process_tree_mib": round(peak[0] / 1024),
             "peak_pss_process_tree_mib": round(peak[1] / 1024), "stderr": err.decode()}
 
 

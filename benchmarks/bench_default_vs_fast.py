@@ -72,12 +72,12 @@ def main() -> None:
         ratios = {f"default/{k}": round(d / v["seconds"], 2) for k, v in runs.items() if k != "default"}
         print(orjson.dumps({"input": str(data), **ratios}).decode(), flush=True)
         rows.append((data.name, runs, ratios))
-    print("\n| input | run | seconds | peak RSS tree MiB | peak PSS tree MiB | groups |\n|---|---|---|---|---|---|")
+    print("\n| input | run | seconds | CPU s | peak RSS tree MiB | peak PSS tree MiB | groups |\n|---|---|---|---|---|---|---|")
     for name, runs, ratios in rows:
         for k, r in runs.items():
-            print(f"| {name} | {k} | {r['seconds']} | {r['peak_rss_process_tree_mib']} | "
+            print(f"| {name} | {k} | {r['seconds']} | {r['cpu_s']} | {r['peak_rss_process_tree_mib']} | "
                   f"{r['peak_pss_process_tree_mib']} | {r['groups']} |")
-        print(f"| {name} | ratios | {', '.join(f'{k} {v}x' for k, v in ratios.items())} | | | |")
+        print(f"| {name} | ratios | {', '.join(f'{k} {v}x' for k, v in ratios.items())} | | | | |")
 
 
 if __name__ == "__main__":

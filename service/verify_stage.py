@@ -25,7 +25,7 @@ import numpy as np
 from service.engine import Pool, imap_ordered
 from service.graph import component_labels
 
-UNIT_ROWS = 2000       # postings prepared together by one worker task
+UNIT_ROWS = 500        # postings prepared together by one worker task (small: the workers finish together)
 EXTRACT_CHUNK = 200    # postings per extraction task
 DECIDE_BATCH = 5000    # pairs per decide_many call
 
