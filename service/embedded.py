@@ -269,3 +269,4 @@ def _write(output: IO[bytes], store: _Store, res: dict[str, Any], bar: Any) -> N
             }
 
     io.write_jsonl(output, records(), chunk=5000)
+    bar.update(len(ids) % 5000)
