@@ -209,6 +209,7 @@ def _evidence(f: FeatureBatch, nn: int, verifying: bool, phases: Callable[..., A
     """Decide the candidate pairs in blocks of PAIR_CHUNK: (accepted parts (i, j, score, bits, est),
     pending parts (i, j, est) for the Verifier, candidate pairs, pairs compared)."""
     prefix = np.ascontiguousarray(f.sketch[:, :PREFIX_SLOTS])
+    cols = {k: getattr(f, k) for k in ("content", "url", "profile", "company", "title", "location")}
     parts: list[tuple[np.ndarray, ...]] = []
     pending: list[tuple[np.ndarray, ...]] = []
     n_pairs = n_candidates = 0
@@ -224,18 +225,9 @@ def _evidence(f: FeatureBatch, nn: int, verifying: bool, phases: Callable[..., A
                 ii, jj = ii[keep], jj[keep]
             n_candidates += len(ii)
             est = _matches(f.sketch, prefix, ii, jj)
-
-            def nz(arr: np.ndarray, ii: np.ndarray = ii, jj: np.ndarray = jj) -> np.ndarray:
-                return (arr[ii] == arr[jj]) & (arr[ii] != 0)
-
-            def conflict(arr: np.ndarray, ii: np.ndarray = ii, jj: np.ndarray = jj) -> np.ndarray:
-                return (arr[ii] != arr[jj]) & (arr[ii] != 0) & (arr[jj] != 0)
-
-            accept, score, bits = decision_glue.decide_arrays(
-                est, nz(f.content), nz(f.url), nz(f.profile), nz(f.company), nz(f.title), conflict(f.location),
-                np.minimum(f.ntok[ii], f.ntok[jj]), conflict(f.title))
+            accept, score, bits, company_conflict = decision_glue.pair_evidence(cols, f.ntok, ii, jj, est)
             if verifying:
-                amb = decision_glue.ambiguous(bits, est, conflict(f.company))
+                amb = decision_glue.ambiguous(bits, est, company_conflict)
                 pending.append((ii[amb], jj[amb], est[amb]))
                 accept &= ~amb
             parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
