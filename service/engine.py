@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -187,50 +187,64 @@ class _BandPairs:
             yield codes, multi, len(raw)
 
 
-def _candidate_blocks(f: FeatureBatch, nn: int, phases: Callable[..., Any]
-                      ) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray]]:
-    """Candidate pairs in blocks, as sorted codes lo * nn + hi: first every exact-key pair (multi None), then
-    the band-key pairs block by block (with whether each collided in two bands or more); the exact codes
-    come along with every block (band pairs that are exact pairs too are decided as exact ones)."""
-    exact = [_codes(*_equal_key_pairs(keys, 2), nn) for keys in (f.content, f.url, f.profile)]
-    exact_codes, _ = _unique_multi(np.concatenate(exact))
-    del exact
-    bands = _BandPairs(f.bands, nn, PAIR_BUDGET)
-    with phases("candidates", len(exact_codes) + bands.total, " pairs", True) as bar:
-        yield exact_codes, None, exact_codes
-        bar.update(len(exact_codes))
-        for codes, multi, raw in bands.blocks():
-            yield codes, multi, exact_codes
-            bar.update(raw)
+class CandidateSource(Protocol):
+    """Proposes candidate pairs of rows block by block, so no run holds all of them at once. `blocks()`
+    yields (sorted unique codes lo * nn + hi, `multi` or None, `exact_codes`, raw pairs): None marks pairs
+    with exact evidence (same content / URL / profile key); otherwise `multi` says per pair whether it
+    collided in two LSH bands or more, and pairs also in `exact_codes` are left to the exact block. `total`
+    is the sum of the raw pair counts (the progress bar's length). The file and recompute source is `ArrayIndex`; the service's
+    Solr band / term queries and recent window are to plug in here."""
+
+    total: int
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray, int]]: ...
 
 
-def _evidence(f: FeatureBatch, nn: int, verifying: bool, phases: Callable[..., Any]
+class ArrayIndex:
+    """Candidates from the postings' own arrays: equal exact keys (content, canonical URL, profile
+    signature; neighbours in key order) and equal LSH band keys (`_BandPairs`, in blocks of rows)."""
+
+    def __init__(self, f: FeatureBatch, nn: int, budget: int | None = None) -> None:
+        exact = [_codes(*_equal_key_pairs(keys, 2), nn) for keys in (f.content, f.url, f.profile)]
+        self.exact_codes, _ = _unique_multi(np.concatenate(exact))
+        self.bands = _BandPairs(f.bands, nn, budget or PAIR_BUDGET)
+        self.total = len(self.exact_codes) + self.bands.total
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray, int]]:
+        yield self.exact_codes, None, self.exact_codes, len(self.exact_codes)
+        for codes, multi, raw in self.bands.blocks():
+            yield codes, multi, self.exact_codes, raw
+
+
+def _evidence(f: FeatureBatch, nn: int, source: CandidateSource, verifying: bool, phases: Callable[..., Any]
               ) -> tuple[list[tuple[np.ndarray, ...]], list[tuple[np.ndarray, ...]], int, int]:
-    """Decide the candidate pairs in blocks of PAIR_CHUNK: (accepted parts (i, j, score, bits, est),
-    pending parts (i, j, est) for the Verifier, candidate pairs, pairs compared)."""
+    """Decide the source's candidate pairs in blocks of PAIR_CHUNK: (accepted parts (i, j, score, bits,
+    est), pending parts (i, j, est) for the Verifier, candidate pairs, pairs compared)."""
     prefix = np.ascontiguousarray(f.sketch[:, :PREFIX_SLOTS])
     cols = {k: getattr(f, k) for k in ("content", "url", "profile", "company", "title", "location")}
     parts: list[tuple[np.ndarray, ...]] = []
     pending: list[tuple[np.ndarray, ...]] = []
     n_pairs = n_candidates = 0
-    for src, src_multi, exact_codes in _candidate_blocks(f, nn, phases):
-        n_pairs += len(src)
-        for s in range(0, len(src), PAIR_CHUNK):
-            c = src[s:s + PAIR_CHUNK]
-            ii, jj = c // nn, c % nn
-            if src_multi is not None:
-                keep = ~np.isin(c, exact_codes, assume_unique=True)
-                same_ct = (f.company[ii] == f.company[jj]) & (f.title[ii] == f.title[jj]) & (f.title[ii] != 0)
-                keep &= src_multi[s:s + PAIR_CHUNK] | same_ct
-                ii, jj = ii[keep], jj[keep]
-            n_candidates += len(ii)
-            est = _matches(f.sketch, prefix, ii, jj)
-            accept, score, bits, company_conflict = decision_glue.pair_evidence(cols, f.ntok, ii, jj, est)
-            if verifying:
-                amb = decision_glue.ambiguous(bits, est, company_conflict)
-                pending.append((ii[amb], jj[amb], est[amb]))
-                accept &= ~amb
-            parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
+    with phases("candidates", source.total, " pairs", True) as bar:
+        for src, src_multi, exact_codes, raw in source.blocks():
+            n_pairs += len(src)
+            for s in range(0, len(src), PAIR_CHUNK):
+                c = src[s:s + PAIR_CHUNK]
+                ii, jj = c // nn, c % nn
+                if src_multi is not None:
+                    keep = ~np.isin(c, exact_codes, assume_unique=True)
+                    same_ct = (f.company[ii] == f.company[jj]) & (f.title[ii] == f.title[jj]) & (f.title[ii] != 0)
+                    keep &= src_multi[s:s + PAIR_CHUNK] | same_ct
+                    ii, jj = ii[keep], jj[keep]
+                n_candidates += len(ii)
+                est = _matches(f.sketch, prefix, ii, jj)
+                accept, score, bits, company_conflict = decision_glue.pair_evidence(cols, f.ntok, ii, jj, est)
+                if verifying:
+                    amb = decision_glue.ambiguous(bits, est, company_conflict)
+                    pending.append((ii[amb], jj[amb], est[amb]))
+                    accept &= ~amb
+                parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
+            bar.update(raw)
     return parts, pending, n_pairs, n_candidates
 
 
@@ -293,7 +307,7 @@ def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
 
 def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None,
                 extra: tuple[np.ndarray, np.ndarray] | None = None,
-                phases: Callable[..., Any] = _no_phases) -> dict[str, Any]:
+                phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None) -> dict[str, Any]:
     """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays.
 
     Candidates: equal exact keys (content, canonical URL, profile signature) and equal LSH band keys
@@ -305,11 +319,15 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     best edge was verified to the verifier's reasons. `extra` (rows i, rows j; with `verify` only): more
     candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
     it gets them anyway or their rows are already connected. `phases` (a `Phases`) shows and times
-    the steps.
+    the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`).
     """
     n = len(f.content)
     nn = max(n, 1)
-    parts, pending, n_pairs, n_candidates = _evidence(f, nn, verify is not None, phases)
+    if source is None:
+        with phases("indexing", 1, " steps") as bar:
+            source = ArrayIndex(f, nn)
+            bar.update(1)
+    parts, pending, n_pairs, n_candidates = _evidence(f, nn, source, verify is not None, phases)
     verified_why: dict[int, tuple[str, ...]] = {}
     if verify is not None and extra is not None and len(extra[0]):
         xi, xj, xe = _blocking_pending(f, extra, parts, pending, nn)
