@@ -225,9 +225,10 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         first_key = date_key(store.first)
         verifier = PairVerifier(file_postings(path, kind, mapping, store.ids), len(store.ids), pool, workers,
                                 phases, phases.timings) if verify else None
-        extra = candidates.block_pairs(store.block_keys(), first_key) if verify else None
-        res = find_groups(feats, first_key, verifier, extra, phases)
-    del feats, extra
+        store.index.clear()  # folding re-sightings is done; the id -> row map is not needed any more
+        res = find_groups(feats, first_key, verifier,
+                          candidates.block_pairs(store.block_keys(), first_key) if verify else None, phases)
+    del feats
     with phases("writing", len(store.ids), " postings") as bar:
         _write(output, store, res, bar)
     summary.phases = phases.timings

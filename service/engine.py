@@ -319,7 +319,8 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     best edge was verified to the verifier's reasons. `extra` (rows i, rows j; with `verify` only): more
     candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
     it gets them anyway or their rows are already connected. `phases` (a `Phases`) shows and times
-    the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`).
+    the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`). Consumes `f`: its sketch
+    and band columns are released once the candidates are decided, before the verifier runs.
     """
     n = len(f.content)
     nn = max(n, 1)
@@ -328,12 +329,15 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
             source = ArrayIndex(f, nn)
             bar.update(1)
     parts, pending, n_pairs, n_candidates = _evidence(f, nn, source, verify is not None, phases)
+    del source
     verified_why: dict[int, tuple[str, ...]] = {}
     if verify is not None and extra is not None and len(extra[0]):
         xi, xj, xe = _blocking_pending(f, extra, parts, pending, nn)
         n_pairs += len(xi)
         n_candidates += len(xi)
         pending.append((xi, xj, xe))
+    del extra
+    f.sketch = f.bands = f.sketch_full = None  # the bulk of the memory, not needed from here on
     if verify is not None and pending:
         vi, vj, ve = (np.concatenate([p[k] for p in pending]) for k in range(3))
         del pending
