@@ -1,7 +1,8 @@
 """The Verifier over many candidate pairs in bounded memory: each posting extracted and prepared once.
 
 Pass 1 (extract): the postings taking part in a pair are read again and extracted in worker processes;
-the workers return each posting's `Extracted` pickled (spooled to a temporary file, not kept in memory)
+the workers return each posting's `Extracted` pickled (spooled to a temporary file in TMPDIR, ~4 KB per
+posting, not kept in memory)
 and its boilerplate line keys (signatures.boilerplate.line_keys), which the main process counts into an
 `ArrayBoilerplate` -- the same model `BoilerplateModel.fit` learns, as sorted arrays.
 Pass 2 (decide): the pairs are cut into units of whole components of the pair graph (a component larger
@@ -206,7 +207,7 @@ class PairVerifier:
                     yield batch
 
             with open(spool, "wb") as fh, self.progress("verify: extract", len(wanted), " postings") as bar:
-                at = 0
+                at = got = 0
                 for blobs, g, gj, s, sj in imap_ordered(self.pool, _extract_task, tasks(), self.ahead):
                     rows = order.popleft()
                     for r, blob in zip(rows, blobs, strict=True):
@@ -214,7 +215,11 @@ class PairVerifier:
                         offs[r], lens[r] = at, len(blob)
                         at += len(blob)
                     model.add_keys(g, gj, s, sj, len(rows))
+                    got += len(rows)
                     bar.update(len(rows))
+            if got != len(wanted):
+                raise UserError(f"{len(wanted) - got} postings could not be read again (did the input change?)")
+            wanted.clear()
             model.finish()
             model_dir = os.path.join(work, "boilerplate")
             os.mkdir(model_dir)
@@ -241,7 +246,7 @@ class PairVerifier:
                         if reasons:
                             why[k] = reasons
                     bar.update(len(sel))
-            self.timings.update({"verify_postings": len(wanted), "verify_pairs": len(vi)})
+            self.timings.update({"verify_postings": int((lens > 0).sum()), "verify_pairs": len(vi)})
             return scores >= main_verifier.threshold, scores, why
         finally:
             shutil.rmtree(work, ignore_errors=True)

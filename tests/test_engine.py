@@ -122,3 +122,15 @@ def test_band_pairs_in_blocks_are_all_pairs_once(budget: int) -> None:
     assert len(blocks) == (1 if budget >= len(raw) else len(bp.bounds) - 1) and len(blocks) >= 1
     if budget < 50:
         assert len(blocks) > 3
+
+
+def test_pair_verifier_refuses_an_input_that_changed() -> None:
+    postings = list(generate(20, seed=2))
+
+    def source(rows: set[int]):  # one wanted posting has disappeared since the first read
+        for r in sorted(rows)[1:]:
+            yield r, postings[r]
+
+    pv = verify_stage.PairVerifier(source, len(postings), None, 1, Phases("test", quiet=True), {})
+    with pytest.raises(UserError, match="could not be read again"):
+        pv(np.array([0, 2]), np.array([1, 3]), np.zeros(2, np.float32))
