@@ -7,7 +7,7 @@ Without --solr it starts its own local-solr in a temporary home (after one build
 timing `local-solr start` until Solr answers. Then, per repeat: delete all, POST generated postings
 (synthetic en/zh/ja with awkward Unicode, tests/solr_fixture.generate_postings) to /update as JSON in
 batches, one client, then commit. Throughput = postings / (time of all batches + the final commit).
-Every posting runs the default chain: TextProfileSignature over title, company, description, dup_group
+Every posting runs the default chain: TextProfileSignature over title, description, dup_group
 default, copyFields into the English/Chinese/Japanese analyzers.
 """
 

@@ -6,6 +6,7 @@ candidate generation (a pair never proposed is never grouped) and transitive mer
 
     python benchmarks/eval_dedup_pairs.py                       # en, zh, ja; default and --fast
     python benchmarks/eval_dedup_pairs.py --lang en --mode default --data-dir ../shared/data
+    python benchmarks/eval_dedup_pairs.py --labels 'benchmarks/labels/{lang}-pairs.jsonl' --split locked
 
 Prints one line per language and mode: P, R, F1 (duplicate = FULL/SEMANTIC/TEMPORAL), PARTIAL merged
 k/n, groups, candidate/compared pairs and the run time (best of --repeat runs).
@@ -27,7 +28,7 @@ FILES = {"en": "en-hn-hiring.jsonl", "zh": "zh-rebase-hiring.jsonl", "ja": "ja-p
 DUP = {"FULL", "SEMANTIC", "TEMPORAL"}
 
 
-def run(data: Path, labels: Path, verify: bool, workers: int | None, repeat: int) -> dict:
+def run(data: Path, labels: Path, verify: bool, workers: int | None, repeat: int, split: str | None = None) -> dict:
     """Dedup `data`, then score the labeled pairs of `labels` off the groups."""
     best = None
     for _ in range(repeat):
@@ -48,6 +49,8 @@ def run(data: Path, labels: Path, verify: bool, workers: int | None, repeat: int
         if not line.strip():
             continue
         p = orjson.loads(line)
+        if split is not None and p.get("split") != split:
+            continue
         same = group[p["a"]] == group[p["b"]]
         dup = p["label"].upper() in DUP
         if p["label"].upper() == "PARTIAL":
@@ -79,13 +82,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=1, help="runs per setting; the fastest is reported")
     ap.add_argument("--details", action="store_true", help="also list missed and wrongly merged pairs")
+    ap.add_argument("--labels", default=None,
+                    help="label file pattern with {lang} (default: DATA_DIR/labels/{lang}-dev-pairs.jsonl)")
+    ap.add_argument("--split", default=None, help="only pairs whose `split` is this (e.g. locked)")
     ap.add_argument("--json", action="store_true", help="one JSON line per setting")
     args = ap.parse_args(argv)
     root = Path(args.data_dir)
     for lang in args.lang or ["en", "zh", "ja"]:
         for mode in args.mode or ["default", "fast"]:
-            r = run(root / FILES[lang], root / "labels" / f"{lang}-dev-pairs.jsonl", mode == "default",
-                    args.workers, args.repeat)
+            labels = Path(args.labels.format(lang=lang)) if args.labels else root / "labels" / f"{lang}-dev-pairs.jsonl"
+            r = run(root / FILES[lang], labels, mode == "default", args.workers, args.repeat, args.split)
             if args.json:
                 print(orjson.dumps({"lang": lang, "mode": mode, **r}).decode())
             else:

@@ -1,19 +1,28 @@
-"""Quality of "equal signature => duplicate" on the labeled dev pairs: profile_sig vs stock Solr.
+"""Quality of "equal signature => duplicate" on labeled pairs: profile_sig vs its previous version
+(v1: title, company, description; whole title; any Han/kana -> CJK path) vs stock Solr.
 
-    python benchmarks/eval_profile.py [--data ../shared/data] [--langs zh,ja,en] [--ablations]
-    python benchmarks/eval_profile.py --jieba-agreement
+    python benchmarks/eval_profile.py --data ../shared/data [--pairs DIR] [--split train] [--langs zh,ja,en]
+    python benchmarks/eval_profile.py --data ../shared/data --split locked     # once, at the very end
+    python benchmarks/eval_profile.py --data ../shared/data --ablations
+    python benchmarks/eval_profile.py --data ../shared/data --jieba-agreement
 
-For each language: precision / recall of signature equality on labels/{lang}-dev-pairs.jsonl
-(duplicate = FULL, SEMANTIC or TEMPORAL), for our `profile_sig` and for stock TextProfileSignature
-(SignatureUpdateProcessorFactory over title, company, description). Then two precision views:
-* all postings of the file: how many postings share a signature, how many pairs collide, how many of
-  those pairs are labeled duplicate / labeled non-duplicate / unlabeled, and how many colliding pairs
-  have dissimilar descriptions (character 4-gram Jaccard < 0.5) - candidates for false merges;
-* stress (generated from the dev pairs): every non-duplicate pair (a, b) with b given a's title and
-  company, i.e. different jobs with identical titles sharing an employer's boilerplate; counted:
-  how many still collide.
+Pair sets (duplicate = FULL, SEMANTIC or TEMPORAL), only those of the chosen --split (default train;
+the split is by employer cluster, see the pairs README):
+* dev: labels/{lang}-dev-pairs.jsonl whose entry in DIR/{lang}-dev-split.jsonl has that split
+  (locked dev pairs are never read; with --split locked the dev pairs are skipped);
+* new: the blind-labeled DIR/{lang}-pairs.jsonl rows with that split.
+DIR defaults to benchmarks/labels when it holds the files, else ../labeling/final next to --data's parent.
+Per method and set: precision / recall of signature equality. Then, over all postings of the file:
+* collisions: how many postings share a signature, how many pairs collide, how many of those pairs are
+  labeled duplicate / non-duplicate (chosen split only) or unlabeled with dissimilar descriptions
+  (character 4-gram Jaccard < 0.5) - candidates for false merges;
+* stress (from the chosen non-duplicate pairs): b given a's title and company, i.e. different jobs with
+  identical titles sharing an employer's boilerplate; counted: how many still collide;
+* robustness: the share of postings whose signature is unchanged when a site reformats the metadata
+  (company removed or a company added; a site category appended to the title, in brackets or after a
+  separator; a platform footer appended to the description). Generated strings, no posting text.
 --ablations reruns zh/ja with one rule changed at a time (the evidence for the chosen rules).
-Reads data only from --data; nothing is written.
+Reads data only from --data and DIR; nothing is written.
 """
 
 from __future__ import annotations
@@ -41,21 +50,54 @@ DUP_LABELS = {"FULL", "SEMANTIC", "TEMPORAL"}
 Signer = Callable[[dict], str]
 
 
+V1_FIELDS = ("title", "company", "description")
+"""What profile_sig and Solr's `signature` signed before SIG_VERSION 2."""
+
+
 def stock(posting: dict) -> str:
-    """Solr's `signature` over the same fields (TextProfileSignature, quantRate 0.01, minTokenLen 2)."""
+    """Solr's `signature` as the configset computed it before (TextProfileSignature over V1_FIELDS)."""
+    return textprofile.solr_fields_signature(posting, V1_FIELDS)
+
+
+def stock_now(posting: dict) -> str:
+    """Solr's `signature` with the configset's fields now (profile.PROFILE_FIELDS)."""
     return textprofile.solr_fields_signature(posting, profile.PROFILE_FIELDS)
 
 
+def _jsonl(path: Path) -> list[dict]:
+    with open(path, "rb") as fh:
+        return [orjson.loads(line) for line in fh if line.strip()]
+
+
+def load_posts(data: Path, lang: str) -> dict[str, dict]:
+    return {p["id"]: p for p in _jsonl(data / FILES[lang])}
+
+
 def load(data: Path, lang: str) -> tuple[dict[str, dict], list[dict]]:
-    posts = {}
-    with open(data / FILES[lang], "rb") as fh:
-        for line in fh:
-            if line.strip():
-                p = orjson.loads(line)
-                posts[p["id"]] = p
-    with open(data / "labels" / f"{lang}-dev-pairs.jsonl", "rb") as fh:
-        pairs = [orjson.loads(line) for line in fh if line.strip()]
-    return posts, pairs
+    """Postings and ALL dev pairs (for --ablations' history and --jieba-agreement only)."""
+    return load_posts(data, lang), _jsonl(data / "labels" / f"{lang}-dev-pairs.jsonl")
+
+
+def load_pair_sets(data: Path, pairs_dir: Path, lang: str, split: str) -> dict[str, list[dict]]:
+    """{"dev": dev pairs of `split`, "new": new blind-labeled pairs of `split`}; pairs of any other
+    split are dropped before anything reads their labels."""
+    out: dict[str, list[dict]] = {}
+    split_file = pairs_dir / f"{lang}-dev-split.jsonl"
+    if split != "locked" and split_file.is_file():
+        keep = {frozenset((r["a"], r["b"])) for r in _jsonl(split_file) if r["split"] == split}
+        dev = _jsonl(data / "labels" / f"{lang}-dev-pairs.jsonl")
+        out["dev"] = [r for r in dev if frozenset((r["a"], r["b"])) in keep]
+    new_file = pairs_dir / f"{lang}-pairs.jsonl"
+    if new_file.is_file():
+        out["new"] = [r for r in _jsonl(new_file) if r.get("split") == split]
+    return out
+
+
+def default_pairs_dir(data: Path) -> Path:
+    here = Path(__file__).resolve().parent / "labels"
+    if any(here.glob("*-pairs.jsonl")):
+        return here
+    return data.resolve().parents[1] / "labeling" / "final"
 
 
 _WS = re.compile(r"\s+")
@@ -66,20 +108,83 @@ def _grams(text: str) -> set[str]:
     return {t[i : i + 4] for i in range(len(t) - 3)}
 
 
-def evaluate(posts: dict[str, dict], pairs: list[dict], sign: Signer) -> dict[str, object]:
-    t0 = time.perf_counter()
-    sigs = {k: sign(p) for k, p in posts.items()}
-    secs = time.perf_counter() - t0
-    tp = fp = fn = tn = 0
-    labels: dict[frozenset[str], str] = {}
+def _pr(sigs: dict[str, str], pairs: list[dict]) -> tuple[int, int, int]:
+    """(tp, fp, fn) of "equal signature => duplicate" over `pairs`."""
+    tp = fp = fn = 0
     for pr in pairs:
-        labels[frozenset((pr["a"], pr["b"]))] = pr["label"]
         eq = sigs[pr["a"]] == sigs[pr["b"]]
         dup = pr["label"] in DUP_LABELS
         tp += eq and dup
         fp += eq and not dup
         fn += dup and not eq
-        tn += not eq and not dup
+    return tp, fp, fn
+
+
+def _stress(posts: dict[str, dict], pairs: list[dict], sign: Signer) -> str:
+    """Non-duplicate pairs (a, b) with b given a's title and company: how many still collide."""
+    stress = stress_coll = 0
+    for pr in pairs:
+        if pr["label"] in DUP_LABELS:
+            continue
+        a, b = posts[pr["a"]], dict(posts[pr["b"]])
+        if a.get("description") == b.get("description"):
+            continue
+        for f in ("title", "company"):
+            if f in a:
+                b[f] = a[f]
+            else:
+                b.pop(f, None)
+        stress += 1
+        stress_coll += sign(a) == sign(b)
+    return f"{stress_coll}/{stress}"
+
+
+# Site reformatting, generated (no posting text): categories appended to a title, a company filled in
+# by one site, a platform footer appended to the description.
+TITLE_TAGS = {
+    "ja": (" ／ 営業職", "｜エンジニア", "【正社員】", " [Engineering]", "（事務・管理）", " - 販売・サービス"),
+    "zh": ("｜技术类", "【研发】", " [Engineering]", " - 产品", " / 运营", "（全职）"),
+    "en": (" [Engineering]", " | Sales", " - Full-time", " (Remote)", " / Operations", "【Engineering】"),
+}
+COMPANY = {"ja": "サンプル株式会社", "zh": "示例科技有限公司", "en": "Example Corp"}
+FOOTER = {
+    "ja": "\n\nこの求人情報は求人サイトに掲載されています。応募は下のボタンからどうぞ。求人番号 12345",
+    "zh": "\n\n本职位信息由招聘平台发布，投递简历请点击下方按钮。职位编号 12345",
+    "en": "\n\nPosted via an example board. Apply with one click below; reference 12345",
+}
+
+
+def robustness(posts: dict[str, dict], sigs: dict[str, str], sign: Signer, lang: str) -> dict[str, float]:
+    """Share of postings whose signature survives each site reformatting (1.0 = fully robust)."""
+    same: dict[str, int] = defaultdict(int)
+    items = list(posts.items())
+    for i, (k, p) in enumerate(items):
+        q = dict(p)
+        if q.get("company"):
+            q.pop("company")
+        else:
+            q["company"] = COMPANY[lang]
+        same["company"] += sign(q) == sigs[k]
+        q = dict(p)
+        q["title"] = str(p.get("title") or "") + TITLE_TAGS[lang][i % len(TITLE_TAGS[lang])]
+        same["title_tag"] += sign(q) == sigs[k]
+        q = dict(p)
+        q["description"] = str(p.get("description") or "") + FOOTER[lang]
+        same["footer"] += sign(q) == sigs[k]
+    return {name: n / len(items) for name, n in same.items()}
+
+
+def evaluate(
+    posts: dict[str, dict], sets: dict[str, list[dict]], sign: Signer, lang: str, robust: bool = True
+) -> dict[str, object]:
+    t0 = time.perf_counter()
+    sigs = {k: sign(p) for k, p in posts.items()}
+    secs = time.perf_counter() - t0
+    out: dict[str, object] = {"per_s": len(posts) / secs if secs else float("inf")}
+    all_pairs = [pr for pairs in sets.values() for pr in pairs if pr["a"] in posts and pr["b"] in posts]
+    for name, pairs in {**sets, "all": all_pairs}.items():
+        out[name] = _pr(sigs, [pr for pr in pairs if pr["a"] in posts and pr["b"] in posts])
+    labels = {frozenset((pr["a"], pr["b"])): pr["label"] for pr in all_pairs}
     groups: dict[str, list[str]] = defaultdict(list)
     for k, s in sigs.items():
         groups[s].append(k)
@@ -97,42 +202,35 @@ def evaluate(posts: dict[str, dict], pairs: list[dict], sign: Signer) -> dict[st
                 gb = _grams(str(posts[b].get("description") or ""))
                 if len(ga & gb) < 0.5 * max(1, len(ga | gb)):
                     dissimilar += 1
-    stress = stress_coll = 0
-    for pr in pairs:
-        if pr["label"] in DUP_LABELS:
-            continue
-        a, b = posts[pr["a"]], dict(posts[pr["b"]])
-        if a.get("description") == b.get("description"):
-            continue
-        for f in ("title", "company"):
-            if f in a:
-                b[f] = a[f]
-            else:
-                b.pop(f, None)
-        stress += 1
-        stress_coll += sign(a) == sign(b)
-    return {
-        "P": tp / (tp + fp) if tp + fp else float("nan"),
-        "R": tp / (tp + fn) if tp + fn else float("nan"),
-        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
-        "postings": len(posts), "coll_posts": coll_posts, "coll_pairs": coll,
-        "coll_dup": lab_dup, "coll_non": lab_non, "coll_dissimilar": dissimilar,
-        "stress": f"{stress_coll}/{stress}",
-        "per_s": len(posts) / secs if secs else float("inf"),
-    }  # fmt: skip
+    out.update(coll_posts=coll_posts, coll_pairs=coll, coll_dup=lab_dup, coll_non=lab_non,
+               coll_dissimilar=dissimilar, stress=_stress(posts, all_pairs, sign))
+    if robust:
+        out["robust"] = robustness(posts, sigs, sign, lang)
+    return out
+
+
+def _fmt_pr(tp_fp_fn: tuple[int, int, int]) -> str:
+    tp, fp, fn = tp_fp_fn
+    p = f"{tp / (tp + fp):.3f}" if tp + fp else "  -  "
+    r = f"{tp / (tp + fn):.3f}" if tp + fn else "  -  "
+    return f"{p}/{r} {tp:3}/{fp:2}/{fn:3}"
 
 
 HEADER = (
-    f"{'lang':4} {'method':34} {'P':>6} {'R':>6} {'TP':>3} {'FP':>3} {'FN':>3} | {'coll.posts':>10} "
-    f"{'coll.pairs':>10} {'=dup':>4} {'=non':>4} {'dissim':>6} | {'stress':>7} | {'post/s':>7}"
+    f"{'lang':4} {'method':30} {'dev P/R':>11} {'TP/FP/FN':>10} | {'new P/R':>11} {'TP/FP/FN':>10} | "
+    f"{'all P/R':>11} {'TP/FP/FN':>10} | {'coll.posts':>10} {'coll.pairs':>10} {'=dup':>4} {'=non':>4} "
+    f"{'dissim':>6} | {'stress':>7} | {'company':>7} {'title+tag':>9} {'footer':>6} | {'post/s':>7}"
 )
 
 
 def row(lang: str, name: str, r: dict[str, object]) -> str:
+    rob = r.get("robust") or {}
+    cells = " | ".join(_fmt_pr(r[k]) if k in r else f"{'-':>22}" for k in ("dev", "new", "all"))
+    robust = (f"{rob['company']:7.3f} {rob['title_tag']:9.3f} {rob['footer']:6.3f}" if rob
+              else f"{'':7} {'':9} {'':6}")
     return (
-        f"{lang:4} {name:34} {r['P']:6.3f} {r['R']:6.3f} {r['tp']:3} {r['fp']:3} {r['fn']:3} | "
-        f"{r['coll_posts']:>10} {r['coll_pairs']:>10} {r['coll_dup']:>4} {r['coll_non']:>4} "
-        f"{r['coll_dissimilar']:>6} | {r['stress']:>7} | {r['per_s']:7.0f}"
+        f"{lang:4} {name:30} {cells} | {r['coll_posts']:>10} {r['coll_pairs']:>10} {r['coll_dup']:>4} "
+        f"{r['coll_non']:>4} {r['coll_dissimilar']:>6} | {r['stress']:>7} | {robust} | {r['per_s']:7.0f}"
     )
 
 
@@ -164,6 +262,12 @@ def _stock_quant_profile(tokens, quant_rate=Fraction(1, 100)) -> str:  # noqa: A
 
 def ablations() -> list[tuple[str, Callable[[], contextlib.AbstractContextManager]]]:
     out: list[tuple[str, Callable[[], contextlib.AbstractContextManager]]] = [
+        ("company signed too", _with_company),
+        ("whole title (no title_core)", _whole_title),
+        ("any Han/kana: CJK path (share 0)", lambda: patched(profile, "CJK_MIN_SHARE", Fraction(0))),
+        ("CJK path from share 0.2", lambda: patched(profile, "CJK_MIN_SHARE", Fraction(1, 5))),
+        ("leading title tags dropped too", _leading_tags_too),
+        ("numbers dropped from titles", lambda: _title_variant(lambda t: _TITLE_NUMBER.sub(" ", t))),
         ("stock quant (>=2), quantRate 0.01", lambda: patched(profile, "cjk_profile", _stock_quant_profile)),
         ("CJK words from 1 char", lambda: patched(profile, "CJK_MIN_WORD_LEN", 1)),
         ("keep URLs / e-mails", lambda: patched(profile, "strip_contacts", lambda t: t)),
@@ -197,7 +301,7 @@ def jieba_agreement(posts: dict[str, dict]) -> None:
     from signatures import script
     from signatures.segment_zh import JiebaSegmenter
 
-    texts = ["\n".join(str(p.get(f) or "") for f in profile.PROFILE_FIELDS) for p in posts.values()]
+    texts = ["\n".join(str(p.get(f) or "") for f in V1_FIELDS) for p in posts.values()]
     for hmm in (False, True):
         fast, ref = RJiebaSegmenter(hmm=hmm), JiebaSegmenter(hmm=hmm)
         for unit in ("whole text", "CJK runs (profile_sig)"):
@@ -230,9 +334,55 @@ def _profile_sig(posting: dict) -> str:
     return profile.posting_profile_signature(posting)
 
 
+def _with_company() -> contextlib.AbstractContextManager:
+    stack = contextlib.ExitStack()
+    stack.enter_context(patched(profile, "PROFILE_FIELDS", V1_FIELDS))
+    stack.enter_context(patched(profile, "_SORTED_FIELDS", tuple(sorted(V1_FIELDS))))
+    return stack
+
+
+def _whole_title() -> contextlib.AbstractContextManager:
+    return patched(profile, "title_core", lambda title: title)
+
+
+_LEADING_TAG = re.compile(r"\A\s*[\[［【〔〈《＜(（〖][^\]］】〕〉》＞)）〗]{1,20}[\]］】〕〉》＞)）〗]\s*")
+_TITLE_NUMBER = re.compile(r"[A-Za-z0-9０-９Ａ-Ｚａ-ｚ.,]*[0-9０-９][A-Za-z0-9０-９Ａ-Ｚａ-ｚ.,]*")
+
+
+def _title_variant(rule: Callable[[str], str]) -> contextlib.AbstractContextManager:
+    """title_core with one more rule applied to the title first."""
+    core = profile.title_core
+    return patched(profile, "title_core", lambda title: core(rule(title)))
+
+
+def _leading_tags_too() -> contextlib.AbstractContextManager:
+    def strip(title: str) -> str:
+        rest = _LEADING_TAG.sub("", title)
+        return rest if len(re.findall(r"[^\W_]", rest)) >= 2 else title
+
+    return _title_variant(strip)
+
+
+def _v1() -> contextlib.AbstractContextManager:
+    stack = contextlib.ExitStack()
+    stack.enter_context(_with_company())
+    stack.enter_context(_whole_title())
+    stack.enter_context(patched(profile, "CJK_MIN_SHARE", Fraction(0)))
+    return stack
+
+
+def profile_sig_v1(posting: dict) -> str:
+    """profile_sig before SIG_VERSION 2: title, company, description; the whole title; any Han/kana
+    puts a posting on the CJK path."""
+    with _v1():
+        return profile.posting_profile_signature(posting)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
+    ap.add_argument("--pairs", type=Path, default=None, help="labeled pairs directory (see above)")
+    ap.add_argument("--split", default="train", help="pairs of this split only (train; locked at the end)")
     ap.add_argument("--langs", default="zh,ja,en")
     ap.add_argument(
         "--ablations", action="store_true", help="also rerun zh/ja with one rule changed at a time"
@@ -245,27 +395,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labeled data under {args.data}", file=sys.stderr)
         return 2
     if args.jieba_agreement:
-        jieba_agreement(load(args.data, "zh")[0])
+        jieba_agreement(load_posts(args.data, "zh"))
         return 0
+    pairs_dir = args.pairs or default_pairs_dir(args.data)
     langs = [x.strip() for x in args.langs.split(",") if x.strip()]
+    print(f"pairs: {pairs_dir}, split {args.split!r}")
     print(HEADER)
     for lang in langs:
-        posts, pairs = load(args.data, lang)
-        print(row(lang, "stock TextProfileSignature", evaluate(posts, pairs, stock)))
-        print(row(lang, "profile_sig", evaluate(posts, pairs, _profile_sig)))
-        same = sum(_profile_sig(p) == stock(p) for p in posts.values())
-        print(f"{lang:4}   profile_sig == stock signature on {same}/{len(posts)} postings")
+        posts = load_posts(args.data, lang)
+        sets = load_pair_sets(args.data, pairs_dir, lang, args.split)
+        sizes = ", ".join(f"{k} {len(v)} ({sum(r['label'] in DUP_LABELS for r in v)} dup)" for k, v in sets.items())
+        print(f"{lang:4}   pairs: {sizes}")
+        print(row(lang, "Solr signature v1 (+company)", evaluate(posts, sets, stock, lang)))
+        print(row(lang, "Solr signature now", evaluate(posts, sets, stock_now, lang)))
+        print(row(lang, "profile_sig v1", evaluate(posts, sets, profile_sig_v1, lang)))
+        print(row(lang, "profile_sig", evaluate(posts, sets, _profile_sig, lang)))
+        same = sum(_profile_sig(p) == stock_now(p) for p in posts.values())
+        print(f"{lang:4}   profile_sig == Solr signature on {same}/{len(posts)} postings")
         if args.ablations and lang in ("zh", "ja"):
             for name, ctx in ablations():
                 if "zh only" in name and lang != "zh":
                     continue
                 with ctx():
-                    print(row(lang, "  " + name, evaluate(posts, pairs, _profile_sig)))
+                    print(row(lang, "  " + name, evaluate(posts, sets, _profile_sig, lang, robust=False)))
     print(
-        "P/R: signature equality on dev pairs (dup = FULL/SEMANTIC/TEMPORAL). coll.*: all postings of the "
-        "file; =dup/=non: colliding pairs labeled dup/non-dup; dissim: unlabeled colliding pairs with "
-        "description 4-gram Jaccard < 0.5. stress: non-dup pairs given identical title+company that still "
-        "collide. post/s includes one-off dictionary loading."
+        "P/R: signature equality on the pairs of the split (dup = FULL/SEMANTIC/TEMPORAL), TP/FP/FN counts. "
+        "coll.*: all postings of the file; =dup/=non: colliding pairs labeled dup/non-dup; dissim: unlabeled "
+        "colliding pairs with description 4-gram Jaccard < 0.5. stress: non-dup pairs given identical "
+        "title+company that still collide. company / title+tag / footer: share of postings whose signature "
+        "is unchanged by that site reformatting. post/s includes one-off dictionary loading."
     )
     return 0
 

@@ -1,8 +1,12 @@
 """The HTTP service (FastAPI): ingest with dedup, duplicates of a posting, signatures, health, metrics.
 
 Run it with `jobdedup serve --solr URL`; the OpenAPI description is at /docs and /openapi.json.
-Errors: a malformed body, a missing id or a wrong type -> 422 naming the field; a posting over the size
-cap -> status "rejected" with the reason; Solr down or slow -> 503 with Retry-After (nothing written).
+Errors: a malformed body (also NaN, Infinity, lone surrogates, nesting deeper than 32), a missing id or a
+wrong type -> 422 naming the field, never echoing the body; a body over the size limit -> 413; a posting
+over the text cap or with a value Solr would wrap -> status "rejected" with the reason (/v1/signatures:
+a text over the cap is a 422); work over the CPU budget -> 422; all workers busy or Solr down or slow -> 503 with Retry-After
+(nothing written). Features, extraction and signatures run in worker processes (service.cpu), so the
+event loop keeps answering /health while a batch is processed.
 The collection's boilerplate model is loaded from `state_dir` at start, learned while postings are
 ingested, saved periodically and at shutdown (see service.state).
 """
@@ -10,18 +14,24 @@ ingested, saved periodically and at shutdown (see service.state).
 from __future__ import annotations
 
 import contextlib
+import hmac
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import FastAPI, Path, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.concurrency import run_in_threadpool
 
+from service import limits
+from service.cpu import Busy, CpuPool, OverBudget
 from service.errors import SolrUnavailable
-from service.ingest import STATE_FL, Ingestor, signatures_of
+from service.ingest import STATE_FL, Ingestor, prepare_batch, signatures_of, text_cap_reason
 from service.solr import Solr, SolrError
 from service.state import BoilerplateState
 from signatures import SIG_VERSION
@@ -47,7 +57,7 @@ class PostingIn(BaseModel):
     posted_at: StrictStr | None = None
     first_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
     last_seen: StrictStr | None = None
-    seen_count: StrictInt | None = Field(None, ge=1)
+    seen_count: StrictInt | None = Field(None, ge=1, le=2**31 - 1, description="Solr int: at most 2147483647.")
     lang: StrictStr | None = None
     source: StrictStr | None = None
 
@@ -81,6 +91,19 @@ class SignaturesIn(BaseModel):
     postings: list[PostingIn] = Field(min_length=1, max_length=MAX_BATCH)
 
 
+class ErrorOut(BaseModel):
+    """An error answer: what went wrong and what to do."""
+
+    detail: str
+
+
+#: The error answers of the routes, for the OpenAPI document (422 for bad input is FastAPI's own).
+_UNAVAILABLE = {503: {"model": ErrorOut, "description": "Solr is down or timed out: nothing was written; "
+                      "retry after the `Retry-After` seconds"}}
+_SOLR_ERRORS = {**_UNAVAILABLE, 502: {"model": ErrorOut, "description": "Solr refused the request "
+                                      "(e.g. a configset without jobdedup's fields)"}}
+
+
 class _IngestCollector:
     """Prometheus view of the Ingestor's counters and of the boilerplate model, read at scrape time."""
 
@@ -104,10 +127,16 @@ class _IngestCollector:
 
 
 def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.0,
-               max_text_chars: int | None = None, state_dir: str | None = None) -> FastAPI:
+               max_text_chars: int | None = None, state_dir: str | None = None,
+               token: str | None = None, max_body_bytes: int | None = None, cpu_workers: int | None = None,
+               cpu_budget_s: float | None = None) -> FastAPI:
     """Build the FastAPI app for one Solr collection; `state_dir` keeps its boilerplate model across
-    restarts (None: learned in memory only)."""
+    restarts (None: learned in memory only); `token`: required as `Authorization: Bearer` (see
+    _require_token). Limits default to their env settings: body size (JOBDEDUP_MAX_BODY_BYTES), worker
+    processes for CPU work (JOBDEDUP_CPU_WORKERS, 0 = in-process) and the CPU budget of one request
+    (JOBDEDUP_CPU_BUDGET_S)."""
     solr = Solr(solr_url, timeout=timeout)
+    cpu = CpuPool(**{k: v for k, v in (("workers", cpu_workers), ("budget_s", cpu_budget_s)) if v is not None})
     kwargs: dict[str, Any] = {"commit_within_ms": commit_within_ms}
     if max_text_chars is not None:
         kwargs["max_text_chars"] = max_text_chars
@@ -122,13 +151,35 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        ingestor.save()  # the model learned since the last periodic save
+        cpu.start()
+        try:
+            yield
+        finally:
+            cpu.close()
+            ingestor.save()  # the model learned since the last periodic save
+            ingestor.state.close()
 
-    app = FastAPI(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
-                  description="Near-duplicate detection for job postings, in front of Apache Solr.")
+    # Swagger UI (/docs) and ReDoc (/redoc) from assets shipped in the fastapi-offline package, not a CDN:
+    # the pages render on air-gapped hosts.
+    app = FastAPIOffline(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
+                         description="Near-duplicate detection for job postings, in front of Apache Solr.")
+    app.router.route_class = limits.StrictJSONRoute
+    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes)
+    app.add_exception_handler(RequestValidationError, limits.validation_error)  # type: ignore[arg-type]
     app.state.ingestor = ingestor
     app.state.solr = solr
+    app.state.cpu = cpu
+    if token is not None:
+        _require_token(app, token)
+
+    @app.exception_handler(OverBudget)
+    async def _over_budget(request: Request, exc: OverBudget) -> JSONResponse:
+        return JSONResponse({"detail": f"{exc}; nothing was written"}, status_code=422)
+
+    @app.exception_handler(Busy)
+    async def _busy(request: Request, exc: Busy) -> JSONResponse:
+        return JSONResponse({"detail": f"busy: {exc}; nothing was written, retry later"}, status_code=503,
+                            headers={"Retry-After": str(RETRY_AFTER_S)})
 
     @app.exception_handler(SolrUnavailable)
     async def _unavailable(request: Request, exc: SolrUnavailable) -> JSONResponse:
@@ -138,20 +189,31 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @app.exception_handler(SolrError)
     async def _solr_error(request: Request, exc: SolrError) -> JSONResponse:
+        if request.url.path == "/v1/postings" and "Solr answered 400" in str(exc):
+            # a value Solr's schema refuses (a date it cannot read, a too long string...): bad input, a 4xx
+            return JSONResponse({"detail": f"Solr refused a posting of the batch: {str(exc)[:1000]}"}, status_code=422)
         return JSONResponse({"detail": f"Solr rejected the request: {exc}"}, status_code=502)
 
-    @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings")
-    def post_postings(body: PostingsIn) -> dict[str, Any]:
+    @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings",
+              responses=_SOLR_ERRORS)
+    async def post_postings(body: PostingsIn) -> dict[str, Any]:
         """Each posting gets a status: new (own group), duplicate (joined a group), updated (id was
-        known; re-sending is idempotent) or rejected (with a reason, e.g. over the size cap)."""
+        known; re-sending is idempotent) or rejected (with a reason: a text over the size cap or an
+        unreadable date). A rejected posting is not written and does not fail the batch (still a 200);
+        a malformed body, a missing id or a wrong type fails the whole batch with a 422 naming the field."""
         t0 = time.perf_counter()
-        results = ingestor.ingest([p.model_dump(exclude_none=True) for p in body.postings])
+        postings = [p.model_dump(exclude_none=True) for p in body.postings]
+        schema = await run_in_threadpool(ingestor.batch_schema, postings)  # read from Solr once
+        prep = await cpu.run(prepare_batch, postings, ingestor.max_text_chars, True, schema)  # features + extraction
+        results = await run_in_threadpool(ingestor.apply, prep)  # decisions and the Solr write
         m_batches.observe(time.perf_counter() - t0)
         for r in results:
             m_postings.labels(r.status).inc()
         return {"results": [r.as_dict() for r in results]}
 
-    @app.get("/v1/postings/{posting_id}/duplicates", summary="The group of a posting")
+    # `:path`: an id may hold "/" (sent as %2F); every other character arrives percent-decoded
+    @app.get("/v1/postings/{posting_id:path}/duplicates", summary="The group of a posting", responses={
+        **_SOLR_ERRORS, 404: {"model": ErrorOut, "description": "No posting with this id"}})
     def duplicates(posting_id: str = Path(min_length=1, max_length=512)) -> JSONResponse:
         """The posting's group (dup_group), why it is there (score, why, matched) and the other postings
         in it, each with its own score, why and matched."""
@@ -160,7 +222,7 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
             return JSONResponse({"detail": f"no posting with id {posting_id!r}"}, status_code=404)
         doc = docs[0]
         group = doc.get("dup_group") or doc["id"]
-        res = solr.query({"q": "*:*", "fq": '{!term f=dup_group}' + group, "rows": 1000, "sort": "id asc",
+        res = solr.query({"q": "*:*", "fq": "{!term f=dup_group v=$dg}", "dg": group, "rows": 1000, "sort": "id asc",
                           "fl": "id,title,company,duplicate_of,dup_score,dup_why_ss,dup_match_s,first_seen,last_seen"})
         members = [_why_fields(d) for d in res["response"]["docs"] if d["id"] != posting_id]
         return JSONResponse({"id": posting_id, "dup_group": group, "duplicate_of": doc.get("duplicate_of"),
@@ -168,11 +230,18 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
                              "matched": doc.get("dup_match_s"), "duplicates": members})
 
     @app.post("/v1/signatures", summary="Compute signatures only (no Solr)")
-    def post_signatures(body: SignaturesIn) -> dict[str, Any]:
-        """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version."""
-        return {"results": signatures_of([p.model_dump(exclude_none=True) for p in body.postings])}
+    async def post_signatures(body: SignaturesIn) -> dict[str, Any]:
+        """signature (what Solr's chain computes), profile_sig, MinHash band keys and sketch, sig_version.
+        A posting with a text over the cap is a 422 naming it."""
+        postings = [p.model_dump(exclude_none=True) for p in body.postings]
+        bad = [{"type": "value_error", "loc": ["body", "postings", i], "msg": reason}
+               for i, p in enumerate(postings) if (reason := text_cap_reason(p, ingestor.max_text_chars))]
+        if bad:
+            raise RequestValidationError(bad)
+        return {"results": await cpu.run(signatures_of, postings)}
 
-    @app.get("/health", summary="Is Solr reachable, which version and configset")
+    @app.get("/health", summary="Is Solr reachable, which version and configset", responses={
+        503: {"description": "Solr is not reachable (`status: unavailable`, `detail`, `Retry-After`)"}})
     def health() -> JSONResponse:
         try:
             info = solr.health()
@@ -186,6 +255,37 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         return PlainTextResponse(generate_latest(registry).decode(), media_type="text/plain; version=0.0.4")
 
     return app
+
+
+#: What answers without the token: liveness for load balancers and orchestrators, and the API's description.
+OPEN_PATHS = frozenset({"/health", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
+
+
+def _require_token(app: FastAPI, token: str) -> None:
+    """Every request but OPEN_PATHS must carry `Authorization: Bearer <token>` (compared in constant time),
+    else 401."""
+    expected = token.encode("utf-8")
+
+    @app.middleware("http")
+    async def check_token(request: Request, call_next: Any) -> Any:
+        if request.url.path not in OPEN_PATHS:
+            scheme, _, given = request.headers.get("authorization", "").partition(" ")
+            if not (scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode("utf-8"), expected)):
+                return JSONResponse({"detail": "missing or wrong token: send 'Authorization: Bearer <token>'"},
+                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        return await call_next(request)
+
+    plain_openapi = app.openapi
+
+    def openapi_with_bearer() -> dict[str, Any]:  # /docs gets an "Authorize" button
+        schema = plain_openapi()
+        schema.setdefault("components", {})["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+        for path, ops in schema["paths"].items():
+            for op in ops.values() if path not in OPEN_PATHS else ():
+                op["security"] = [{"bearer": []}]
+        return schema
+
+    app.openapi = openapi_with_bearer  # type: ignore[method-assign]
 
 
 def _why_fields(doc: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ import xxhash
 
 from service.graph import component_labels
 from signatures.boilerplate import company_key
+from signatures.extract import _sub_spans, _unopened
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
 SMALL_BLOCK = 6   # blocks up to this size are paired completely
@@ -39,7 +40,7 @@ _CAPPED = (True, True, False)
 _FIRST_LINE_RE = re.compile(r"(?is)^\s*(.*?)(?:<p>|<br\s*/?>|\n|</p>|$)")
 _TAG_RE = re.compile(r"<[^>]{0,2000}>")
 _SPLIT_RE = re.compile(r"\s+[|｜]\s+|\s*[|｜]\s*|\s+[-–—]\s+")
-_PAREN_RE = re.compile(r"\s*[(（\[【][^)）\]】]*[)）\]】]\s*")
+_PAREN_RE = re.compile(r"(?!(?<=\s)\s)\s*[(（\[【][^)）\]】]*[)）\]】]\s*")  # no start inside a whitespace run
 _MD_RE = re.compile(r"^[#>*\s]+")
 _LOCAL_RE = re.compile(r"[\w.+-]+$")                       # an address's local part, right before '@'
 _DOMAIN_RE = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
@@ -146,7 +147,8 @@ def _title_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str
     if not (isinstance(title, str) and title.strip()):
         parts = _parts_of(posting) if parts is None else parts
         title = parts[1] if len(parts) > 1 else ""
-    return _TITLE_NOISE_RE.sub("", _PAREN_RE.sub(" ", title).casefold())
+    scan = _unopened(title, "(（[【", ")）]】")  # the same matches without rescanning from unclosed brackets
+    return _TITLE_NOISE_RE.sub("", _sub_spans(_PAREN_RE, scan, title, lambda m: " ").casefold())
 
 
 def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
+import typer.main
 
 from service.errors import UserError
 
@@ -18,8 +20,35 @@ app = typer.Typer(
 )
 
 
+#: The Solr release the configset and plugin are built and tested against (solr.version in
+#: solr-config/pom.xml and the compose image; tests/test_cli.py checks they agree).
+SOLR_VERSION = "9.10.1"
+
+
+def version_text() -> str:
+    """What `jobdedup --version` prints: the package, the signature version and the pinned Solr."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from signatures import SIG_VERSION
+
+    try:
+        pkg = version("jobdedup")
+    except PackageNotFoundError:  # run from a source tree without an install
+        pkg = "(not installed)"
+    return f"jobdedup {pkg}\nsig_version {SIG_VERSION}\nsolr {SOLR_VERSION} (pinned: configset and plugin are built for it)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the jobdedup version, SIG_VERSION and the pinned Solr release."),
+) -> None:
     """Near-duplicate detection for job postings, built around Apache Solr."""
 
 
@@ -31,11 +60,48 @@ def _register() -> None:
         module.register(app)
 
 
+#: Placeholders of the options every command names alike (others: TEXT, INT or NUM by type).
+_METAVARS = {"--output": "FILE", "--bad-lines-report": "FILE", "--data": "FILE", "--labels": "FILE",
+             "--map": "FIELD=COLUMN", "--solr": "URL", "--state-dir": "DIR", "--checkpoint": "DIR",
+             "--encoding": "NAME", "--format": "FORMAT", "--host": "ADDRESS", "--log-level": "LEVEL",
+             "--lang": "LANG", "--fields": "FIELDS"}
+
+
+def _plain_metavars(command: Any) -> None:
+    """Help shows FILE/TEXT/INT placeholders and nothing for flags, not Typer's `<bool>`/`<list[str]>`
+    type labels (newer Typer): options without an explicit metavar get one from their click type."""
+    for param in getattr(command, "params", []):
+        if getattr(param, "param_type_name", "") == "argument":
+            param.metavar = param.metavar or param.name.upper()
+            param.display_type_rich = lambda ctx: None  # the name alone says it
+        elif getattr(param, "is_flag", False):
+            param.metavar = ""
+        elif param.metavar is None and (named := [_METAVARS[o] for o in param.opts if o in _METAVARS]):
+            param.metavar = named[0]
+        elif param.metavar is None:
+            kind = param.bare_type() if hasattr(param, "bare_type") else param.type.name  # Typer >= 0.20 / click
+            param.metavar = "INT" if "int" in kind else "NUM" if "float" in kind else "TEXT"
+    if hasattr(command, "get_help_option"):  # --help is made on demand: no placeholder for it either
+        made = command.get_help_option
+
+        def get_help_option(ctx: Any, made: Any = made) -> Any:
+            option = made(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        command.get_help_option = get_help_option
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: user errors become one line on stderr and exit code 2."""
     _register()
+    command = typer.main.get_command(app)
+    _plain_metavars(command)
     try:
-        app(args=argv, standalone_mode=False)
+        command.main(args=argv, prog_name="jobdedup", standalone_mode=False)
     except UserError as exc:
         print(f"jobdedup: error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
@@ -44,6 +110,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:  # e.g. a full disk while writing: one line (the output file is left as it was)
+        print(f"jobdedup: error: {exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}", file=sys.stderr)
+        sys.exit(1)
     except SystemExit:
         raise
     except Exception as exc:  # click usage errors and friends

@@ -7,7 +7,9 @@ import sys
 import orjson
 import typer
 
+from service import cli_options
 from service.errors import UserError
+from service.files import cli_output, refuse_same_file
 
 
 def register(app: typer.Typer) -> None:
@@ -19,6 +21,9 @@ def register(app: typer.Typer) -> None:
         map_: list[str] | None = typer.Option(  # noqa: B008
             None, "--map", help="Column mapping FIELD=COLUMN, e.g. --map id=job_id --map description=body."
         ),
+        encoding: str | None = cli_options.ENCODING,
+        skip_bad_lines: bool = cli_options.SKIP_BAD_LINES,
+        bad_lines_report: str | None = cli_options.BAD_LINES_REPORT,
         workers: int | None = typer.Option(
             None, "--workers", "-j", help="Worker processes (default: env JOBDEDUP_WORKERS, else the cores, at most 8)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
@@ -41,27 +46,24 @@ def register(app: typer.Typer) -> None:
         if workers is not None and workers < 1:
             raise UserError("--workers must be >= 1")
         mapping = io.parse_mapping(map_)
-        if output == "-":
-            out = sys.stdout.buffer
-        else:
-            try:
-                out = open(output, "wb")  # noqa: SIM115
-            except OSError as exc:
-                raise UserError(f"{output}: cannot write ({exc.strerror})") from None
-        try:
-            summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet, verify=verify)
-        finally:
-            if out is not sys.stdout.buffer:
-                out.close()
-            else:
-                out.flush()
+        refuse_same_file(input, output)
+        encoding = io.encoding_name(encoding)
+        with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad, cli_output(output) as out:
+            # the output replaces an existing file only when the run succeeded
+            if bad is None and encoding is None and not (verify and input == "-"):
+                summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet,
+                                     verify=verify)
+            else:  # dedup reads a plain UTF-8 file (twice with the verifier): a checked copy, bad lines left out
+                with io.clean_copy(input, fmt, mapping, encoding, bad) as clean:
+                    summary = dedup_file(clean, out, fmt="jsonl", workers=workers, quiet=quiet, verify=verify)
         if summary_json:
             doc = {"postings": summary.postings, "lines": summary.lines, "groups": summary.groups,
                    "duplicates": summary.duplicates, "duplicate_share": round(summary.duplicate_share, 4),
                    "resightings": summary.resightings, "seconds": round(summary.seconds, 3),
                    "candidate_pairs": summary.candidate_pairs,
                    "compared_pairs": summary.compared_pairs, "accepted_pairs": summary.accepted_pairs,
-                   "evidence": summary.evidence, "phases": summary.phases}
+                   "evidence": summary.evidence, "phases": summary.phases,
+                   "skipped_lines": len(bad.items) if bad is not None else 0}
             print(orjson.dumps(doc).decode(), file=sys.stderr)
         elif not quiet:
             print(summary.line(), file=sys.stderr)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from service import io
 from service.errors import UserError
+from service.files import cli_output
 
 
 def register(app: typer.Typer) -> None:
@@ -37,12 +36,5 @@ def register(app: typer.Typer) -> None:
         if lang not in ("en", "zh", "ja", "mixed"):
             raise UserError(f"--lang must be en, zh, ja or mixed, got {lang!r}")
         gen = Generator(lang=lang, dup_rate=dup_rate, seed=seed, resight_rate=resight_rate)
-        try:
-            out = sys.stdout.buffer if output == "-" else open(output, "wb")  # noqa: SIM115
-        except OSError as exc:
-            raise UserError(f"{output}: cannot write ({exc.strerror})") from None
-        try:
+        with cli_output(output) as out:
             io.write_jsonl(out, gen.postings(n), chunk=1000)
-        finally:
-            if out is not sys.stdout.buffer:
-                out.close()

@@ -14,14 +14,14 @@ import numpy as np
 import orjson
 import typer
 
+from service import cli_options, io
 from service.errors import SolrUnavailable, UserError
 
 
-def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int) -> Iterator[list[dict[str, Any]]]:
-    from service import io
-
+def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int, encoding: str | None = None,
+             bad: io.BadLines | None = None) -> Iterator[list[dict[str, Any]]]:
     batch: list[dict[str, Any]] = []
-    for _, p in io.read_postings(path, fmt, mapping):
+    for _, p in io.read_postings(path, fmt, mapping, encoding, bad):
         batch.append(p)
         if len(batch) >= size:
             yield batch
@@ -30,11 +30,37 @@ def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int) 
         yield batch
 
 
+#: Rejected postings kept (id + reason) for the summary; the count by status covers all of them.
+MAX_REJECTED_LISTED = 1000
+#: ... of which the prose summary lists the first ones.
+REJECTED_SHOWN = 20
+
+
+def summary_text(stats: Mapping[str, Any], solr_url: str) -> str:
+    """The prose summary of an index run (like dedup's): counts by status, speed, and the rejected
+    postings with their reasons (the first REJECTED_SHOWN)."""
+    by = stats["by_status"]
+    parts = ", ".join(f"{by[k]:,} {k}" for k in ("new", "duplicate", "updated", "rejected") if by.get(k))
+    lines = [f"{stats['postings']:,} postings into {solr_url}" + (f": {parts}" if parts else "")
+             + f"; {stats['seconds']:.1f} s ({stats['postings_per_s']:,.0f} postings/s, batch p50 "
+             f"{stats['batch_p50_ms']:,.0f} ms, p99 {stats['batch_p99_ms']:,.0f} ms)"]
+    total = by.get("rejected", 0)
+    if total:
+        shown = stats["rejected"][:REJECTED_SHOWN]
+        lines.append(f"rejected (not written; {len(shown)} of {total:,} shown, all ids with --summary-json):"
+                     if total > len(shown) else "rejected (not written):")
+        lines += [f"  {r['id']}: {r['reason']}" for r in shown]
+    return "\n".join(lines)
+
+
 def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mapping[str, str] | None = None,
                batch_size: int = 200, workers: int = 1, commit_within_ms: int = 1000, quiet: bool = True,
-               retries: int = 4, state_dir: str | None = None) -> dict[str, Any]:
-    """Index a postings file with dedup; returns counts by status, throughput and batch latencies.
-    `state_dir`: where the collection's boilerplate model is loaded from and saved to (None: in memory)."""
+               retries: int = 4, state_dir: str | None = None, encoding: str | None = None,
+               bad: io.BadLines | None = None) -> dict[str, Any]:
+    """Index a postings file with dedup; returns counts by status, the rejected postings (id, reason; the
+    first MAX_REJECTED_LISTED), throughput and batch latencies.
+    `state_dir`: where the collection's boilerplate model is loaded from and saved to (None: in memory);
+    `encoding`: the file's text encoding (None: UTF-8); `bad`: skip bad lines into it (None: strict)."""
     from service.ingest import Ingestor, prepare_batch
     from service.solr import Solr, SolrError
     from service.state import BoilerplateState
@@ -49,6 +75,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     ingestor = Ingestor(solr, commit_within_ms=commit_within_ms,
                         state=BoilerplateState.for_collection(state_dir, solr.url))
     counts: Counter[str] = Counter()
+    rejected: list[dict[str, str]] = []  # the first MAX_REJECTED_LISTED, with their reasons
     latencies: list[float] = []
     from tqdm import tqdm
 
@@ -71,19 +98,29 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                 raise UserError(str(exc)) from None
         for r in results:
             counts[r.status] += 1
+            if r.status == "rejected" and len(rejected) < MAX_REJECTED_LISTED:
+                rejected.append({"id": r.id, "reason": r.reason or ""})
         bar.update(len(results))
 
-    batches = _batches(path, fmt, mapping or {}, batch_size)
+    def batches() -> Iterator[list[dict[str, Any]]]:
+        try:
+            yield from _batches(path, fmt, mapping or {}, batch_size, encoding, bad)
+        except UserError as exc:  # a bad line: say what was indexed before it
+            done = sum(counts.values())
+            raise UserError(f"{exc} ({done:,} postings before it were indexed; re-running after a fix is safe, "
+                            "or leave bad lines out with --skip-bad-lines)" if done else str(exc)) from None
+
     try:
         if workers <= 1:
-            for b in batches:
-                apply(prepare_batch(b, ingestor.max_text_chars))
+            for b in batches():
+                apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
         else:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
             with ctx.Pool(workers) as pool:
                 pending: deque = deque()
-                for b in batches:
-                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True)))
+                for b in batches():
+                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True,
+                                                                    ingestor.schema)))
                     while len(pending) > workers * 2:
                         apply(pending.popleft().get())
                 while pending:
@@ -91,6 +128,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     finally:
         bar.close()
         ingestor.save()  # what was learned from the postings indexed so far, even after an error
+        ingestor.state.close()
     solr.commit()
     seconds = time.perf_counter() - t0
     total = sum(counts.values())
@@ -99,6 +137,8 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             "postings_per_s": round(total / seconds, 1) if seconds else 0.0, "batches": len(latencies),
             "batch_p50_ms": round(float(np.percentile(lat, 50)) * 1000, 1),
             "batch_p99_ms": round(float(np.percentile(lat, 99)) * 1000, 1),
+            **({"skipped_lines": len(bad.items)} if bad is not None else {}),
+            "rejected": rejected,
             **{k: int(v) for k, v in sorted(ingestor.stats.items())}}
 
 
@@ -114,10 +154,17 @@ def register(app: typer.Typer) -> None:
             max(1, min(os.cpu_count() or 1, 4)) - 1, "--workers", "-j",
             help="Processes computing signatures ahead of the writer (0 = inline)."),
         commit_within: int = typer.Option(1000, "--commit-within", help="Solr commitWithin, ms."),
+        encoding: str | None = cli_options.ENCODING,
+        skip_bad_lines: bool = cli_options.SKIP_BAD_LINES,
+        bad_lines_report: str | None = cli_options.BAD_LINES_REPORT,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary."),
+        summary_json: bool = typer.Option(
+            False, "--summary-json", help="Print the summary as JSON on stderr (counts by status, rejected ids "
+            "with reasons, timings) instead of prose."),
         state_dir: str | None = typer.Option(
             None, "--state-dir", help="Directory of per-collection state (the boilerplate model); default "
             "env JOBDEDUP_STATE_DIR or ./jobdedup-state."),
+        solr_user: str | None = cli_options.SOLR_USER,
     ) -> None:
         """Index postings into Solr with dedup: each gets dup_group, duplicate_of, dup_score (the verifier's
         probability for verified pairs), dup_why_ss (why), sig_version. The collection's boilerplate model
@@ -125,15 +172,19 @@ def register(app: typer.Typer) -> None:
 
         Re-running on the same file is safe: known ids are updated in place, groups stay.
         """
-        from service import io
         from service.state import default_state_dir
 
         if batch_size < 1 or batch_size > 5000:
             raise UserError("--batch-size must be in 1..5000")
         if workers < 0:
             raise UserError("--workers must be >= 0")
-        stats = index_file(input, solr, fmt=fmt, mapping=io.parse_mapping(map_), batch_size=batch_size,
-                           workers=workers, commit_within_ms=commit_within, quiet=quiet,
-                           state_dir=state_dir or default_state_dir())
-        if not quiet:
+        mapping, encoding = io.parse_mapping(map_), io.encoding_name(encoding)
+        solr = cli_options.solr_url(solr, solr_user)
+        with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad:
+            stats = index_file(input, solr, fmt=fmt, mapping=mapping, batch_size=batch_size, workers=workers,
+                               commit_within_ms=commit_within, quiet=quiet, state_dir=state_dir or default_state_dir(),
+                               encoding=encoding, bad=bad)
+        if summary_json:
             print(orjson.dumps(stats).decode(), file=sys.stderr)
+        elif not quiet:
+            print(summary_text(stats, solr), file=sys.stderr)

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
 import orjson
 import typer
 
+from service import cli_options, io
 from service.errors import UserError
 from signatures import profile, textprofile
+
+#: The fields of the posting contract (service.io): a --fields name outside it gets a hint.
+POSTING_FIELDS = {"id", *io.TEXT_FIELDS}
 
 
 def _parse_fields(fields: str | None) -> list[str] | None:
@@ -18,26 +23,35 @@ def _parse_fields(fields: str | None) -> list[str] | None:
         return None
     names = [f.strip() for f in fields.split(",") if f.strip()]
     if not names:
-        raise UserError("--fields needs at least one field name, e.g. --fields title,company,description")
+        raise UserError("--fields needs at least one field name, e.g. --fields title,description")
     return names
 
 
-def _stdin_text() -> str:
+def _stdin_text(encoding: str | None) -> str:
     data = sys.stdin.buffer.read()
     try:
-        return data.decode("utf-8")
+        return data.decode(encoding or "utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+        raise UserError(f"stdin is not valid {encoding or 'UTF-8'} (byte {exc.start}); name its encoding with "
+                        "--encoding") from None
 
 
-def _jsonl_items() -> Iterator[tuple[int, object]]:
+#: Stands for a stdin line skipped by --skip-bad-lines (it gets an empty output line).
+_SKIPPED = object()
+
+
+def _jsonl_items(bad: io.BadLines | None, encoding: str | None) -> Iterator[tuple[int, object]]:
     for lineno, raw in enumerate(sys.stdin.buffer, start=1):
         if not raw.strip():
             continue
         try:
-            yield lineno, orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise UserError(f"stdin line {lineno}: not valid JSON ({exc})") from None
+            yield lineno, io.parse_json_line(raw.removeprefix(io.BOM) if lineno == 1 else raw, f"stdin line {lineno}",
+                                             encoding)
+        except UserError as exc:
+            if bad is None:
+                raise
+            bad.add("stdin", lineno, exc)
+            yield lineno, _SKIPPED
 
 
 _JSONL_BATCH = 2048
@@ -47,6 +61,52 @@ def _chunks(items: Iterable[tuple[int, object]], size: int) -> Iterator[list[tup
     it = iter(items)
     while chunk := list(itertools.islice(it, size)):
         yield chunk
+
+
+#: A TEXT argument ending like this, without spaces, is taken for a file name (see _refuse_file_name).
+_FILE_SUFFIXES = (".jsonl", ".json", ".ndjson", ".csv", ".tsv", ".txt")
+
+
+def _refuse_file_name(text: str) -> None:
+    """`jobdedup sig postings.jsonl` would sign the 15 characters of the name: a TEXT that names an
+    existing file, or looks like a file name, is an error pointing at stdin (where files and texts that
+    really are a file name go)."""
+    if "\n" in text or len(text) > 4096:
+        return
+    if os.path.isfile(text):
+        how = (f"`jobdedup dedup {text}` signs and groups a table" if text.lower().endswith((".csv", ".tsv"))
+               else f"read it from stdin: jobdedup sig --jsonl < {text} (one signature per JSON line)")
+        raise UserError(f"TEXT {text!r} is a file and sig signs texts; {how}, or sig < {text} (the file as one text)")
+    if text.lower().endswith(_FILE_SUFFIXES) and not any(c.isspace() for c in text):
+        raise UserError(f"no such file {text!r} (sig signs TEXT, files go to stdin: jobdedup sig --jsonl < FILE); "
+                        f"to sign this string itself: echo {text!r} | jobdedup sig")
+
+
+class _FieldPresence:
+    """Which of the requested --fields no posting has had so far; one warning at the end names them,
+    as they sign as an empty text (Solr does the same, silently)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.missing = set(names)
+        self.names = names
+        self.seen_fields: set[str] = set()
+        self.postings = 0
+
+    def see(self, obj: object) -> None:
+        if self.missing and isinstance(obj, dict):
+            self.postings += 1
+            self.missing -= obj.keys()
+            if len(self.seen_fields) < 64:
+                self.seen_fields.update(itertools.islice(obj, 64))
+
+    def warn(self, only_if_all: bool = False) -> None:
+        """`only_if_all` (one posting): warn only when none of the fields is there (the MD5 of nothing)."""
+        if not self.missing or not self.postings or (only_if_all and len(self.missing) < len(self.names)):
+            return
+        absent = [n for n in self.names if n in self.missing]
+        hint = "" if set(absent) <= POSTING_FIELDS else f" (posting fields: {', '.join(sorted(POSTING_FIELDS))})"
+        print(f"jobdedup: warning: --fields {', '.join(absent)}: in no posting of the input, so signed as empty; "
+              f"the postings have {', '.join(sorted(self.seen_fields)) or 'no fields'}{hint}", file=sys.stderr)
 
 
 def _posting(obj: object, where: str) -> dict:
@@ -79,6 +139,11 @@ def register(app: typer.Typer) -> None:
         jsonl: bool = typer.Option(
             False, "--jsonl", help="Batch: every stdin line is a JSON string or posting; one hex per line."
         ),
+        skip_bad_lines: bool = typer.Option(
+            False, "--skip-bad-lines", help="With --jsonl: a line that is not valid JSON or cannot be signed "
+            "gets an empty output line (outputs stay aligned with the input lines) and is listed on stderr."),
+        bad_lines_report: str | None = cli_options.BAD_LINES_REPORT,
+        encoding: str | None = cli_options.ENCODING,
     ) -> None:
         """Print the signature of a text or posting as lowercase hex.
 
@@ -90,6 +155,7 @@ def register(app: typer.Typer) -> None:
         if not (quant_rate >= 0.0):
             raise UserError("--quant-rate must be >= 0")
         names = _parse_fields(fields)
+        encoding = io.encoding_name(encoding)
 
         def sign(obj: object, where: str) -> str:
             try:
@@ -97,7 +163,7 @@ def register(app: typer.Typer) -> None:
             except (TypeError, ValueError) as exc:  # e.g. a field value that is a JSON object
                 raise UserError(f"{where}: {exc}") from None
 
-        def _sign_batch(chunk: list[tuple[int, object]], one: Callable[[object, str], str]) -> list[str]:
+        def _sign_batch(chunk: list[tuple[int, object]], one: Callable[[object, int], str]) -> list[str]:
             """Solr-compatible signatures of one chunk of stdin lines; the first bad line prints the
             lines before it, then its error (as signing line by line would)."""
             objs = [obj for _, obj in chunk]
@@ -110,8 +176,20 @@ def register(app: typer.Typer) -> None:
             except (TypeError, ValueError):
                 pass
             for lineno, obj in chunk:  # a bad line in the chunk: sign one by one up to its error
-                out.write(one(obj, f"stdin line {lineno}") + "\n")
+                out.write(one(obj, lineno) + "\n")
             return []
+
+        def sign_line(obj: object, lineno: int) -> str:
+            """One --jsonl line: a bad one is an error, or with --skip-bad-lines an empty line."""
+            if obj is _SKIPPED:
+                return ""
+            try:
+                return sign(obj, f"stdin line {lineno}")
+            except UserError as exc:
+                if bad is None:
+                    raise
+                bad.add("stdin", lineno, exc)
+                return ""
 
         def _sign(obj: object, where: str) -> str:
             if names is not None:
@@ -127,25 +205,39 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"{where}: expected a JSON string or object, got {type(obj).__name__}")
 
         out = sys.stdout
+        presence = _FieldPresence(names) if names is not None else None
+        if text is not None:
+            _refuse_file_name(text)
+        if (skip_bad_lines or bad_lines_report) and not jsonl:
+            raise UserError("--skip-bad-lines and --bad-lines-report apply to --jsonl")
         if jsonl:
             if text is not None:
                 raise UserError("--jsonl reads stdin; do not pass TEXT as well")
-            if names is None and not solr_compatible:
-                for lineno, obj in _jsonl_items():
-                    out.write(sign(obj, f"stdin line {lineno}") + "\n")
-                return
-            for chunk in _chunks(_jsonl_items(), _JSONL_BATCH):  # Solr-compatible: the batch kernel
-                out.write("".join(s + "\n" for s in _sign_batch(chunk, sign)))
+            with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad:
+                if names is None and not solr_compatible:
+                    for lineno, obj in _jsonl_items(bad, encoding):
+                        out.write(sign_line(obj, lineno) + "\n")
+                else:
+                    for chunk in _chunks(_jsonl_items(bad, encoding), _JSONL_BATCH):  # Solr-compatible: the batch kernel
+                        if presence is not None:
+                            for _, obj in chunk:
+                                presence.see(obj)
+                        out.write("".join(s + "\n" for s in _sign_batch(chunk, sign_line)))
+                out.flush()
+            if presence is not None:
+                presence.warn()
             return
         if names is not None:
-            raw = text if text is not None else _stdin_text()
+            raw = text if text is not None else _stdin_text(encoding)
             try:
                 obj = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
                 raise UserError(f"--fields expects a JSON posting: {exc}") from None
             out.write(sign(obj, "posting") + "\n")
+            presence.see(obj)  # type: ignore[union-attr]
+            presence.warn(only_if_all=True)  # type: ignore[union-attr]
             return
-        value = text if text is not None else _stdin_text()
+        value = text if text is not None else _stdin_text(encoding)
         if text is None and value.endswith("\n"):
             value = value[:-1]
         out.write(sign(value, "text") + "\n")

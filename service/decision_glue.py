@@ -4,7 +4,7 @@ Exact evidence (same normalized content, same canonical URL, same profile signat
 text) always counts. Near-duplicates by estimated Jaccard of MinHash sketches: accepted above
 `NEAR_JACCARD`; between `FIELD_JACCARD` and `NEAR_JACCARD` only when company and title agree and the
 location does not contradict (`decide_arrays`, the `--fast` rule). The `ambiguous` pairs (no exact or
-URL evidence, estimate >= FIELD_JACCARD) are decided by the issue-5 `signatures.decide.Verifier`
+URL evidence, estimate >= FIELD_JACCARD) are decided by the trained `signatures.decide.Verifier`
 (`make_verifier`) in `jobdedup dedup` and `jobdedup recompute` (default; boilerplate model fitted on the
 postings involved) and in the service's ingest (the collection's boilerplate model, service.state).
 """

@@ -8,7 +8,6 @@ Also the training recipe shared by `benchmarks/train_verifier.py` and `jobdedup 
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 from collections import Counter
@@ -17,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import orjson
 
+from service import io
 from service.errors import UserError
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import LogisticModel, Verifier, fit_logistic, load_model
@@ -105,33 +104,16 @@ class LabelSetReport:
 # ----------------------------------------------------------------------------- reading
 
 def read_postings(paths: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Postings by id from JSON Lines (or CSV/TSV with a header row) files."""
-    out: dict[str, dict[str, Any]] = {}
-    for path in paths:
-        if not os.path.isfile(path):
-            raise UserError(f"{path}: no such file")
-        low = path.lower()
-        if low.endswith((".csv", ".tsv")):
-            with open(path, newline="", encoding="utf-8") as fh:
-                rows: Iterable[Any] = list(csv.DictReader(fh, delimiter="\t" if low.endswith(".tsv") else ","))
-            items = ((i + 2, r) for i, r in enumerate(rows))
-        else:
-            items = _jsonl(path)
-        for lineno, obj in items:
-            if not isinstance(obj, dict) or obj.get("id") in (None, ""):
-                raise UserError(f"{path}:{lineno}: a posting must be a JSON object with an 'id'")
-            out[str(obj["id"])] = obj
-    return out
+    """Postings by id from JSON Lines (or CSV/TSV with a header row) files, read by service.io."""
+    return {p["id"]: p for path in paths for _, p in io.read_postings(path)}
 
 
 def _jsonl(path: str) -> Iterable[tuple[int, Any]]:
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
             if raw.strip():
-                try:
-                    yield lineno, orjson.loads(raw)
-                except orjson.JSONDecodeError as exc:
-                    raise UserError(f"{path}:{lineno}: not valid JSON ({exc})") from None
+                yield lineno, io.parse_json_line(raw.removeprefix(io.BOM) if lineno == 1 else raw,
+                                                 f"{path} line {lineno}")
 
 
 def read_pairs(path: str, postings: Mapping[str, Any]) -> list[LabeledPair]:
@@ -141,14 +123,14 @@ def read_pairs(path: str, postings: Mapping[str, Any]) -> list[LabeledPair]:
     pairs = []
     for lineno, obj in _jsonl(path):
         if not isinstance(obj, dict) or not {"a", "b", "label"} <= obj.keys():
-            raise UserError(f"{path}:{lineno}: a labeled pair needs 'a', 'b' and 'label'")
+            raise UserError(f"{path} line {lineno}: a labeled pair needs 'a', 'b' and 'label'")
         label = str(obj["label"]).upper()
         if label not in LABELS:
-            raise UserError(f"{path}:{lineno}: label {obj['label']!r} is not one of {', '.join(LABELS)}")
+            raise UserError(f"{path} line {lineno}: label {obj['label']!r} is not one of {', '.join(LABELS)}")
         a, b = str(obj["a"]), str(obj["b"])
         for pid in (a, b):
             if pid not in postings:
-                raise UserError(f"{path}:{lineno}: posting {pid!r} is not in the --data files")
+                raise UserError(f"{path} line {lineno}: posting {pid!r} is not in the --data files")
         pairs.append(LabeledPair(a, b, label))
     if not pairs:
         raise UserError(f"{path}: no labeled pairs")
@@ -202,9 +184,10 @@ def baseline_results(postings: Mapping[str, Mapping[str, Any]], pairs: Sequence[
     out: list[MethodResult] = []
     skipped: list[str] = []
     try:
+        from signatures.profile import PROFILE_FIELDS
         from signatures.textprofile import solr_fields_signatures
 
-        sig = dict(zip(ids, solr_fields_signatures([postings[pid] for pid in ids], ["title", "company", "description"]),
+        sig = dict(zip(ids, solr_fields_signatures([postings[pid] for pid in ids], PROFILE_FIELDS),
                        strict=True))
         eq = np.array([sig[p.a] == sig[p.b] for p in pairs])
         out.append(score("TextProfileSignature (Solr stock)", "equal", eq, labels))

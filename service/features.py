@@ -35,8 +35,9 @@ def plain_text(text: str | None) -> str:
     """Cheap HTML-to-text for hashing: tags become spaces, entities are decoded."""
     if not text:
         return ""
-    if "<" in text:
-        text = _TAG_RE.sub(" ", text)
+    if "<" in text:  # no tag reaches past the last '>': no 2,000-character scan from each '<' after it
+        k = text.rfind(">") + 1
+        text = _TAG_RE.sub(" ", text[:k]) + text[k:]
     if "&" in text:
         text = html.unescape(text)
     return text

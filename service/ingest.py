@@ -7,9 +7,13 @@ makes them searchable (the window stands in for the not-yet-committed postings).
 processes do not share the window: duplicates racing through different processes within the
 commit delay may open two groups; `jobdedup recompute` merges them.
 
-Nothing is half-written: the batch's documents go to Solr in one update request after every decision
-is made; if Solr is down the request fails, the window and the boilerplate model are untouched, and a
-retry decides the same way.
+Nothing is half-written: each posting is checked against the collection's schema (service.solr_schema)
+and rejected with a reason if Solr would refuse it; the batch's documents go to Solr in one update request
+after every decision is made. If Solr still refuses a document, the batch is written in halves until only
+the refused ones are left out (rejected with Solr's reason). If Solr is down the request fails, the window
+and the boilerplate model are untouched, and a retry decides the same way. When a group's canonical
+posting leaves it (re-sent as another job) or is refused, the rest of its group is decided again among
+themselves (`Ingestor._regroup`), so every group keeps a head.
 
 Ambiguous candidate pairs are decided by the Verifier with the collection's boilerplate model
 (service.state), which learns every posting once it is written. A posting re-sent with unchanged content
@@ -33,14 +37,20 @@ import orjson
 
 from service import decision_glue, sketching
 from service.features import compute_features
+from service.regroup import band_keys_of, write_groups
 from service.settings import settings
-from service.solr import Solr, terms_query
+from service.solr import Solr, SolrError, terms_query
+from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
 MAX_TEXT_CHARS = settings().max_text_chars
+
+#: Largest group whose members are all decided against each other when it loses its canonical posting;
+#: beyond it each member is checked against the new canonical only.
+MAX_REGROUP = 2000
 
 #: Fields the service computes; a client's values for them are ignored.
 COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",
@@ -80,11 +90,13 @@ def iso_instant(value: str | None, where: str) -> str | None:
     v = value.strip()
     try:
         d = dt.datetime.fromisoformat(v.replace("Z", "+00:00") if v.endswith("Z") else v)
+        if d.tzinfo is not None:
+            d = d.astimezone(dt.UTC).replace(tzinfo=None)
     except ValueError:
         raise ValueError(f"field {where!r} must be an ISO-8601 date or date-time, got {value[:40]!r}") from None
-    if d.tzinfo is not None:
-        d = d.astimezone(dt.UTC).replace(tzinfo=None)
-    return d.strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:  # 0001-01-01T00:00+01:00, 9999-12-31T23:00-05:00: the UTC instant leaves years 1..9999
+        raise ValueError(f"field {where!r} is outside years 1..9999 in UTC, got {value[:40]!r}") from None
+    return d.isoformat(timespec="seconds") + "Z"  # four-digit years (strftime gives "1-01-01" for year 1)
 
 
 def _hex(v: int) -> str:
@@ -120,6 +132,7 @@ class _Rec:
     dup_group: str
     keys: list[str]
     ex: Any | None = None   # signatures.extract.Extracted of window postings (the Verifier's input)
+    first_seen: str | None = None  # the canonical rule's key (earliest first_seen, then id)
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -180,6 +193,23 @@ class _Table:
         return decision_glue.pair_evidence(cols, self.ntok, np.full(n, self.npool + i), np.arange(n), est)
 
 
+def _outcome(pid: str, decided: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]], cand: _Table,
+             est: np.ndarray) -> tuple[str, str | None, float | None, list[str], str | None]:
+    """A posting's group from its decisions against the candidates before it: the group of the accepted
+    candidate with the best score (ties: the smallest group id), else its own. Returns (group,
+    duplicate_of, score, why, matched)."""
+    accept, sc, bits, vwhy = decided
+    accept = accept & (cand.ids[:len(accept)] != pid)
+    if not accept.any():
+        return pid, None, None, [], None
+    idx = np.flatnonzero(accept)
+    top = sc[idx].max()
+    best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
+    group = cand.groups[best]
+    why = decision_glue.why_list(int(bits[best]), float(est[best])) + vwhy.get(int(best), [])
+    return group, group if group != pid else None, round(float(top), 4), why, str(cand.ids[best])
+
+
 def _key64(v: Any) -> int:
     if isinstance(v, str):
         return int(v[:16], 16) if v else 0
@@ -220,11 +250,12 @@ class RecentWindow:
         return [self.recs[i] for i in ids]
 
 
-def _clean_doc(p: Mapping[str, Any]) -> dict[str, Any]:
-    """The posting's own fields as Solr will store them (computed and internal fields dropped)."""
+def _clean_doc(p: Mapping[str, Any], derived: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The posting's own fields as Solr will store them (computed, internal and `derived` fields -- those
+    Solr fills itself, see service.solr_schema -- dropped)."""
     doc: dict[str, Any] = {}
     for k, v in p.items():
-        if k in COMPUTED or k in _SOLR_INTERNAL or k in ("first_seen", "last_seen") or v is None:
+        if k in COMPUTED or k in _SOLR_INTERNAL or k in ("first_seen", "last_seen") or k in derived or v is None:
             continue
         if k != "id" and not _FIELD_NAME_RE.match(k):
             continue
@@ -236,12 +267,41 @@ def _clean_doc(p: Mapping[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
-    """Why a posting cannot be indexed (over-size text, unreadable date), or None."""
+#: Numeric ranges of the schema's number fields by name suffix (solr-config/postings managed-schema:
+#: *_i / *_is pint, *_l plong, *_f pfloat): Solr silently wraps an int beyond them (2147483648 is stored
+#: as -2147483648, 2^40 as 0) or stores a float beyond them as Infinity, so such values are refused.
+_NUMBER_RANGES = (("_is", "int", -(2**31), 2**31 - 1), ("_i", "int", -(2**31), 2**31 - 1),
+                  ("_l", "long", -(2**63), 2**63 - 1), ("_f", "float", -3.4028234663852886e38, 3.4028234663852886e38))
+
+
+def _number_reason(name: str, v: Any) -> str | None:
+    """Why a value of field `name` would not survive Solr's number type, or None."""
+    for suffix, kind, lo, hi in _NUMBER_RANGES:
+        if name.endswith(suffix):
+            for x in v if isinstance(v, list) else (v,):
+                if isinstance(x, int | float) and not isinstance(x, bool) and not lo <= x <= hi:
+                    return f"field {name[:100]!r} holds {x!r}, outside Solr's {kind} range {lo}..{hi}"
+            return None
+    return None
+
+
+def text_cap_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting's text is too long to process (a field over the cap), or None."""
     for name, v in p.items():
         if isinstance(v, str) and len(v) > max_text_chars:
-            return (f"field {name!r} has {len(v):,} characters, over the cap of {max_text_chars:,} "
+            return (f"field {name[:100]!r} has {len(v):,} characters, over the cap of {max_text_chars:,} "
                     "(JOBDEDUP_MAX_TEXT_CHARS)")
+    return None
+
+
+def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) -> str | None:
+    """Why a posting cannot be indexed (over-size text, unreadable date, a number Solr would wrap), or None."""
+    reason = text_cap_reason(p, max_text_chars)
+    if reason:
+        return reason
+    for name, v in p.items():
+        if isinstance(v, int | float | list) and (reason := _number_reason(name, v)):
+            return reason
     for name in ("first_seen", "last_seen", "posted_at"):
         v = p.get(name)
         if v is not None:
@@ -276,15 +336,18 @@ def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
-                  extract: bool = False) -> Prepared:
+                  extract: bool = False, schema: Schema | None = None) -> Prepared:
     """Validate a batch and compute its features (CPU only; safe to run in worker processes).
     `extract`: also extract every posting (worker processes of `jobdedup index` do it ahead of the
-    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new)."""
+    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new). `schema`: also
+    reject what the collection's schema would refuse (Ingestor.schema)."""
     results: list[Result | None] = [None] * len(postings)
     todo: list[int] = []
     last_pos: dict[str, int] = {}
     for i, p in enumerate(postings):
         reason = reject_reason(p, max_text_chars)
+        if not reason and schema is not None:
+            reason = schema.reject_reason(_clean_doc(p, schema.derived))
         if reason:
             results[i] = Result(str(p.get("id")), "rejected", reason=reason)
         else:
@@ -327,11 +390,19 @@ class Ingestor:
         self.verifier = decision_glue.make_verifier(self.state.model)
         self.stats: Counter[str] = Counter()
         self.learn_every = learn_every
-        self._to_learn: list[Any] = []    # written postings (Extracted) not yet added to the model
+        self._to_learn: list[Any] = []    # learning records of written postings (journaled), not yet in the model
         self._generation = 0              # bumped whenever the model (or the verifier) changes
         self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
         # (id, content key) -> (model generation, Prepared): valid while the model is unchanged
         self._prepared: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+        self._schema: Schema | None = None
+
+    @property
+    def schema(self) -> Schema:
+        """The collection's schema rules (read from Solr once): what a posting may hold."""
+        if self._schema is None:
+            self._schema = Schema.from_api(self.solr.schema())
+        return self._schema
 
     @property
     def boilerplate(self) -> Any:
@@ -343,6 +414,18 @@ class Ingestor:
         """Postings the boilerplate model has counted, plus those queued for its next learning step."""
         return self.state.model.postings + len(self._to_learn)
 
+    def _learn_unconfirmed(self) -> None:
+        """Learn the postings of writes whose outcome was unknown (a request that failed after Solr may have
+        stored it; the batch in flight when a process was killed) that Solr holds with that content: re-sent
+        unchanged, they would not be learned (call under the lock)."""
+        pending = self.state.unconfirmed()
+        if pending:
+            stored = {d["id"]: d.get("content_key_s")
+                      for d in self.solr.get(sorted({pid for pid, _, _ in pending}), fl="id,content_key_s")}
+            learned = self.state.confirm(rec for pid, key, rec in pending if stored.get(pid) == key)
+            self._to_learn.extend(learned)
+            self.stats["boilerplate_added"] += len(learned)
+
     def _learn(self) -> None:
         """Add the queued postings to the boilerplate model (call under the lock)."""
         if self._to_learn:
@@ -351,9 +434,13 @@ class Ingestor:
             self._generation += 1
 
     # -- the batch -----------------------------------------------------------------------------------
+    def batch_schema(self, postings: Sequence[Mapping[str, Any]]) -> Schema | None:
+        """The schema rules for `prepare_batch`; read from Solr only for a batch that will reach Solr."""
+        return self.schema if any(reject_reason(p, self.max_text_chars) is None for p in postings) else None
+
     def ingest(self, postings: Sequence[Mapping[str, Any]]) -> list[Result]:
         """Deduplicate and write a batch; one Result per input posting, in order."""
-        return self.apply(prepare_batch(postings, self.max_text_chars))
+        return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.batch_schema(postings)))
 
     def apply(self, prep: Prepared) -> list[Result]:
         """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the
@@ -370,7 +457,8 @@ class Ingestor:
                 self.save(flush=False)
         for i, j in prep.same_as.items():
             r = results[j]
-            results[i] = Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
+            results[i] = Result(r.id, "rejected", reason=r.reason) if r.status == "rejected" else \
+                Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
         return [r for r in results if r is not None]
 
     def save(self, flush: bool = True) -> bool:
@@ -474,10 +562,21 @@ class Ingestor:
             sk = decode_sketch(d.get("mh_sketch"))
             if sk is None:
                 continue
-            out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], []))
+            out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], [],
+                            first_seen=d.get("first_seen")))
         return out
 
-    def _verify(self, batch: list[Mapping[str, Any]], ids: list[str], pool_recs: list[_Rec],
+    def _fetch_extracted(self, recs: Sequence[_Rec]) -> None:
+        """Into the extraction cache: the stored text of postings known by their features only (Solr's)."""
+        need = {r.id: r for r in recs if r.ex is None and (r.id, r.feats["content"]) not in self._extracted}
+        if not need:
+            return
+        got = [d for d in self.solr.get(sorted(need), fl=",".join(VERIFY_FIELDS)) if d["id"] in need]
+        for d, ex in zip(got, extract_postings(got), strict=True):
+            self._remember(d["id"], need[d["id"]].feats["content"], ex)
+        self.stats["extracted"] += len(got)
+
+    def _verify(self, batch: Sequence[Any], ids: list[str], pool_recs: list[_Rec],
                 cand: _Table, est_all: np.ndarray, extracted: list[Any | None],
                 unchanged: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]]]:
         """Decisions of each batch posting against its candidates (pool, then the earlier batch postings):
@@ -511,14 +610,7 @@ class Ingestor:
             r = pool_recs[j]
             return r.ex if r.ex is not None else self._extracted.get((r.id, content(j)))
 
-        need = sorted({pool_recs[j].id for _, j in amb_pairs if j < npool and cached(j) is None})
-        if need:
-            got = {d["id"]: d for d in self.solr.get(need, fl=",".join(VERIFY_FIELDS))}
-            rows = [(j, got[pool_recs[j].id]) for j in {j for _, j in amb_pairs if j < npool}
-                    if cached(j) is None and pool_recs[j].id in got]
-            for (j, _), ex in zip(rows, extract_postings([d for _, d in rows]), strict=True):
-                self._remember(pool_recs[j].id, content(j), ex)
-            self.stats["extracted"] += len(rows)
+        self._fetch_extracted([pool_recs[j] for j in {j for _, j in amb_pairs if j < npool}])
         prepared: dict[int, Any] = {}  # candidate row -> Prepared, with the model as it is now
 
         def prep(j: int) -> Any | None:
@@ -546,8 +638,9 @@ class Ingestor:
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
                           extracted: list[Any | None]) -> list[Result]:
+        self._learn_unconfirmed()
         ids = [p["id"] for p in batch]
-        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
+        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL + ",_version_")}
         unchanged = set()
         for i, pid in enumerate(ids):
             old = existing.get(pid)
@@ -567,13 +660,24 @@ class Ingestor:
         for i in fresh:
             for r in self.window.candidates(lookup[i]):
                 pool[r.id] = r
+        for i in fresh:  # the old version of a posting re-sent with new content is no candidate: the new one is
+            pool.pop(ids[i], None)
         pool_recs = list(pool.values())
         cand = _Table(pool_recs, feats, ids)
         allsk = np.concatenate([np.stack([r.sketch for r in pool_recs]) if pool_recs
                                 else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
         est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
-        npool = len(pool_recs)
         decided = self._verify(batch, ids, pool_recs, cand, est_all, extracted, unchanged) if len(batch) else []
+        # a canonical posting re-sent as another job (it accepts none of its old group): the rest of its group
+        # is decided again first, so the batch's postings join their new groups
+        npool = len(pool_recs)
+        pool_groups = np.array(cand.groups, dtype=object)
+        orphaned = {pid for i, pid in enumerate(ids) if i not in unchanged and existing.get(pid, {}).get("dup_group") == pid
+                    and not (decided[i][0][:npool] & (pool_groups == pid) & (cand.ids[:npool] != pid)).any()}
+        regrouped = self._regroup(orphaned, skip={ids[i] for i in fresh}) if orphaned else {}
+        for j, r in enumerate(pool_recs):
+            if r.id in regrouped:
+                cand.groups[j] = regrouped[r.id][0]
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -588,20 +692,10 @@ class Ingestor:
                 score = old.get("dup_score")
                 why = list(old.get("dup_why_ss") or [])
                 matched = old.get("dup_match_s")
+                if pid in regrouped:
+                    group, dup_of, score, why, matched = regrouped[pid]
             else:
-                n = npool + i  # pool, then the earlier postings of this batch
-                accept, sc, bits, vwhy = decided[i]
-                accept &= cand.ids[:n] != pid
-                group, dup_of, score, why, matched = pid, None, None, [], None
-                if accept.any():
-                    idx = np.flatnonzero(accept)
-                    top = sc[idx].max()
-                    best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
-                    group = cand.groups[best]
-                    dup_of = group if group != pid else None
-                    score = round(float(top), 4)
-                    matched = str(cand.ids[best])
-                    why = decision_glue.why_list(int(bits[best]), float(est_all[i, best])) + vwhy.get(int(best), [])
+                group, dup_of, score, why, matched = _outcome(pid, decided[i], cand, est_all[i])
             cand.groups.append(group)
             status = "updated" if old is not None else ("duplicate" if dup_of else "new")
             fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
@@ -616,7 +710,7 @@ class Ingestor:
                 seen = oseen + 1 if (dated and ols and ls > ols) else oseen
                 fs = min(fs, ofs) if ofs else fs
                 ls = max(ls, ols) if ols else ls
-            doc = _clean_doc(p)
+            doc = _clean_doc(p, self.schema.derived)
             doc.update({
                 "profile_sig": f["profile_sig"] or None, "mh_bands": keys[i], "mh_sketch": encode_sketch(full[i]),
                 "content_key_s": _hex(f["content"]) or None, "url_key_s": _hex(f["url"]) or None,
@@ -629,16 +723,36 @@ class Ingestor:
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
-            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i]))
-        self.solr.update(docs, commit_within_ms=self.commit_within_ms)
+            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i], fs))
+        self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
+                          if i not in unchanged and extracted[i] is not None)
+        refused = self._write(docs)
+        if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
+            for i, pid in enumerate(ids):
+                old = existing.get(pid)
+                if i not in refused and old is not None and old.get("_version_") and \
+                        old.get("dup_group") not in (None, results[i].dup_group):
+                    self.solr.delete_old_copy(pid, old["dup_group"], old["_version_"])
+        for i, reason in refused.items():
+            results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
         # written: now (and only now) the window, the caches and the boilerplate model learn the batch
-        for r in new_recs:
-            self.window.add(r)
-        learn = [extracted[i] for i in range(len(batch)) if i not in unchanged and extracted[i] is not None]
+        for i, r in enumerate(new_recs):
+            if i not in refused:
+                self.window.add(r)
+        learn = [extracted[i] for i in range(len(batch))
+                 if i not in unchanged and i not in refused and extracted[i] is not None]
         for i in range(len(batch)):
-            if extracted[i] is not None:
+            if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
-        self._to_learn.extend(learn)
+        self._to_learn.extend(self.state.journal(learn))  # durable before the batch is acknowledged
+        # a new canonical posting Solr refused: the batch's postings that joined it are decided again
+        lost = {ids[i] for i in refused if ids[i] not in existing}
+        if lost:
+            pos = {pid: i for i, pid in enumerate(ids)}
+            for pid, (group, dup_of, score, why, matched) in self._regroup(lost, skip=set()).items():
+                if pid in pos:
+                    status = "updated" if pid in existing else ("duplicate" if dup_of else "new")
+                    results[pos[pid]] = Result(pid, status, group, dup_of, score, why=why, matched=matched)
         if len(self._to_learn) >= self.learn_every:
             self._learn()
         self.stats["resent_unchanged"] += len(unchanged)
@@ -646,13 +760,84 @@ class Ingestor:
         self.stats["batches"] += 1
         return results
 
+    def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, tuple[str, str | None, float | None, list[str],
+                                                                            str | None]]:
+        """The postings left in `groups`, whose canonical posting is no longer theirs (except `skip`: batch
+        postings decided anew), decided again among themselves in the canonical order (earliest first_seen,
+        then id): each joins the earliest member it duplicates, else heads its own group. Writes their group
+        fields (service.regroup) and puts them in the window with their new group; returns (group,
+        duplicate_of, score, why, matched) by id."""
+        members: dict[str, _Rec] = {}
+        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)),
+                                            "fl": STATE_FL}, rows=1000):
+            for d in page:
+                sk = decode_sketch(d.get("mh_sketch"))
+                if sk is not None:
+                    f = _feats_from_doc(d)
+                    keys = (band_keys_of(d["mh_sketch"]) or []) + exact_keys(f)
+                    members[d["id"]] = _Rec(d["id"], f, sk, d["dup_group"], keys, first_seen=d.get("first_seen"))
+        for r in list(self.window.recs.values()):  # newer than Solr's view
+            if r.dup_group in groups:
+                members[r.id] = r
+            else:
+                members.pop(r.id, None)
+        for pid in groups | skip:
+            members.pop(pid, None)
+        if not members:
+            return {}
+        recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
+        ids = [r.id for r in recs]
+        cand = _Table([], [r.feats for r in recs], ids)
+        sk = np.stack([r.sketch for r in recs])
+        if len(recs) > MAX_REGROUP:  # a huge group: each member against the new canonical only (memory O(n))
+            est = (sk == sk[0]).mean(axis=1, dtype=np.float32)[:, None]
+            decided = [cand.decide(i, min(i, 1), est[i, :min(i, 1)]) + ({},) for i in range(len(recs))]
+        else:
+            est = np.empty((len(recs), len(recs)), np.float32)
+            for s in range(0, len(recs), 64):
+                est[s:s + 64] = (sk[s:s + 64, None, :] == sk[None, :, :]).mean(axis=2)
+            if self.verifier is not None:
+                self._fetch_extracted(recs)
+            extracted = [r.ex if r.ex is not None else self._extracted.get((r.id, r.feats["content"])) for r in recs]
+            decided = self._verify(recs, ids, [], cand, est, extracted, set())
+        out = {}
+        for i, r in enumerate(recs):
+            out[r.id] = _outcome(r.id, decided[i], cand, est[i])
+            cand.groups.append(out[r.id][0])
+        write_groups(self.solr, {pid: (g, d or "", sc, why, m or "") for pid, (g, d, sc, why, m) in out.items()},
+                     self.commit_within_ms)
+        for r in recs:
+            r.dup_group = out[r.id][0]
+            self.window.add(r)
+        self.stats["regrouped"] += len(recs)
+        return out
+
+    def _write(self, docs: list[dict[str, Any]]) -> dict[int, str]:
+        """Write `docs` in one update request. Solr stops at the first document it refuses (400) and keeps
+        the ones before it, so then the documents are written in halves, down to the refused ones: every
+        other document is written (re-adding a whole document is idempotent). Returns position -> Solr's
+        reason for each refused document."""
+        try:
+            self.solr.update(docs, commit_within_ms=self.commit_within_ms)
+            return {}
+        except SolrError as exc:
+            if exc.status != 400:
+                raise
+            if len(docs) == 1:
+                return {0: str(exc)}
+        self.stats["write_bisections"] += 1
+        mid = len(docs) // 2
+        refused = self._write(docs[:mid])
+        refused.update({mid + k: v for k, v in self._write(docs[mid:]).items()})
+        return refused
+
 
 def signatures_of(postings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Compute-only: the signatures the service would store for each posting (no Solr)."""
-    from signatures import textprofile
+    from signatures import profile, textprofile
 
     feats, _, full, keys = _feature_dicts(postings)
-    solr_sigs = textprofile.solr_fields_signatures(postings, ["title", "company", "description"],
+    solr_sigs = textprofile.solr_fields_signatures(postings, profile.PROFILE_FIELDS,
                                                    textprofile.DEFAULT_QUANT_RATE,
                                                    textprofile.DEFAULT_MIN_TOKEN_LEN)
     out = []

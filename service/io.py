@@ -6,10 +6,15 @@ print one clear line. Readers stream: nothing holds the whole file in memory.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import re
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,6 +27,75 @@ TEXT_FIELDS = ("title", "company", "location", "description", "url", "posted_at"
                "last_seen", "lang", "source")
 
 FORMATS = ("jsonl", "csv", "tsv")
+
+#: The fields duplicates are found on: a table without any of them has nothing to compare.
+CONTENT_FIELDS = ("title", "company", "description")
+_CONTENT_WORDS = "title, company or description"
+
+BOM = b"\xef\xbb\xbf"
+_UNDECODED = re.compile("[\udc80-\udcff]")  # bytes the decoder could not read (surrogateescape)
+#: Bad lines listed on stderr by `BadLines.report` when no report file is given.
+LIST_ON_STDERR = 20
+
+
+def encoding_name(encoding: str | None) -> str | None:
+    """The canonical codec name of `--encoding`, None for UTF-8 (the fast path); unknown: a UserError."""
+    if encoding is None:
+        return None
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise UserError(f"--encoding: unknown encoding {encoding!r} (e.g. utf-8, latin-1, cp1252)") from None
+    return None if name in ("utf-8", "utf-8-sig") else name
+
+
+def _undecodable(byte: int, column: int | None, encoding: str | None) -> str:
+    """Why a line cannot be read: which byte (and where), and how to convert the file or name its encoding."""
+    where = f"byte 0x{byte:02x}" + (f" at column {column}" if column is not None else "")
+    if encoding is not None:
+        return f"not {encoding} text ({where}); check --encoding"
+    return (f"the file is not UTF-8 ({where}); convert it, e.g. iconv -f latin1 -t utf-8 IN > OUT, "
+            "or name its encoding with --encoding latin-1")
+
+
+_DECODE_ERRORS = [0]  # bumped by the error handler below: rows are searched for escapes only after a bump
+
+
+def _escape_and_count(exc: UnicodeError) -> tuple[str, int]:
+    """Decode undecodable bytes as surrogate escapes (found per row afterwards) and count them."""
+    _DECODE_ERRORS[0] += 1
+    return codecs.lookup_error("surrogateescape")(exc)
+
+
+codecs.register_error("jobdedup-escape", _escape_and_count)
+
+
+@dataclass
+class BadLines:
+    """Input lines skipped with --skip-bad-lines: (file, line number, reason), counted and listed at the end."""
+
+    items: list[tuple[str, int, str]] = field(default_factory=list)
+
+    def add(self, path: str, lineno: int, error: UserError) -> None:
+        """Record a skipped line; `error` is the message a strict run would have stopped with."""
+        self.items.append((path, lineno, str(error).removeprefix(f"{path} line {lineno}: ")))
+
+    def report(self, stream: IO[bytes] | None = None, name: str | None = None) -> None:
+        """Count on stderr; every line with its reason as JSON Lines into `stream` (the report file
+        `name`), else the first LIST_ON_STDERR on stderr."""
+        if not self.items:
+            return
+        files = sorted({f for f, _, _ in self.items})
+        print(f"jobdedup: skipped {len(self.items):,} bad line(s) of {', '.join(files)}"
+              + (f"; listed in {name}" if stream is not None else ":"), file=sys.stderr)
+        if stream is not None:
+            write_jsonl(stream, ({"file": f, "line": n, "reason": r} for f, n, r in self.items))
+            return
+        for f, n, r in self.items[:LIST_ON_STDERR]:
+            print(f"  {f} line {n}: {r}", file=sys.stderr)
+        if len(self.items) > LIST_ON_STDERR:
+            print(f"  ... {len(self.items) - LIST_ON_STDERR:,} more (all of them with --bad-lines-report FILE)",
+                  file=sys.stderr)
 
 
 def detect_format(path: str, fmt: str | None = None) -> str:
@@ -101,7 +175,8 @@ def _open_binary(path: str) -> io.BufferedReader:
 
 
 def iter_jsonl_chunks(path: str, chunk_lines: int = 2000) -> Iterator[tuple[int, list[bytes]]]:
-    """Raw JSON Lines in chunks: (line number of the first line, lines). For parallel parsing."""
+    """Raw JSON Lines in chunks: (line number of the first line, lines). For parallel parsing.
+    A UTF-8 byte-order mark at the start of the file is dropped."""
     fh = _open_binary(path)
     try:
         chunk: list[bytes] = []
@@ -109,7 +184,7 @@ def iter_jsonl_chunks(path: str, chunk_lines: int = 2000) -> Iterator[tuple[int,
         for lineno, raw in enumerate(fh, start=1):
             if not chunk:
                 start = lineno
-            chunk.append(raw)
+            chunk.append(raw.removeprefix(BOM) if lineno == 1 else raw)
             if len(chunk) >= chunk_lines:
                 yield start, chunk
                 chunk = []
@@ -120,66 +195,179 @@ def iter_jsonl_chunks(path: str, chunk_lines: int = 2000) -> Iterator[tuple[int,
             fh.close()
 
 
-def parse_jsonl_chunk(path: str, start: int, lines: list[bytes],
-                      mapping: Mapping[str, str] | None = None) -> list[tuple[int, dict[str, Any]]]:
-    """Decode and validate a chunk of JSON Lines; blank lines are skipped."""
+def parse_json_line(raw: bytes, where: str, encoding: str | None = None) -> Any:
+    """One JSON value from a line of bytes (UTF-8, or `encoding`); errors name the place and the cause."""
+    try:
+        return orjson.loads(raw if encoding is None else raw.decode(encoding))
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{where}: {_undecodable(raw[exc.start], exc.start + 1, encoding)}") from None
+    except orjson.JSONDecodeError as exc:
+        if encoding is None:
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as bad:
+                raise UserError(f"{where}: {_undecodable(raw[bad.start], bad.start + 1, None)}") from None
+        raise UserError(f"{where}: not valid JSON ({exc})") from None
+
+
+#: Whether this process (or the one it forked from) warned about postings without text already.
+_NO_TEXT_WARNED = [False]
+
+
+def parse_jsonl_chunk(path: str, start: int, lines: list[bytes], mapping: Mapping[str, str] | None = None,
+                      encoding: str | None = None, bad: BadLines | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """Decode and validate a chunk of JSON Lines; blank lines are skipped, and so are bad lines when
+    `bad` collects them (else the first bad line is a UserError)."""
     out: list[tuple[int, dict[str, Any]]] = []
     for offset, raw in enumerate(lines):
         lineno = start + offset
         if not raw.strip():
             continue
+        where = f"{path} line {lineno}"
         try:
-            obj = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise UserError(f"{path} line {lineno}: not valid JSON ({exc})") from None
-        out.append((lineno, validate_posting(obj, f"{path} line {lineno}", mapping)))
+            out.append((lineno, validate_posting(parse_json_line(raw, where, encoding), where, mapping)))
+        except UserError as exc:
+            if bad is None:
+                raise
+            bad.add(path, lineno, exc)
+    if start == 1 and out and not _NO_TEXT_WARNED[0] and not any(f in p for _, p in out for f in CONTENT_FIELDS):
+        _NO_TEXT_WARNED[0] = True  # once per run (a checked copy of the input is read again; workers fork)
+        keys = list(dict.fromkeys(k for _, p in out[:100] for k in p))
+        print(f"jobdedup: warning: {path}: none of the first {len(out):,} postings has a "
+              f"{_CONTENT_WORDS} field, so there is no text to compare; they have {', '.join(keys)}: "
+              f"name yours with {_suggest_map(keys, keys)}", file=sys.stderr)
     return out
 
 
-def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """CSV/TSV rows with a header as (line number, posting); empty cells become absent fields."""
+def _field_limit() -> int:
+    """The CSV field size limit: well above the service's text cap, so an over-long text is rejected
+    per posting like in JSON Lines, while an unterminated quote still stops at a bound."""
+    from service.ingest import MAX_TEXT_CHARS
+
+    return max(4 * MAX_TEXT_CHARS, 1 << 20)
+
+
+def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None = None,
+                   encoding: str | None = None, bad: BadLines | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """CSV/TSV rows with a header as (line number, posting); empty cells become absent fields.
+
+    Strict: a malformed row (an unterminated quote, a stray quote, more fields than the header, bytes
+    that are not UTF-8 / `encoding`) is a UserError naming its first line, or is skipped into `bad`."""
+    kind = ("CSV", "TSV")[delimiter == "\t"]
+    limit = _field_limit()
+    csv.field_size_limit(max(csv.field_size_limit(), limit))
     fh = _open_binary(path)
-    text = io.TextIOWrapper(fh, encoding="utf-8", newline="", errors="strict")
+    text = io.TextIOWrapper(fh, encoding=encoding or "utf-8", newline="", errors="jobdedup-escape")
+    errors_before = _DECODE_ERRORS[0]
+
+    def check(row: list[str], first: int) -> None:
+        """A UserError when the row holds bytes the decoder could not read (only searched after one was)."""
+        if _DECODE_ERRORS[0] == errors_before:
+            return
+        joined = delimiter.join(row)
+        m = _UNDECODED.search(joined)
+        if m:
+            raise UserError(f"{path} line {first + joined.count(chr(10), 0, m.start())}: "
+                            f"{_undecodable(ord(m.group()) - 0xDC00, None, encoding)}")
+
     try:
-        reader = csv.reader(text, delimiter=delimiter)
+        reader = csv.reader(text, delimiter=delimiter, strict=True)
         try:
             header = next(reader)
         except StopIteration:
             return
-        except UnicodeDecodeError as exc:
-            raise UserError(f"{path}: not valid UTF-8 ({exc.reason})") from None
+        except csv.Error as exc:
+            raise UserError(f"{path} line 1: malformed {kind} header ({exc})") from None
+        check(header, 1)
         header = [h.strip().lstrip("\ufeff") for h in header]
         names = [(mapping or {}).get(h, h) for h in header]
         if "id" not in names:
             raise UserError(f"{path} line 1: no 'id' column in the header {header}; map one with --map id=COLUMN")
-        try:
-            for row in reader:
-                lineno = reader.line_num
+        if not set(CONTENT_FIELDS) & set(names):
+            raise UserError(f"{path} line 1: no text column: the header has {', '.join(header)}, none of them "
+                            f"is {_CONTENT_WORDS}; name yours with {_suggest_map(header, names)}")
+        while True:
+            first = reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                err = UserError(f"{path} line {first}: {_csv_problem(str(exc), kind, first, reader.line_num, limit)}")
+                if bad is None:
+                    raise err from None
+                bad.add(path, first, err)
+                continue
+            try:
+                check(row, first)
                 if not row or all(not c.strip() for c in row):
                     continue
                 if len(row) > len(names):
-                    raise UserError(f"{path} line {lineno}: {len(row)} fields but the header has {len(names)}")
+                    raise UserError(f"{path} line {first}: {len(row)} fields but the header has {len(names)}")
                 obj = {n: v for n, v in zip(names, row, strict=False) if v != ""}
-                yield lineno, validate_posting(obj, f"{path} line {lineno}")
-        except UnicodeDecodeError as exc:
-            raise UserError(f"{path}: not valid UTF-8 ({exc.reason})") from None
-        except csv.Error as exc:
-            raise UserError(f"{path} line {reader.line_num}: malformed {('CSV', 'TSV')[delimiter == chr(9)]} ({exc})") from None
+                yield first, validate_posting(obj, f"{path} line {first}")
+            except UserError as exc:
+                if bad is None:
+                    raise
+                bad.add(path, first, exc)
     finally:
         text.detach()
         if fh is not sys.stdin.buffer:
             fh.close()
 
 
-def read_postings(path: str, fmt: str | None = None,
-                  mapping: Mapping[str, str] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Stream validated postings as (line number, posting) from JSON Lines, CSV or TSV."""
+#: Words in a column name that suggest the field it holds (for the --map hint).
+_FIELD_HINTS = {"title": ("title", "position", "role"), "company": ("company", "employer", "organi"),
+                "description": ("desc", "body", "text", "content", "detail")}
+
+
+def _suggest_map(header: list[str], names: list[str]) -> str:
+    """A --map hint for a header without text columns, from its column names."""
+    maps = []
+    for name, words in _FIELD_HINTS.items():
+        column = next((h for h, n in zip(header, names, strict=True)
+                       if n == h and n != "id" and any(w in h.lower() for w in words)), None)
+        if column:
+            maps.append(f"--map {name}={column}")
+    return " ".join(maps) or "--map description=COLUMN (and title=, company=)"
+
+
+def _csv_problem(message: str, kind: str, first: int, last: int, limit: int) -> str:
+    """A csv.Error in words: what is wrong with the row starting at line `first`."""
+    if "unexpected end of data" in message:
+        return (f"a quoted field is never closed (an unterminated quote: it runs to the end of the file at "
+                f"line {last}); close or escape the quote (\"\")")
+    if "field larger than field limit" in message:
+        return (f"a field longer than {limit:,} characters (lines {first}-{last}): an unterminated quote, "
+                "or a text far over the cap")
+    return f"malformed {kind} ({message}; the row spans lines {first}-{last})" if last > first else \
+        f"malformed {kind} ({message})"
+
+
+def read_postings(path: str, fmt: str | None = None, mapping: Mapping[str, str] | None = None,
+                  encoding: str | None = None, bad: BadLines | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Stream validated postings as (line number, posting) from JSON Lines, CSV or TSV.
+
+    `encoding`: the file's text encoding (None / UTF-8 default); `bad`: skip bad lines into it instead
+    of stopping at the first one."""
     kind = detect_format(path, fmt)
+    encoding = encoding_name(encoding)
     if kind == "jsonl":
         for start, lines in iter_jsonl_chunks(path):
-            yield from parse_jsonl_chunk(path, start, lines, mapping)
+            yield from parse_jsonl_chunk(path, start, lines, mapping, encoding, bad)
     else:
-        yield from iter_delimited(path, "," if kind == "csv" else "\t", mapping)
+        yield from iter_delimited(path, "," if kind == "csv" else "\t", mapping, encoding, bad)
+
+
+@contextmanager
+def clean_copy(path: str, fmt: str | None, mapping: Mapping[str, str] | None, encoding: str | None,
+               bad: BadLines | None) -> Iterator[str]:
+    """A temporary UTF-8 JSON Lines copy of the valid, mapped postings of `path` (bad lines skipped into
+    `bad`), for readers that take a plain UTF-8 file (the embedded dedup reads its input twice)."""
+    with tempfile.NamedTemporaryFile("wb", prefix="jobdedup-", suffix=".jsonl") as tmp:
+        write_jsonl(tmp, (p for _, p in read_postings(path, fmt, mapping, encoding, bad)))
+        tmp.flush()
+        yield tmp.name
 
 
 def write_jsonl(output: IO[bytes], records: Iterable[Any], chunk: int = 2000) -> None:

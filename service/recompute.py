@@ -1,7 +1,9 @@
 """Recompute signatures and groups over a live collection, resumably.
 
 Phase 1 (scan): stream every posting with cursorMark (sorted by id), recompute profile_sig, sketch,
-band keys and exact keys with the current code; postings whose stored signatures differ (or carry
+band keys, exact keys and Solr's own `signature` (over the configset's fields, PROFILE_FIELDS: the
+update chain never re-signs an atomic update, so after a change of those fields only recompute brings
+stored signatures up to date) with the current code; postings whose stored signatures differ (or carry
 another sig_version) get an atomic update. Each page's features are saved next to the checkpoint,
 then the checkpoint (cursorMark, counts) is written: a killed run resumes at the last saved page and
 redoes at most one page (atomic "set" updates are idempotent).
@@ -34,19 +36,23 @@ from typing import Any
 import numpy as np
 import orjson
 
-from service import candidates, decision_glue, sketching
+from service import candidates, decision_glue
 from service.engine import Phases, date_key, find_groups, worker_pool
-from service.errors import UserError
+from service.errors import SolrUnavailable, UserError
 from service.features import FeatureBatch, compute_features
+from service.files import atomic_output, write_atomic
 from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
+from service.regroup import set_op, write_groups
 from service.solr import Solr
-from service.state import BoilerplateState, write_atomic
+from service.state import BoilerplateState, default_state_dir, model_path
 from service.verify_stage import PairVerifier, extract_chunk, file_postings
-from signatures import SIG_VERSION, minhash
+from signatures import SIG_VERSION
+from signatures.profile import PROFILE_FIELDS
+from signatures.textprofile import solr_fields_signatures
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
-STATE_FL = ("profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,dup_score,"
-            "dup_why_ss,dup_match_s")
+STATE_FL = ("signature,profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,"
+            "dup_score,dup_why_ss,dup_match_s")
 _SEP = "\x1f"  # joins the stored why list into one comparable string
 _ARRAYS = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
 
@@ -88,14 +94,11 @@ def _posting(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: (v[0] if isinstance(v, list) and k != "id" and v else v) for k, v in doc.items()}
 
 
-def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str) -> bool:
+def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str, sig: str) -> bool:
     return (doc.get("sig_version") != SIG_VERSION or (doc.get("profile_sig") or "") != prof
+            or (doc.get("signature") or "") != sig
             or (doc.get("mh_sketch") or "") != sketch_text or (doc.get("content_key_s") or "") != ck
             or (doc.get("url_key_s") or "") != uk)
-
-
-def _set(value: Any) -> dict[str, Any]:
-    return {"set": value if value not in ("", []) else None}
 
 
 def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: int,
@@ -103,18 +106,20 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
     """Recompute one page; write changed signatures; save the page's arrays. Returns #changed."""
     postings = [_posting(d) for d in docs]
     fb = compute_features(postings, with_keys=True)
+    solr_sigs = solr_fields_signatures(postings, PROFILE_FIELDS)
     updates = []
     for i, d in enumerate(docs):
         sk_text = encode_sketch(fb.sketch_full[i])
         ck, uk = _hex(fb.content[i]), _hex(fb.url[i])
-        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk):
+        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk, solr_sigs[i]):
             updates.append({
                 "id": d["id"], "dup_group": d.get("dup_group") or d["id"],  # the route (SolrCloud router.field)
-                "profile_sig": _set(fb.profile_hex[i]), "mh_bands": _set(fb.band_keys[i]),
-                "mh_sketch": _set(sk_text), "content_key_s": _set(ck), "url_key_s": _set(uk),
-                "company_key_s": _set(_hex(fb.company[i])), "title_key_s": _set(_hex(fb.title[i])),
-                "location_key_s": _set(_hex(fb.location[i])), "ntok_i": _set(int(fb.ntok[i])),
-                "sig_version": _set(SIG_VERSION),
+                "signature": set_op(solr_sigs[i]),
+                "profile_sig": set_op(fb.profile_hex[i]), "mh_bands": set_op(fb.band_keys[i]),
+                "mh_sketch": set_op(sk_text), "content_key_s": set_op(ck), "url_key_s": set_op(uk),
+                "company_key_s": set_op(_hex(fb.company[i])), "title_key_s": set_op(_hex(fb.title[i])),
+                "location_key_s": set_op(_hex(fb.location[i])), "ntok_i": set_op(int(fb.ntok[i])),
+                "sig_version": set_op(SIG_VERSION),
             })
     if updates:
         solr.update(updates, commit_within_ms=commit_within_ms)
@@ -162,12 +167,10 @@ def _partition_changes(old_groups: np.ndarray, new_labels: np.ndarray) -> tuple[
 def _texts_file(directory: Path, pages: int) -> Path:
     """All saved page texts as one JSON Lines file (what dedup's verifier step re-reads)."""
     out = directory / "postings.jsonl"
-    tmp = out.with_suffix(".jsonl.tmp")
-    with open(tmp, "wb") as fh:
+    with atomic_output(out) as fh:
         for p in range(pages):
             with open(directory / f"page-{p:06d}.jsonl", "rb") as part:
                 shutil.copyfileobj(part, fh)
-    os.replace(tmp, out)
     return out
 
 
@@ -200,30 +203,24 @@ def refit_boilerplate(texts: Path, workers: int) -> Any:
     return model
 
 
-def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: int = 500,
+def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, rows: int = 500,
               commit_within_ms: int = 5000, quiet: bool = True, stop_after_pages: int | None = None,
               fast: bool = False, state_dir: str | None = None, workers: int = 1) -> Checkpoint:
     """Run (or resume) a recompute over the collection; returns the final counts.
 
     Groups are decided like `jobdedup dedup` (`fast`: like `dedup --fast`); afterwards the collection's
     boilerplate model is refitted from every posting and saved under `state_dir` (None: not saved).
+    `checkpoint_dir` (None: `default_checkpoint_dir`) is removed when the run completes.
     """
     from tqdm import tqdm
 
     solr = Solr(solr_url)
-    directory = Path(checkpoint_dir)
-    ck = Checkpoint.load(directory) if resume and directory.exists() else None
-    if ck is not None and ck.solr != solr.url:
-        raise UserError(f"{directory}: the checkpoint is for {ck.solr}, not {solr.url}")
-    if ck is not None and ck.sig_version != SIG_VERSION:
-        raise UserError(f"{directory}: the checkpoint was made with sig_version {ck.sig_version}; run without --resume")
-    if ck is None:
-        if directory.exists():
-            shutil.rmtree(directory)
-        directory.mkdir(parents=True)
-        ck = Checkpoint(solr.url, SIG_VERSION)
-        ck.save(directory)
-    total = solr.count()
+    try:
+        total = solr.count()  # the collection is reachable: only then is a checkpoint created or touched
+    except SolrUnavailable as exc:
+        raise UserError(f"{exc}; check --solr (nothing was changed)") from None
+    directory = Path(checkpoint_dir) if checkpoint_dir is not None else default_checkpoint_dir(state_dir, solr.url)
+    ck = _open_checkpoint(directory, solr.url, resume, quiet)
     show = not quiet and sys.stderr.isatty()
     if ck.phase == "scan":
         bar = tqdm(total=total, initial=ck.seen, unit=" postings", desc="recompute: scan", disable=not show,
@@ -276,8 +273,7 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         batches = [changed[s:s + rows] for s in range(0, len(changed), rows)]
         bar = tqdm(total=len(changed), initial=sum(len(b) for b in batches[:ck.group_batches_done]), unit=" postings",
                    desc="recompute: groups", disable=not show, file=sys.stderr)
-        cloud = solr.is_cloud()
-        if cloud:
+        if solr.is_cloud():
             solr.commit()  # the re-adds below read stored documents: make phase-1 updates visible
         for bno in range(ck.group_batches_done, len(batches)):
             sel = batches[bno]
@@ -285,8 +281,7 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
             new = {pid: (str(new_group[i]), str(new_dup_of[i]), float(new_score[i]) if new_score[i] else None,
                          [w for w in str(new_why[i]).split(_SEP) if w], str(new_match[i]))
                    for i, pid in zip(sel, bid, strict=True)}
-            n_written = _regroup_readd(solr, new, commit_within_ms) if cloud else \
-                _regroup_atomic(solr, new, commit_within_ms)
+            n_written = write_groups(solr, new, commit_within_ms)
             ck.group_batches_done = bno + 1
             ck.groups_changed += n_written
             ck.save(directory)
@@ -302,6 +297,51 @@ def recompute(solr_url: str, checkpoint_dir: str, resume: bool = False, rows: in
         ck.phase = "done"
         ck.save(directory)
     solr.commit()
+    shutil.rmtree(directory)  # done: the checkpoint is only needed to resume a run that did not finish
+    return ck
+
+
+#: Name of the default checkpoint directory, beside the collection's boilerplate model in the state dir.
+CHECKPOINT_NAME = "recompute.ckpt"
+
+
+def default_checkpoint_dir(state_dir: str | None, solr_url: str) -> Path:
+    """Where a recompute of the collection at `solr_url` keeps its checkpoint when --checkpoint is not given:
+    `<state dir>/<collection slug>/recompute.ckpt`, one per collection."""
+    return model_path(state_dir if state_dir is not None else default_state_dir(), solr_url).parent / CHECKPOINT_NAME
+
+
+def _open_checkpoint(directory: Path, solr_url: str, resume: bool, quiet: bool) -> Checkpoint:
+    """The checkpoint to continue (`resume`) or a new one in `directory`. A checkpoint belongs to the
+    collection it was made for: resuming or overwriting another collection's is refused, and so is
+    clearing a directory that is not a checkpoint."""
+    found = directory / "checkpoint.json"
+    if directory.exists() and (not directory.is_dir() or not found.exists() and any(directory.iterdir())):
+        raise UserError(f"{directory}: not a recompute checkpoint (no checkpoint.json) and not empty; "
+                        "give a new or empty --checkpoint directory")
+    ck = None
+    if found.exists():
+        try:
+            ck = Checkpoint.load(directory)
+        except UserError:
+            if resume:
+                raise
+    if ck is not None and ck.solr != solr_url:
+        raise UserError(f"{directory}: the checkpoint is for {ck.solr}, not {solr_url}; give another --checkpoint")
+    if ck is not None and resume and ck.sig_version != SIG_VERSION:
+        raise UserError(f"{directory}: the checkpoint was made with sig_version {ck.sig_version}; run without --resume")
+    if ck is not None and resume:
+        return ck
+    if resume and not quiet:
+        print(f"recompute: no checkpoint in {directory}; starting from the beginning", file=sys.stderr)
+    elif ck is not None and ck.phase != "done" and not quiet:
+        print(f"recompute: starting over; the unfinished run checkpointed in {directory} is discarded "
+              "(--resume continues it)", file=sys.stderr)
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    ck = Checkpoint(solr_url, SIG_VERSION)
+    ck.save(directory)
     return ck
 
 
@@ -321,53 +361,6 @@ def _reasons(res: dict[str, Any], ids: np.ndarray, is_canon: np.ndarray) -> tupl
     return why, matched
 
 
-def _band_keys_of(sketch_text: str | None) -> list[str] | None:
-    if sketch_text is None:
-        return None
-    full = minhash.decode_sketch(sketch_text, sketching.NUM_PERM)
-    return [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
-
-
-Regroup = dict[str, tuple[str, str, float | None, list[str], str]]  # id -> group, dup_of, score, why, matched
-
-
-def _regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
-    """Standalone: atomic updates of the group fields (plus mh_bands, which is not stored)."""
-    sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(list(new), fl="id,mh_sketch")}
-    updates = []
-    for pid, (group, dup_of, score, why, matched) in new.items():
-        keys = _band_keys_of(sketches.get(pid))
-        if keys is None:  # deleted meanwhile
-            continue
-        updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": _set(dup_of),
-                        "dup_score": _set(score if score is not None else ""), "dup_why_ss": _set(why),
-                        "dup_match_s": _set(matched), "mh_bands": _set(keys)})
-    if updates:
-        solr.update(updates, commit_within_ms=commit_within_ms)
-    return len(updates)
-
-
-def _regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
-    """SolrCloud routes by dup_group (router.field): a posting changing group must move shards, so it is
-    deleted everywhere and re-added whole (stored fields + new group + recomputed mh_bands), in one request."""
-    from service.solr import terms_query
-
-    docs = solr.query({"q": "*:*", "fq": terms_query("id", list(new)), "fl": "*", "rows": len(new)})["response"]["docs"]
-    derived = solr.copy_field_targets()
-    readd = []
-    for d in docs:
-        group, dup_of, score, why, matched = new[d["id"]]
-        keys = _band_keys_of(d.get("mh_sketch"))
-        doc = {k: v for k, v in d.items() if k not in derived and k not in (
-            "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score", "dup_why_ss", "dup_match_s")}
-        doc.update({"dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score,
-                    "dup_why_ss": why or None, "dup_match_s": matched or None})
-        readd.append({k: v for k, v in doc.items() if v is not None})
-    if readd:
-        solr.delete_and_add([d["id"] for d in readd], readd, commit_within_ms=commit_within_ms)
-    return len(readd)
-
-
 def _norm_score(x: str) -> str:
     if x in ("", "None"):
         return ""
@@ -385,11 +378,10 @@ def summary_line(ck: Checkpoint, seconds: float) -> str:
             f"on {ck.model_postings:,} postings, sig_version {ck.sig_version}, {seconds:.1f} s")
 
 
-def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: bool,
+def run_cli(solr_url: str, checkpoint_dir: str | None, resume: bool, rows: int, quiet: bool,
             stop_after_pages: int | None, fast: bool = False, state_dir: str | None = None,
             workers: int = 1) -> None:
     """CLI wrapper: clear errors, summary on stderr."""
-    from service.errors import SolrUnavailable
     from service.solr import SolrError
 
     t0 = time.perf_counter()
@@ -397,7 +389,8 @@ def run_cli(solr_url: str, checkpoint_dir: str, resume: bool, rows: int, quiet: 
         ck = recompute(solr_url, checkpoint_dir, resume=resume, rows=rows, quiet=quiet,
                        stop_after_pages=stop_after_pages, fast=fast, state_dir=state_dir, workers=workers)
     except SolrUnavailable as exc:
-        raise UserError(f"{exc}; progress is checkpointed in {checkpoint_dir}: re-run with --resume") from None
+        where = checkpoint_dir or default_checkpoint_dir(state_dir, Solr(solr_url).url)
+        raise UserError(f"{exc}; progress is checkpointed in {where}: re-run with --resume") from None
     except SolrError as exc:
         raise UserError(str(exc)) from None
     if not quiet:

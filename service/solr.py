@@ -1,15 +1,18 @@
 """A small Solr client on `requests`: select, real-time get, JSON updates, cursorMark streams, health.
 
-`url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings. Connection failures,
+`url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings; credentials in it
+(http://user:password@host/...) are sent as BasicAuth (a Solr with security.json) and never appear in
+`url`, `base` or messages. Connection failures,
 timeouts and 5xx answers raise `SolrUnavailable` (callers answer 503 / retry); 4xx answers raise
 `SolrError` with Solr's own message.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import orjson
 import requests
@@ -18,12 +21,23 @@ from service.errors import SolrUnavailable, UserError
 
 
 class SolrError(Exception):
-    """Solr rejected a request (4xx): a bug or a configset mismatch, not a transient failure."""
+    """Solr rejected a request (4xx): a bug, a configset mismatch or (400 to an update) a document it
+    refuses; not a transient failure. `status` is the HTTP status (None: not an HTTP error)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
-def _escape_term(value: str) -> str:
-    """Escape a value for the {!terms} parser's comma-separated list."""
-    return value.replace("\\", "\\\\").replace(",", "\\,")
+def _separator(values: Sequence[str]) -> str:
+    """A character that occurs in none of `values`: the {!terms} separator, so every value is data (the
+    parser does not unescape, a `\\,` stays two characters). Private-use code points first; some code
+    point is always free because a query holds far fewer characters than Unicode has."""
+    used = set("".join(values))
+    for cp in itertools.chain((0x241F,), range(0xE000, 0xF900), range(0xF0000, 0x10FFFE), range(0x2000, 0xD800)):
+        if chr(cp) not in used:
+            return chr(cp)
+    raise ValueError("no free separator character")  # unreachable for any query Solr would accept
 
 
 class Solr:
@@ -32,6 +46,11 @@ class Solr:
     def __init__(self, url: str, timeout: float = 10.0, session: requests.Session | None = None) -> None:
         url = url.rstrip("/")
         parts = urlsplit(url)
+        auth = None
+        if parts.username is not None:  # http://user:password@host/...: BasicAuth (security.json), kept out of url
+            # UTF-8 bytes: requests would send str credentials as Latin-1, Solr decodes them as UTF-8
+            auth = (unquote(parts.username).encode(), unquote(parts.password or "").encode())
+            url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise UserError(f"--solr must be a collection URL like http://127.0.0.1:8983/solr/postings, got {url!r}")
         path = parts.path.rstrip("/")
@@ -43,8 +62,11 @@ class Solr:
         self.base = url[: -(len(self.collection) + 1)]  # .../solr
         self.timeout = timeout
         self.http = session or requests.Session()
+        if auth is not None:
+            self.http.auth = auth
         self._cloud: bool | None = None
-        self._copy_targets: set[str] | None = None
+        self._schema: dict[str, Any] | None = None
+        self._shards: list[str] | None = None
 
     # -- transport ---------------------------------------------------------------------------------
     def _request(self, method: str, url: str, *, params: Any = None, data: bytes | None = None,
@@ -59,9 +81,15 @@ class Solr:
         if resp.status_code >= 500 or resp.status_code == 429:
             raise SolrUnavailable(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
         if resp.status_code == 404:
-            raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?")
+            raise SolrError(f"Solr answered 404 for {url.split('?')[0]}: is the collection {self.collection!r} there?",
+                            404)
+        if resp.status_code in (401, 403):
+            raise SolrError(f"Solr answered {resp.status_code}: " + (
+                "credentials refused or missing" if resp.status_code == 401 else "this user may not do that") +
+                " (BasicAuth: --solr-user or env JOBDEDUP_SOLR_USER with env JOBDEDUP_SOLR_PASSWORD, or "
+                "user:password@ in the Solr URL)", resp.status_code)
         if resp.status_code >= 400:
-            raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}")
+            raise SolrError(f"Solr answered {resp.status_code}: {_solr_message(resp)}", resp.status_code)
         try:
             return orjson.loads(resp.content)
         except orjson.JSONDecodeError as exc:
@@ -74,18 +102,44 @@ class Solr:
                              headers={"Content-Type": "application/x-www-form-urlencoded"})
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
-        """Real-time get: the latest version of each id, searchable or not (SolrCloud: committed only)."""
+        """Real-time get: the latest version of each id, searchable or not."""
         if not ids:
             return []
+        # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes
+        body: dict[str, Any] = {"id": list(ids), "fl": fl, "wt": "json"}
         if self.is_cloud():
-            # router.field=dup_group: real-time get would look on the id's shard, not the group's;
-            # a distributed search finds every committed posting (the service's window covers the rest)
-            return self.query({"q": "*:*", "fq": terms_query("id", list(ids)), "fl": fl, "rows": len(ids)})[
-                "response"]["docs"]
-        body = {"ids": ",".join(ids), "fl": fl, "wt": "json"}
+            # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
+            # every shard sends every id to each of them (uncommitted postings included)
+            body["shards"] = ",".join(self.shard_names())
         res = self._request("POST", f"{self.url}/get", data=_form(body),
                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+        if "doc" in res:  # a single id answers {"doc": ...}
+            return [res["doc"]] if res["doc"] else []
         return res.get("response", {}).get("docs", [])
+
+    def shard_names(self) -> list[str]:
+        """SolrCloud: the collection's shards (cached)."""
+        if self._shards is None:
+            cs = self._request("GET", f"{self.base}/admin/collections",
+                               params={"action": "CLUSTERSTATUS", "collection": self.collection, "wt": "json"},
+                               timeout=5.0)
+            self._shards = sorted(cs["cluster"]["collections"][self.collection]["shards"])
+        return self._shards
+
+    def delete_old_copy(self, pid: str, group: str, version: int) -> bool:
+        """SolrCloud routed by dup_group: after posting `pid` was re-added under another group, delete its
+        copy stored under `group` if that copy still has `version` (it stays on the old group's shard when
+        the new group lives on another one). False when there is no such copy: on the same shard the
+        re-add replaced it, and Solr answers 409 to the versioned delete."""
+        body = orjson.dumps({"delete": {"id": pid, "_route_": group, "_version_": version}})
+        try:
+            self._request("POST", f"{self.url}/update", params={"wt": "json"}, data=body,
+                          headers={"Content-Type": "application/json"})
+        except SolrError as exc:
+            if exc.status == 409:
+                return False
+            raise
+        return True
 
     def update(self, docs: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None,
                commit: bool = False) -> None:
@@ -111,10 +165,19 @@ class Solr:
 
     def copy_field_targets(self) -> set[str]:
         """Fields filled by copyField (never to be sent back when re-adding a fetched document; cached)."""
-        if self._copy_targets is None:
-            res = self._request("GET", f"{self.url}/schema/copyfields", params={"wt": "json"}, timeout=5.0)
-            self._copy_targets = {c["dest"] for c in res.get("copyFields", [])}
-        return self._copy_targets
+        return {c["dest"] for c in self.schema()["copyFields"]}
+
+    def schema(self) -> dict[str, Any]:
+        """The collection's schema (cached): fields and dynamicFields with every property resolved
+        (showDefaults), fieldTypes and copyFields, as the Schema API gives them."""
+        if self._schema is None:
+            whole = self._request("GET", f"{self.url}/schema", params={"wt": "json"}, timeout=5.0)["schema"]
+            out = {k: whole.get(k, []) for k in ("fieldTypes", "copyFields")}
+            for key, path in (("fields", "fields"), ("dynamicFields", "dynamicfields")):
+                out[key] = self._request("GET", f"{self.url}/schema/{path}",
+                                         params={"wt": "json", "showDefaults": "true"}, timeout=5.0)[key]
+            self._schema = out
+        return self._schema
 
     def is_cloud(self) -> bool:
         """True when Solr runs in SolrCloud mode (cached)."""
@@ -199,5 +262,7 @@ def _solr_message(resp: requests.Response) -> str:
 
 
 def terms_query(field: str, values: Sequence[str]) -> str:
-    """A {!terms} query matching any of `values` in `field`."""
-    return "{!terms f=" + field + "}" + ",".join(_escape_term(v) for v in values)
+    """A {!terms} query matching any of `values` in `field`, whatever characters they hold (the values are
+    joined by a separator none of them contains; nothing is escaped or unescaped)."""
+    sep = _separator(values)
+    return "{!terms f=" + field + " separator='" + sep + "'}" + sep.join(values)

@@ -1,14 +1,16 @@
 """Per-collection service state on disk: the boilerplate model learned from the indexed postings.
 
 Where it lives: `<state dir>/<collection slug>/boilerplate.jdbp`, the state dir being `--state-dir`
-(env JOBDEDUP_STATE_DIR, default `./jobdedup-state`, beside recompute's default checkpoint directory)
+(env JOBDEDUP_STATE_DIR, default `./jobdedup-state`; recompute's checkpoint defaults to the same place)
 and the slug naming the Solr collection URL (`127.0.0.1_8983_solr_postings`), so two collections never
 share a model. A file and not a Solr document: a document would show up in searches and in collapse,
 and a file survives re-creating the collection (a new collection starts from the learned boilerplate
 until `jobdedup recompute` refits it from what the collection really holds).
 
-Writes are atomic (temporary file in the same directory, fsync, rename). A missing file starts an empty
-model; an unreadable one starts an empty model with a warning and is kept aside as `*.corrupt`.
+Writes are atomic (service.files.write_atomic: temporary file in the same directory, fsync, rename). A missing file starts an empty
+model; an unreadable or wrong-shaped one starts an empty model with a warning and is kept aside as `*.corrupt`.
+What is learned between saves is journaled (service.journal: fsynced per batch, dropped at each save) and
+replayed at the next start, so a process killed with -9 loses none of it.
 When the file was replaced by another process since this one read or wrote it (`jobdedup recompute`'s
 refit, or an `index` run beside `serve`), the next save adopts that model and re-adds the postings
 learned here since the last save, instead of overwriting it.
@@ -27,12 +29,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from service.settings import DEFAULT_STATE_DIR, settings
-from signatures.boilerplate import BoilerplateModel
+from service.files import write_atomic
+from service.journal import Intent, LearningJournal
+from service.settings import settings
+from signatures.boilerplate import BoilerplateModel, LearningRecord, learning_record
 
 log = logging.getLogger("jobdedup.state")
 
-__all__ = ["DEFAULT_STATE_DIR", "BoilerplateState", "default_state_dir", "write_atomic"]
+__all__ = ["BoilerplateState", "default_state_dir", "write_atomic"]  # write_atomic: tests import it from here
 
 MODEL_FILE = "boilerplate.jdbp"
 #: Seconds between periodic saves of a changed model while the service runs (and always on close).
@@ -57,21 +61,6 @@ def collection_slug(solr_url: str) -> str:
 def model_path(state_dir: str | os.PathLike[str], solr_url: str) -> Path:
     """Where the boilerplate model of the collection at `solr_url` is kept."""
     return Path(state_dir) / collection_slug(solr_url) / MODEL_FILE
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so a reader sees either the old or the new file, never a torn one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def load_model(path: Path | None) -> BoilerplateModel:
@@ -113,12 +102,24 @@ def _stamp(path: Path | None) -> _Stamp | None:
 MAX_PENDING = 100_000
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A model's bytes to save, numbered so an older snapshot is never written over a newer one, with how
+    many of the journal's records (counted since the start) the model holds."""
+
+    data: bytes
+    seq: int
+    journaled: int
+
+
 class BoilerplateState:
     """The collection's boilerplate model plus where and when it is saved.
 
     `add` counts newly indexed postings; `maybe_save` writes the model when it changed and
     `save_interval_s` passed; `save` writes it now. Without a path the model lives in memory only.
-    Callers serialize `add` and `snapshot` (the ingest lock); the file write itself needs no lock.
+    `intend` (before a write) and `journal` (after it) make newly written postings durable before they are
+    learned (see service.journal); `unconfirmed` and `confirm` settle writes whose outcome was unknown.
+    Callers serialize these, `add` and `snapshot` (the ingest lock); the file write itself needs no lock.
     """
 
     def __init__(self, path: Path | None, save_interval_s: float = SAVE_INTERVAL_S) -> None:
@@ -127,9 +128,30 @@ class BoilerplateState:
         self.model = load_model(path)
         self.dirty = False
         self._stamp = _stamp(path)
-        self._pending: list[Any] = []   # postings added since the last snapshot
+        self._pending: list[LearningRecord] = []   # postings added since the last snapshot
         self._last_save = time.monotonic()
         self._io_lock = threading.Lock()
+        self._seq = self._written_seq = 0
+        # journal records appended (since the start), of those the model holds, and dropped after saves
+        self._journaled = self._held = self._dropped = 0
+        self._journal: LearningJournal | None = None
+        # writes whose outcome is unknown, as (intent number in the journal or None, entries)
+        self._inflight: tuple[int | None, list[Intent]] | None = None
+        self._unconfirmed: list[tuple[int | None, list[Intent]]] = []
+        self._records: dict[int, LearningRecord] = {}  # id(Extracted) -> its record, from `intend` to `journal`
+        if path is not None:
+            try:
+                self._journal = LearningJournal(path)
+                replayed, opened = self._journal.adopt_orphans()
+                self._unconfirmed = [(seq, entries) for seq, entries in opened]
+            except OSError as exc:
+                log.warning("no learning journal beside %s (%s): what is learned between saves is lost if the "
+                            "process dies", path, exc)
+                replayed = []
+            for rec in replayed:
+                self.model.add_record(rec)
+            self._journaled = self._held = len(replayed)
+            self.dirty = bool(replayed)
 
     @classmethod
     def for_collection(cls, state_dir: str | os.PathLike[str] | None, solr_url: str,
@@ -137,16 +159,75 @@ class BoilerplateState:
         """The state of the collection at `solr_url` under `state_dir` (None: in memory only)."""
         return cls(model_path(state_dir, solr_url) if state_dir is not None else None, save_interval_s)
 
+    def intend(self, writes: Iterable[tuple[str, str, Any]]) -> None:
+        """Before a write: the (id, content key, Extracted) of the postings it would teach the model, kept
+        (and journaled, fsynced) until `journal` settles them, so a write whose outcome never becomes known
+        -- the process killed during the Solr request, a failed request Solr stored anyway -- is learned
+        later if Solr holds it (`unconfirmed`)."""
+        self._settle_inflight()
+        entries: list[Intent] = []
+        for pid, key, ex in writes:
+            rec = self._records[id(ex)] = learning_record(ex)
+            entries.append((pid, key, rec))
+        if entries:
+            seq = None
+            if self._journal is not None:
+                with self._io_lock:
+                    seq = self._journal.intend(entries)
+            self._inflight = (seq, entries)
+
+    def _settle_inflight(self) -> None:
+        if self._inflight is not None:  # `intend` without `journal`: the write raised, its outcome is unknown
+            self._unconfirmed.append(self._inflight)
+            self._inflight = None
+
+    def journal(self, extracted: Iterable[Any]) -> list[LearningRecord]:
+        """After a successful write: make the written postings (Extracted or raw mappings) durable before
+        they are learned -- their learning records are appended to this process's journal and fsynced --
+        and settle the write's intent. Returns the records (for `add`)."""
+        records = [self._records.get(id(ex)) or learning_record(ex) for ex in extracted]
+        self._records.clear()
+        ok = [self._inflight[0]] if self._inflight is not None and self._inflight[0] is not None else []
+        self._inflight = None
+        self._append(records, ok)
+        return records
+
+    def unconfirmed(self) -> list[Intent]:
+        """(id, content key, record) of the postings of writes whose outcome is unknown (this process's failed
+        writes, a dead process's cut-off one): the caller learns those Solr holds with that content key and
+        calls `confirm`."""
+        self._settle_inflight()
+        return [e for _, entries in self._unconfirmed for e in entries]
+
+    def confirm(self, records: Iterable[LearningRecord]) -> list[LearningRecord]:
+        """Settle every unconfirmed write: `records` (of its postings Solr holds) are journaled as written.
+        Returns them (for `add`)."""
+        records = list(records)
+        ok = [seq for seq, _ in self._unconfirmed if seq is not None]
+        self._unconfirmed = []
+        self._append(records, ok)
+        return records
+
+    def _append(self, records: list[LearningRecord], ok: list[int]) -> None:
+        if self._journal is not None and (records or ok):
+            with self._io_lock:
+                before = self._journal.count
+                self._journal.append(records, ok)
+                self._journaled += self._journal.count - before
+
     def add(self, extracted: Iterable[Any]) -> int:
-        """Count postings (signatures.extract.Extracted or raw mappings) into the model."""
+        """Count postings (learning records from `journal`, Extracted or raw mappings) into the model, in
+        the order they were journaled."""
         n = 0
         for ex in extracted:
-            self.model.add(ex)
+            rec = ex if isinstance(ex, tuple) else learning_record(ex)
+            self.model.add_record(rec)
             if len(self._pending) < MAX_PENDING:
-                self._pending.append(ex)
+                self._pending.append(rec)
             n += 1
         if n:
             self.dirty = True
+            self._held = min(self._held + n, self._journaled)
         return n
 
     def sync(self) -> bool:
@@ -163,38 +244,56 @@ class BoilerplateState:
             return False
         log.info("boilerplate model %s was replaced by another process; adopting it (+%d postings learned here)",
                  self.path, len(self._pending))
-        for ex in self._pending:
-            theirs.add(ex)
+        for rec in self._pending:
+            theirs.add_record(rec)
         self.model = theirs
         self.dirty = True
         return True
 
-    def snapshot(self) -> bytes | None:
-        """The model's bytes if it changed since the last save (call under the ingest lock)."""
+    def snapshot(self) -> Snapshot | None:
+        """The model to save if it changed since the last save (call under the ingest lock)."""
         if not self.dirty:
             return None
         self.dirty = False
         self._pending = []
-        return self.model.to_bytes()
+        self._seq += 1
+        return Snapshot(self.model.to_bytes(), self._seq, self._held)
 
     def due(self) -> bool:
         """Whether a periodic save (and check for a replaced file) is due."""
         return self.path is not None and time.monotonic() - self._last_save >= self.save_interval_s
 
-    def write(self, data: bytes | None) -> bool:
-        """Write a snapshot to the state file; False when there is nothing to write or no file."""
+    def write(self, snap: Snapshot | None) -> bool:
+        """Write a snapshot to the state file and drop the journal records it holds; False when there is
+        nothing to write (or only an older snapshot than the one written) or no file."""
         if self.path is None:
             return False
         with self._io_lock:
             self._last_save = time.monotonic()
-            if data is None:
+            if snap is None or snap.seq < self._written_seq:
                 return False
-            write_atomic(self.path, data)
+            write_atomic(self.path, snap.data)
             self._stamp = _stamp(self.path)
+            self._written_seq = snap.seq
+            if self._journal is not None and snap.journaled > self._dropped:
+                try:
+                    self._journal.drop_head(snap.journaled - self._dropped)
+                    self._dropped = snap.journaled
+                except OSError as exc:  # the records stay: counted twice after a crash, never lost
+                    log.warning("learning journal %s not cut after a save (%s)", self._journal.path, exc)
         return True
 
     def replace(self, model: BoilerplateModel) -> None:
-        """Use `model` from now on (recompute's refit) and save it."""
+        """Use `model` from now on (recompute's refit from the collection, which holds every journaled
+        posting) and save it."""
         self.model = model
         self.dirty = True
+        self._held = self._journaled
         self.write(self.snapshot())
+
+    def close(self) -> None:
+        """Release the journal (after the last save; an empty one is removed)."""
+        with self._io_lock:
+            if self._journal is not None:
+                self._journal.close()
+                self._journal = None

@@ -21,7 +21,8 @@ import xxhash
 
 from signatures.extract import Extracted, extract, normalize_line
 
-__all__ = ["ArrayBoilerplate", "BoilerplateModel", "company_key", "job_key", "line_hash", "line_hashes", "line_keys"]
+__all__ = ["ArrayBoilerplate", "BoilerplateModel", "LearningRecord", "check_record", "company_key", "job_key",
+           "learning_record", "line_hash", "line_hashes", "line_keys"]
 
 _FORMAT = 1
 _CAP = 8  # job keys remembered per (scope, line): enough to tell "many" from "few"
@@ -73,6 +74,34 @@ def _scopes(ex: Extracted) -> list[str]:
     return scopes
 
 
+#: What the model counts of one posting: (job key, scopes, distinct line hashes).
+LearningRecord = tuple[int, list[str], list[int]]
+
+
+def learning_record(posting: Mapping[str, Any] | Extracted) -> LearningRecord:
+    """What `BoilerplateModel.add` counts of a posting, small enough to journal: (job key, scopes,
+    sorted distinct line hashes)."""
+    ex = posting if isinstance(posting, Extracted) else extract(posting)
+    return job_key(ex), _scopes(ex), sorted(_line_hashes(ex))
+
+
+def check_record(record: Any) -> LearningRecord:
+    """`record` as a LearningRecord; ValueError when it has another shape (e.g. a torn journal line)."""
+    if not (isinstance(record, list | tuple) and len(record) == 3 and _is_u64(record[0])
+            and isinstance(record[1], list) and all(isinstance(s, str) for s in record[1])
+            and isinstance(record[2], list) and all(_is_u64(h) for h in record[2])):
+        raise ValueError("not a boilerplate learning record")
+    return record[0], record[1], record[2]
+
+
+def _is_u64(v: Any) -> bool:
+    return type(v) is int and 0 <= v < 1 << 64
+
+
+def _is_int(v: Any, lo: int) -> bool:
+    return type(v) is int and v >= lo
+
+
 class BoilerplateModel:
     """Paragraph-hash frequencies per company / site / globally, learned from postings."""
 
@@ -98,10 +127,12 @@ class BoilerplateModel:
 
     def add(self, posting: Mapping[str, Any] | Extracted) -> None:
         """Count one more posting (incremental: the service adds postings as they are indexed)."""
-        ex = posting if isinstance(posting, Extracted) else extract(posting)
-        jk = job_key(ex)
-        hashes = _line_hashes(ex)
-        for scope in _scopes(ex):
+        self.add_record(learning_record(posting))
+
+    def add_record(self, record: LearningRecord) -> None:
+        """Count one more posting given as its `learning_record` (what a state journal keeps)."""
+        jk, scopes, hashes = record
+        for scope in scopes:
             table = self._table.setdefault(scope, {})
             for h in hashes:
                 keys = table.get(h)
@@ -176,13 +207,26 @@ class BoilerplateModel:
             doc = orjson.loads(zlib.decompress(data[4:]))
         except (zlib.error, orjson.JSONDecodeError) as exc:
             raise ValueError(f"corrupt BoilerplateModel data: {exc}") from exc
-        if doc.get("format") != _FORMAT:
-            raise ValueError(f"unsupported BoilerplateModel format {doc.get('format')!r}")
-        model = cls(doc["min_jobs"], doc["global_min_jobs"], doc["weight"])
-        model.postings = int(doc["postings"])
-        model._table = {
-            scope: {int(h): set(keys) for h, keys in rows} for scope, rows in doc["table"].items()
-        }
+        if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
+            raise ValueError(f"unsupported BoilerplateModel format "
+                             f"{doc.get('format') if isinstance(doc, dict) else type(doc).__name__!r}")
+        table = doc.get("table")
+        weight = doc.get("weight")
+        if not (_is_int(doc.get("min_jobs"), 2) and _is_int(doc.get("global_min_jobs"), 2)
+                and _is_int(doc.get("postings"), 0) and type(weight) in (int, float) and 0.0 <= weight <= 1.0
+                and isinstance(table, dict)):
+            raise ValueError("malformed BoilerplateModel: min_jobs, global_min_jobs, postings, weight or table")
+        model = cls(doc["min_jobs"], doc["global_min_jobs"], float(weight))
+        model.postings = doc["postings"]
+        for scope, rows in table.items():
+            if not isinstance(rows, list):
+                raise ValueError(f"malformed BoilerplateModel table for scope {scope[:40]!r}")
+            t = model._table[scope] = {}
+            for row in rows:
+                if not (isinstance(row, list) and len(row) == 2 and _is_u64(row[0]) and isinstance(row[1], list)
+                        and all(_is_u64(k) for k in row[1])):
+                    raise ValueError(f"malformed BoilerplateModel row in scope {scope[:40]!r}")
+                t[row[0]] = set(row[1])
         return model
 
 
@@ -261,6 +305,13 @@ class ArrayBoilerplate(BoilerplateModel):
     def add(self, posting: Mapping[str, Any] | Extracted) -> None:
         ex = posting if isinstance(posting, Extracted) else extract(posting)
         glob, scoped, jk = line_keys(ex)
+        self.add_keys(glob, np.full(len(glob), jk, np.uint64), scoped, np.full(len(scoped), jk, np.uint64), 1)
+
+    def add_record(self, record: LearningRecord) -> None:
+        jk, scopes, hashes = record
+        glob = np.array(hashes, np.uint64)
+        scoped = np.concatenate([glob ^ np.uint64(_scope_hash(s)) for s in scopes if s != "*"] or
+                                [np.zeros(0, np.uint64)])
         self.add_keys(glob, np.full(len(glob), jk, np.uint64), scoped, np.full(len(scoped), jk, np.uint64), 1)
 
     def add_keys(self, glob: np.ndarray, glob_jobs: np.ndarray, scoped: np.ndarray, scoped_jobs: np.ndarray,

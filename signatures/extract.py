@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -164,7 +164,7 @@ def _first_set(seq: Any) -> list[str] | None:
         if op is c.BRANCH:
             sets = [_first_set(b) for b in av[1]]
             return None if any(x is None for x in sets) else [i for x in sets for i in x]  # type: ignore[union-attr]
-        if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
             return _first_set(av[2])
         return None
     return None
@@ -234,7 +234,7 @@ def _required(seq: Any) -> frozenset[str] | None:
         elif op is c.BRANCH:
             subs = [_required(b) for b in av[1]]
             sub = None if any(x is None for x in subs) else frozenset().union(*subs)  # type: ignore[arg-type]
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
             sub = _required(av[2])
         if sub:
             options.append(sub)
@@ -303,19 +303,83 @@ class _Pre:
 _BLOCK_TAGS = (
     "p|div|br|li|ul|ol|tr|table|section|article|header|footer|blockquote|pre|h[1-6]|dd|dt|hr"
 )
-_BLOCK_RE = re.compile(rf"<\s*/?\s*(?:{_BLOCK_TAGS})\b[^>]*>", re.IGNORECASE)
-_HEADING_OPEN_RE = re.compile(r"<\s*h([1-6])\b[^>]*>", re.IGNORECASE)
-_LI_OPEN_RE = re.compile(r"<\s*li\b[^>]*>", re.IGNORECASE)
-_HTML_HINT_RE = re.compile(r"<\s*(?:p|br|div|a|li|ul|h[1-6]|span|b|i|strong|em|html|body|table)\b[^>]*>|&#x?[0-9a-f]+;|&[a-z]+;", re.IGNORECASE)
-_MD_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)|\*\*[^*]+\*\*|\[[^\]]+\]\([^)]+\)")
+# Linear time on hostile text. Possessive `*+` where backtracking cannot change the outcome (what
+# follows a run never matches the run's characters). A pattern `O[^C]*C` searched from every O rescans
+# to the end of the text from each O that has no C after it (quadratic: "[" x 200,000 took a minute):
+# such openers are blanked first (`_unopened`, `_failing_openers`: replaced by NUL in a same-length
+# copy that is scanned, while the output is cut from the original), or the text after the last C is
+# left out of the scan (no match can reach into it).
+_BLOCK_RE = re.compile(rf"<\s*+/?\s*+(?:{_BLOCK_TAGS})\b[^>]*+>", re.IGNORECASE)
+_HEADING_OPEN_RE = re.compile(r"<\s*+h([1-6])\b[^>]*+>", re.IGNORECASE)
+_LI_OPEN_RE = re.compile(r"<\s*+li\b[^>]*+>", re.IGNORECASE)
+_HTML_HINT_RE = re.compile(r"<\s*+(?:p|br|div|a|li|ul|h[1-6]|span|b|i|strong|em|html|body|table)\b[^>]*+>|&#x?[0-9a-f]+;|&[a-z]+;", re.IGNORECASE)
+_MD_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)|\*\*[^*]+\*\*|\[[^\]]++\]\([^)]++\)")
+_NUL = "\x00"  # stands in for an opener that cannot open a match: matched by no pattern here but [^...]
+_SPACE_RE = re.compile(r"\s")
+
+
+def _unopened(text: str, openers: str, closers: str) -> str:
+    """`text` with each of `openers` that has none of `closers` after it replaced by NUL (same length):
+    `O[^C]*C` patterns find the same matches in it without rescanning the text from those openers."""
+    last = max(map(text.rfind, closers))
+    tail = text[last + 1 :]
+    if not any(o in tail for o in openers):
+        return text
+    for o in openers:
+        tail = tail.replace(o, _NUL)
+    return text[: last + 1] + tail
+
+
+def _failing_openers(text: str, opener: str, closer: str, tail_ok: Callable[[int], bool]) -> str:
+    """`text` with each `opener` replaced by NUL (same length) whose first following `closer` is missing
+    or at an index r where `tail_ok(r)` is false: for `O[^C]*C<tail>` patterns, every opener before the
+    same closer fails or succeeds together, so the pattern is tried once per closer, not once per opener."""
+    if opener not in text:
+        return text
+    parts = text.split(closer)
+    at = -1
+    last = len(parts) - 1
+    for i, seg in enumerate(parts):
+        end = at + 1 + len(seg)  # index of the closer after this part
+        if opener in seg and (i == last or not tail_ok(end)):
+            parts[i] = seg.replace(opener, _NUL)
+        at = end
+    return closer.join(parts)
+
+
+def _sub_spans(rx: re.Pattern[str], scan: str, text: str, repl: Callable[[re.Match[str]], str]) -> str:
+    """`rx.sub` with matches found in `scan` (a same-length stand-in for `text`) and everything else,
+    including what `repl` reads through the match's spans, taken from `text`."""
+    out: list[str] = []
+    last = 0
+    for m in rx.finditer(scan):
+        out.append(text[last : m.start()])
+        out.append(repl(m))
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _md_link_tail(text: str, last_paren: int, nonspace: bool) -> Callable[[int], bool]:
+    """Whether `](` + one character ([^)], or [^)\\s] when `nonspace`) + a later `)` follows index r."""
+
+    def ok(r: int) -> bool:
+        if text[r + 1 : r + 2] != "(" or last_paren <= r + 2 or text[r + 2] == ")":
+            return False
+        return not (nonspace and _SPACE_RE.match(text, r + 2))
+
+    return ok
 
 
 def html_to_text(html: str) -> str:
     """Main text of an HTML fragment or page: block elements become line breaks, headings become
     markdown-style `#` lines, list items `- ` lines; scripts, styles and page chrome are dropped."""
-    marked = _HEADING_OPEN_RE.sub(lambda m: "\n\n" + "#" * int(m.group(1)) + " ", html)
+    k = html.rfind(">") + 1  # no tag match reaches past the last '>'; the substitutes add none
+    marked = _HEADING_OPEN_RE.sub(lambda m: "\n\n" + "#" * int(m.group(1)) + " ", html[:k])
     marked = _LI_OPEN_RE.sub("\n- ", marked)
-    marked = _BLOCK_RE.sub("\n", marked)
+    marked = _BLOCK_RE.sub("\n", marked) + html[k:]
     tree = LexborHTMLParser(marked)
     for sel in ("script", "style", "noscript", "nav", "aside", "template", "form"):
         for node in tree.css(sel):
@@ -333,22 +397,27 @@ def html_to_text(html: str) -> str:
     return root.text(separator="")
 
 
-_MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
+_MD_LINK_RE = re.compile(r"!?\[([^\]]*+)\]\(([^)\s]++)[^)]*+\)")
 _MD_EMPH_RE = re.compile(r"(\*\*|__|~~|`)")
 
 
 def markdown_to_text(md: str) -> str:
     """Plain text of markdown: links become `text url`, emphasis marks go, headings keep their `#`."""
-    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} {m.group(2)}".strip(), md)
-    text = _MD_EMPH_RE.sub("", text)
+    if "[" in md:
+        scan = _failing_openers(md, "[", "]", _md_link_tail(md, md.rfind(")"), True))
+        md = _sub_spans(_MD_LINK_RE, scan, md, lambda m: f"{md[m.start(1) : m.end(1)]} {md[m.start(2) : m.end(2)]}".strip())
+    text = _MD_EMPH_RE.sub("", md)
     return text
 
 
 def _raw_text(description: str) -> str:
     """Description in any format -> plain text with line structure."""
-    if ("<" in description or "&" in description) and _HTML_HINT_RE.search(description):
+    if ("<" in description or "&" in description) and _HTML_HINT_RE.search(_unopened(description, "<", ">")):
         description = html_to_text(description)
-    if _MD_HINT_RE.search(description):
+    scan = description
+    if "[" in description:
+        scan = _failing_openers(description, "[", "]", _md_link_tail(description, description.rfind(")"), False))
+    if _MD_HINT_RE.search(scan):
         description = markdown_to_text(description)
     return description
 
@@ -400,16 +469,18 @@ _OBF_HINT_RE = re.compile(r"[\[(]\s*at\s*[\])]", re.IGNORECASE)
 _URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
 _PHONE_FAST_RE = re.compile(r"(?=[+\d])" + _PHONE_RE.pattern)  # same matches; the lookahead skips fast
-_HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*(?:id)?\s*[:：]\s*(@?[\w.:-]{3,})")
+_HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*+(?:id)?\s*+[:：]\s*+(@?[\w.:-]{3,})")
 _SAL_RE = re.compile(
-    r"(?i)(?P<cur>[$€£¥])?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?P<ka>[kKwW千万萬]|万円)?"
+    # (?!(?<=\s)\s): a match never starts inside a whitespace run (it would have started at the run's
+    # first character), so starts there are skipped instead of each scanning the rest of the run
+    r"(?i)(?!(?<=\s)\s)(?P<cur>[$€£¥])?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?P<ka>[kKwW千万萬]|万円)?"
     r"(?:\s*(?:-|–|—|~|～|〜|to|至)\s*(?P<cur2>[$€£¥])?\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<kb>[kKwW千万萬]|万円)?)?"
     r"\s*(?P<unit>usd|usdt|u\b|rmb|元|円|美金|美元|/\s*(?:mo|month|yr|year|月|年)|per\s+(?:year|month)|k\b)?"
 )
 _MULT = {"k": 1e3, "K": 1e3, "千": 1e3, "w": 1e4, "W": 1e4, "万": 1e4, "萬": 1e4, "万円": 1e4}
 _SAL_CONTEXT_RE = re.compile(
-    r"(?i)salary|compensation|comp\b|pay|\$|€|£|usd|薪|月薪|年薪|待遇|报酬|给与|給与|月給|年収|年俸|时薪|時給|万円|k\s*[-–~]|"
-    r"\d\s*(?:u|rmb|元|k|w|万)?\s*/\s*(?:月|年|mo(?:nth)?\b|yr\b|year\b)|per (?:month|year|annum)"
+    r"(?i)salary|compensation|comp\b|pay|\$|€|£|usd|薪|月薪|年薪|待遇|报酬|给与|給与|月給|年収|年俸|时薪|時給|万円|k\s*+[-–~]|"
+    r"\d\s*+(?:u|rmb|元|k|w|万)?\s*+/\s*+(?:月|年|mo(?:nth)?\b|yr\b|year\b)|per (?:month|year|annum)"
 )
 
 
@@ -604,34 +675,29 @@ _ROLE_NOISE = _Pre(_ROLE_NOISE_RE, short=True)
 _SPACES_RE = re.compile(r"\s+")
 
 
-def _sub_folded(pre: _Pre, text: str, repl: str) -> str:
-    """`pre.rx.sub(repl, text)` computed on the folded text (the pattern never matches empty)."""
+def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | None = None) -> str:
+    """`pre.rx.sub(repl, text)` computed on the folded text (the pattern never matches empty); `blank`
+    maps the folded text to the same-length copy that is scanned (see `_unopened`)."""
     folded = _fold(text)
     if not pre.may(folded):
         return text
-    out: list[str] = []
-    last = 0
-    for m in pre.cs.finditer(folded):
-        out.append(text[last : m.start()])
-        out.append(repl)
-        last = m.end()
-    if not out:
-        return text
-    out.append(text[last:])
-    return "".join(out)
+    return _sub_spans(pre.cs, blank(folded) if blank else folded, text, lambda m: repl)
 
 
 def _role_core(line: str) -> str:
     """A line minus URLs, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -` prefixes."""
     core = _URL_ONLY_RE.sub(" ", line) if "http" in line else line
     core = _LIST_PREFIX_RE.sub("", core.strip())
-    core = _sub_folded(_ROLE_NOISE, core, " ")
+    if "[" in core or "(" in core or "（" in core:
+        core = _sub_folded(_ROLE_NOISE, core, " ", lambda f: _unopened(_unopened(_unopened(f, "[", "]"), "(", ")"), "（", "）"))
+    else:
+        core = _sub_folded(_ROLE_NOISE, core, " ")
     return _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
 
 
 _HIRING_LIST = _Pre(_HIRING_LIST_RE, lines=True)
 _TITLE_TAG_RE = re.compile(r"[\[【(（][^\]】)）]*[\]】)）]")
-_TITLE_SPLIT_RE = re.compile(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*")
+_TITLE_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*")
 _LIST_SPLIT_RE = re.compile(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*")
 _BRACKET_OPEN_RE = re.compile(r"[\[【〔(（]")
 
@@ -648,7 +714,7 @@ def _roles(
     if title:
         m = _TITLE_HIRE_RE.search(title)
         t = m.group(1) if m else title
-        t = _TITLE_TAG_RE.sub(" ", t)
+        t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t, lambda m: " ")
         parts = [c for c in (_clean_role(r) for r in _TITLE_SPLIT_RE.split(t)) if c]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
@@ -847,14 +913,27 @@ def role_families(title: str, lines: tuple[str, ...], lang: str) -> tuple[str, .
 
 # --------------------------------------------------------------------------- main entry
 
-_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
+_HEADING_HEAD_RE = re.compile(r"\s{0,3}#{1,6}\s*")
 _CJK_HEADING_RE = re.compile(r"^\s*[【■◆●□◇〈《\[]([^】\]〉》]{1,24})[】\]〉》]\s*$|^\s*([^\s：:]{1,12})\s*[：:]\s*$")
 _PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])(?:XX+|xx+)(?![A-Za-z])|城市名|公司名|AAA-ZZZ")
 _SITE_RE = re.compile(r"^https?://(?:www\.)?([^/]+)", re.IGNORECASE)
 _CJK_HEADING_HINT_RE = re.compile(r"[【■◆●□◇〈《\[:：]")  # one of these is in every _CJK_HEADING_RE match
 _LOCATION_LINE = _Pre(
-    re.compile(r"^(?:[-*•]\s*)?(?:工作地点|工作地點|地点|勤務地|location|based in)\s*[:：]?\s*(.{2,60})$", re.IGNORECASE)
+    # the lookahead (implied by the match) fails at once where the rest is too long, instead of after
+    # trying every split of a long whitespace run between the two \s*
+    re.compile(r"^(?:[-*•]\s*)?(?:工作地点|工作地點|地点|勤務地|location|based in)(?=\s*+[:：]?\s*+.{0,60}$)\s*[:：]?\s*(.{2,60})$",
+               re.IGNORECASE)
 )
+
+
+def _md_heading(line: str) -> str | None:
+    """Group 2 of `^\\s{0,3}(#{1,6})\\s*(.*?)\\s*#*\\s*$` on a line without line breaks (the heading's
+    text), found in linear time: the lazy group ends where the longest `\\s*#*\\s*` suffix starts."""
+    m = _HEADING_HEAD_RE.match(line)
+    if m is None:
+        return None
+    tail = len(line.rstrip().rstrip("#").rstrip())  # str.isspace is re's \s for str patterns
+    return line[m.end() : max(m.end(), tail)]
 
 
 def _str(v: Any) -> str:
@@ -882,10 +961,10 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         ln = ln.strip()
         if not ln:
             continue
-        m = _HEADING_RE.match(ln) if "#" in ln[:4] else None
-        cm = None if m or not _CJK_HEADING_HINT_RE.search(ln) else _CJK_HEADING_RE.match(ln)
-        if m or cm:
-            h = m.group(2) if m else (cm.group(1) or cm.group(2))
+        m = _md_heading(ln) if "#" in ln[:4] else None
+        cm = None if m is not None or not _CJK_HEADING_HINT_RE.search(ln) else _CJK_HEADING_RE.match(ln)
+        if m is not None or cm:
+            h = m if m is not None else (cm.group(1) or cm.group(2))
             if cur or heading:
                 sections.append(Section(heading, tuple(cur)))
             heading, cur = h.strip(), []

@@ -18,7 +18,7 @@ import numpy as np
 import xxhash
 
 from signatures.boilerplate import BoilerplateModel, company_key
-from signatures.extract import Extracted, extract, normalize_line
+from signatures.extract import Extracted, _sub_spans, _unopened, extract, normalize_line
 
 __all__ = [
     "FEATURES",
@@ -89,9 +89,17 @@ _TITLE_NOISE_RE = re.compile(
 )
 
 
+_PAY_WORD_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|待遇")  # _TITLE_NOISE_RE's `.*$` words
+
+
 def _title_grams(title: str) -> frozenset[str]:
     """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
-    return _grams(_TITLE_NOISE_RE.sub(" ", title))
+    scan = _unopened(title, "[【〔", "]】〕")  # same matches, without rescanning from unclosed brackets
+    end = len(title) - 1 if title.endswith("\n") else len(title)
+    cut = title.rfind("\n", 0, end)
+    if cut > 0:  # `pay word.*$` fails before the last line: such words blanked to word characters, not rescanned
+        scan = _PAY_WORD_RE.sub(lambda m: "0" * len(m.group()), scan[:cut]) + scan[cut:]
+    return _grams(_sub_spans(_TITLE_NOISE_RE, scan, title, lambda m: " "))
 
 
 def _jac(a: frozenset[str], b: frozenset[str]) -> float:
@@ -430,7 +438,7 @@ _NOT_PLACE = frozenset(
     designer developer developers manager work home""".split()
 )
 _CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+)*")
-_HEADER_SPLIT_RE = re.compile(r"\s*[|｜]\s*")
+_HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a whitespace run: linear
 
 
 def _place_words(text: str) -> list[str]:

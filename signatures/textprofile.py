@@ -25,6 +25,8 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import filterfalse
 
+import numpy as np
+
 from signatures import javachars
 from signatures.textprofile_batch import profile_bytes_batch
 
@@ -617,20 +619,29 @@ def _tree_free(keys: list, cap: int, tied_buckets: Iterable[int], hashes: _Hashe
             return False
         if cap < _MIN_TREEIFY_CAPACITY:
             return True
-    low6 = hashes.low6(keys)
+    classes = _class_sizes(hashes.low6(keys))
     hs_all: list[int] | None = None
+    bins: dict[int, Counter[int]] = {}  # capacity c -> bin sizes of the first 3c/4+1 keys (built once)
     for f in tied_buckets:
-        if low6.count(_LOW6[f & 63]) <= _TREEIFY_THRESHOLD:
+        if classes[f & 63] <= _TREEIFY_THRESHOLD:
             continue  # every ancestor bin (capacity >= 64) is a subset of this class
         if hs_all is None:
             hs_all = hashes.spreads(keys)
         c = 64
         while c <= cap:  # exact: the bin f descends from at capacity c held the first 3c/4+1 keys at most
             m = c - 1
-            if sum(1 for h in hs_all[: c * 3 // 4 + 1] if (h ^ f) & m == 0) > _TREEIFY_THRESHOLD:
+            if c not in bins:
+                bins[c] = Counter([h & m for h in hs_all[: c * 3 // 4 + 1]])
+            if bins[c][f & m] > _TREEIFY_THRESHOLD:
                 return False
             c <<= 1
     return True
+
+
+def _class_sizes(low6: bytes) -> list[int]:
+    """Keys per low-6-bit hash class (one count for all tied buckets instead of a scan per bucket:
+    counting per bucket was quadratic on texts of many distinct tokens)."""
+    return np.bincount(np.frombuffer(low6, np.uint8), minlength=64).tolist()
 
 
 def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set = frozenset()) -> list[tuple]:
@@ -669,8 +680,8 @@ def _profile_items(counts: dict, quant_rate: float, hashes: _Hashes, short: Set 
         if n > 48:
             # quick exact-enough test over every token seen (short ones too: conservative): an ancestor
             # bin at capacity >= 64 holds only keys of its low-6-bit class, so <= 8 there means no tree
-            low6 = hashes.low6(counts)
-            if all(low6.count(_LOW6[f & 63]) <= _TREEIFY_THRESHOLD for f in tied):
+            classes = _class_sizes(hashes.low6(counts))
+            if all(classes[f & 63] <= _TREEIFY_THRESHOLD for f in tied):
                 tied = set()
         if n <= 48 or tied:
             all_keys = [k for k in counts if k not in short] if short else list(counts)

@@ -4,7 +4,16 @@ Anything that alters profile signatures, sketches or band keys (algorithm, param
 or dictionary versions) must bump SIG_VERSION, so `jobdedup recompute` knows what is stale.
 """
 
-SIG_VERSION = "1"
+SIG_VERSION = "2"
+"""History (what a bump made stale):
+* "2": profile_sig and Solr's `signature` (the configset's `fields`) sign title + description, no longer
+  company (one site fills it, another leaves it empty, for the same ad); Chinese/Japanese profile_sig
+  signs the title without trailing site tags (signatures.profile.title_core: "… ／ 営業職", "…【急募】",
+  "… [Engineering]"); a posting whose Han/kana are under 1/10 of its letters and digits is signed as
+  Solr does (was: over CJK words, which kept only a long English text's most frequent words).
+  Sketches and band keys are unchanged.
+* "1": first release.
+"""
 
 # MinHash sketches (`mh_sketch`) and LSH band keys (`mh_bands`) are functions of exactly these values
 # and the code in signatures/shingles.py, minhash.py, lsh.py: changing any of them bumps SIG_VERSION.

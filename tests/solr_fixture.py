@@ -35,11 +35,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_local_solr(home: Path, *, port: int | None = None, cloud: int = 0, timeout: float = 900) -> str:
-    """Run `local-solr start` (builds with Maven when needed) and return the base URL it prints."""
+def start_local_solr(home: Path, *, port: int | None = None, cloud: int = 0, timeout: float = 900,
+                     security: Path | None = None) -> str:
+    """Run `local-solr start` (builds with Maven when needed) and return the base URL it prints;
+    `security`: a security.json to install (standalone)."""
     args = [str(LOCAL_SOLR), "start", "--home", str(home), "--port", str(port or free_port())]
     if cloud:
         args += ["--cloud", str(cloud)]
+    if security is not None:
+        args += ["--security", str(security)]
     res = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     if res.returncode != 0:
         raise RuntimeError(f"local-solr start failed ({res.returncode}):\n{res.stdout}\n{res.stderr[-4000:]}")

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import zlib
+
 import numpy as np
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.extract import extract
@@ -106,3 +112,52 @@ def test_array_model_gives_the_same_weights(monkeypatch: pytest.MonkeyPatch) -> 
     again = boilerplate.ArrayBoilerplate.from_arrays(array_model.arrays())
     assert all(np.array_equal(again.line_weights(ex), array_model.line_weights(ex)) for ex in exs[:50])
     assert again.jobs_with_line(exs[-1], BLURB) == dict_model.jobs_with_line(exs[-1], BLURB) >= 3
+    from_records = boilerplate.ArrayBoilerplate()
+    for ex in exs:
+        from_records.add_record(boilerplate.learning_record(ex))
+    from_records.finish()
+    assert all(np.array_equal(from_records.line_weights(ex), dict_model.line_weights(ex)) for ex in exs)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20)
+_VALID = orjson.loads(zlib.decompress(BoilerplateModel.fit(_corpus()).to_bytes()[4:]))
+
+
+def _jdbp(doc: object) -> bytes:
+    return b"JDBP" + zlib.compress(json.dumps(doc).encode())  # json, not orjson: any int, NaN
+
+
+def _loads_or_refuses(data: bytes) -> None:
+    """from_bytes gives a model that works, or raises ValueError -- never another exception."""
+    try:
+        model = BoilerplateModel.from_bytes(data)
+    except ValueError:
+        return
+    ex = extract(_corpus()[0])
+    assert len(model.line_weights(ex)) == len(ex.lines)
+    model.add(_corpus()[1])
+    assert BoilerplateModel.from_bytes(model.to_bytes()).postings == model.postings
+
+
+@settings(max_examples=300, deadline=None)
+@given(doc=_JSON)
+def test_from_bytes_refuses_any_json_shape(doc: object) -> None:
+    _loads_or_refuses(_jdbp(doc))
+
+
+@settings(max_examples=300, deadline=None)
+@given(field=st.sampled_from(sorted(_VALID)), value=_JSON, scope_rows=_JSON)
+def test_from_bytes_refuses_a_valid_model_with_one_wrong_field(field: str, value: object, scope_rows: object) -> None:
+    _loads_or_refuses(_jdbp({**_VALID, field: value}))
+    _loads_or_refuses(_jdbp({**_VALID, "table": {**_VALID["table"], "*": scope_rows}}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=64))
+def test_from_bytes_refuses_any_bytes(data: bytes) -> None:
+    _loads_or_refuses(b"JDBP" + data)
+    _loads_or_refuses(b"JDBP" + zlib.compress(data))

@@ -73,3 +73,72 @@ def test_bad_mapping_and_missing_file(tmp_path: Path) -> None:
         list(io.read_postings(str(tmp_path / "nope.jsonl")))
     with pytest.raises(UserError, match="unknown input format"):
         io.detect_format("x", "xml")
+
+
+# -- strict CSV, long fields, BOM and encodings, skipping bad lines -------------------------------------
+
+def test_csv_unterminated_quote_is_an_error_naming_its_line(tmp_path: Path) -> None:
+    rows = "".join(f"{i},Dev {i},text {i}\n" for i in range(3, 9))
+    path = write(tmp_path, "q.csv", 'id,title,description\n1,A,fine\n2,B,"never closed\n' + rows)
+    with pytest.raises(UserError, match=r"line 3: a quoted field is never closed.*end of the file at line 9"):
+        list(io.read_postings(path))
+    stray = write(tmp_path, "s.csv", 'id,title\n1,"A"x\n2,B\n')
+    with pytest.raises(UserError, match=r"s.csv line 2: malformed CSV"):
+        list(io.read_postings(stray))
+
+
+def test_csv_fields_up_to_the_text_cap_and_beyond_are_read(tmp_path: Path) -> None:
+    from service.ingest import MAX_TEXT_CHARS
+
+    big = "x" * (MAX_TEXT_CHARS + 10)  # over csv's default 131,072 and over the cap: the service rejects it
+    path = write(tmp_path, "big.csv", f'id,description\n1,"{big}"\n2,short\n')
+    rows = list(io.read_postings(path))
+    assert [p["id"] for _, p in rows] == ["1", "2"] and len(rows[0][1]["description"]) == len(big)
+    huge = write(tmp_path, "huge.csv", 'id,description\n1,"' + "y" * (4 * MAX_TEXT_CHARS + 1) + '\n2,z\n')
+    with pytest.raises(UserError, match=r"line 2: .*(never closed|field longer than)"):
+        list(io.read_postings(huge))
+
+
+@pytest.mark.parametrize("name", ["bom.jsonl", "bom.csv"])
+def test_utf8_bom_is_accepted(tmp_path: Path, name: str) -> None:
+    p = tmp_path / name
+    body = '{"id": "a", "title": "T"}\n' if name.endswith("jsonl") else "id,title\na,T\n"
+    p.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    assert [r for _, r in io.read_postings(str(p))] == [{"id": "a", "title": "T"}]
+
+
+@pytest.mark.parametrize("name", ["latin.jsonl", "latin.csv"])
+def test_latin1_input_names_file_line_and_encoding(tmp_path: Path, name: str) -> None:
+    p = tmp_path / name
+    body = ('{"id": "a"}\n{"id": "b", "title": "Caf\u00e9"}\n' if name.endswith("jsonl")
+            else "id,title\na,A\nb,Caf\u00e9\n")
+    p.write_bytes(body.encode("latin-1"))
+    with pytest.raises(UserError) as exc:
+        list(io.read_postings(str(p)))
+    msg = str(exc.value)
+    assert f"{name} line {2 if name.endswith('jsonl') else 3}: the file is not UTF-8 (byte 0xe9" in msg
+    assert "iconv" in msg and "--encoding" in msg and "surrogate" not in msg
+    rows = [r for _, r in io.read_postings(str(p), encoding="latin-1")]
+    assert rows[-1] == {"id": "b", "title": "Caf\u00e9"}
+    with pytest.raises(UserError, match="unknown encoding"):
+        list(io.read_postings(str(p), encoding="klingon"))
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv"])
+def test_skip_bad_lines_collects_line_and_reason(tmp_path: Path, kind: str) -> None:
+    if kind == "jsonl":
+        text = b'{"id": "a"}\n{"id": \n{"title": "no id"}\n{"id": "d"}\n' + b'{"id": "\xe9"}\n{"id": "f"}\n'
+    else:
+        text = b'id,title\na,A\nb,"B"x\n,no id\nd,D,extra\ne,E\n' + b"g,\xe9\nh,H\n"
+    p = tmp_path / f"bad.{kind}"
+    p.write_bytes(text)
+    with pytest.raises(UserError):
+        list(io.read_postings(str(p)))
+    bad = io.BadLines()
+    ids = [r["id"] for _, r in io.read_postings(str(p), bad=bad)]
+    assert ids == (["a", "d", "f"] if kind == "jsonl" else ["a", "e", "h"])
+    lines = [n for _, n, _ in bad.items]
+    assert lines == ([2, 3, 5] if kind == "jsonl" else [3, 4, 5, 7])
+    reasons = " | ".join(r for _, _, r in bad.items)
+    assert "not UTF-8" in reasons and "'id' is missing" in reasons
+    assert all(f == str(p) for f, _, _ in bad.items)

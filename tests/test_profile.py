@@ -250,6 +250,141 @@ def test_cjk_title_is_part_of_the_signature() -> None:
     assert posting_profile_signature(post) != posting_profile_signature(other)
 
 
+# --- site metadata: company and title tags (issue 9) --------------------------------------------------
+
+
+def test_configset_signs_the_profile_fields() -> None:
+    """Solr's `signature` and profile_sig sign the same fields (the configset's `fields` parameter)."""
+    import xml.etree.ElementTree as ET
+    from pathlib import Path
+
+    conf = Path(__file__).resolve().parents[1] / "solr-config" / "postings" / "conf" / "solrconfig.xml"
+    procs = [p for p in ET.parse(conf).iter("processor") if p.get("class", "").endswith("SignatureUpdateProcessorFactory")]
+    assert len(procs) == 1
+    (fields,) = [s.text for s in procs[0].iter("str") if s.get("name") == "fields"]
+    assert tuple(f.strip() for f in fields.split(",")) == PROFILE_FIELDS
+
+
+def _latin_posting(rng: random.Random, role: str) -> dict:
+    words = "build ship review design test deploy scale monitor mentor plan".split()
+    body = ". ".join(" ".join(rng.sample(words, 6) + [role]) for _ in range(8))
+    return {"id": "en", "title": f"{role.title()} Engineer", "company": "Acme Robotics", "description": body}
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja", "en"])
+def test_company_filled_or_missing_keeps_signature(lang: str) -> None:
+    """One site fills `company`, another leaves it empty or spells it otherwise: one ad, one profile_sig."""
+    for seed in range(10):
+        rng = random.Random(seed)
+        if lang == "zh":
+            post = zh_posting(rng, rng.choice(sorted(ZH_ROLES)), "后端 工程师", ) | {"company": "某某 科技"}
+        elif lang == "ja":
+            post = ja_posting(rng, rng.choice(sorted(JA_ROLES)), "営業スタッフ募集")
+        else:
+            post = _latin_posting(rng, rng.choice(["backend", "frontend", "data"]))
+        sig = posting_profile_signature(post)
+        variants = [{k: v for k, v in post.items() if k != "company"}, dict(post, company=""),
+                    dict(post, company=None), dict(post, company=["Other Name Inc.", "株式会社 別名"])]
+        assert [posting_profile_signature(v) for v in variants] == [sig] * len(variants), seed
+        if lang == "en":  # Latin script: still Solr's signature over the configset's fields
+            assert sig == solr_fields_signature(post, PROFILE_FIELDS)
+
+
+TITLE_TAGS = (" ／ 営業職", "／事務", "｜正社員", " | 全职", " [Engineering]", "［営業］", "【急募】", "（4名）",
+              " (Remote)", " - 技术类", " — 研发", "〔アルバイト〕", "《兼职》")
+
+
+@pytest.mark.parametrize("make,roles,title", [(zh_posting, ZH_ROLES, "后端 开发 工程师"),
+                                              (ja_posting, JA_ROLES, "法人営業スタッフ"),
+                                              (ja_posting, JA_ROLES, "【法人営業】未経験歓迎")])
+def test_site_category_appended_to_the_title_keeps_signature(make, roles, title) -> None:  # noqa: ANN001
+    for seed in range(6):
+        rng = random.Random(seed)
+        post = make(rng, rng.choice(sorted(roles)), title)
+        sig = posting_profile_signature(post)
+        for i, tag in enumerate(TITLE_TAGS):
+            tagged = dict(post, title=title + tag)
+            twice = dict(post, title=title + tag + TITLE_TAGS[(i + seed + 1) % len(TITLE_TAGS)] + "  ")
+            assert posting_profile_signature(tagged) == sig, (seed, tag)
+            assert posting_profile_signature(twice) == sig, (seed, twice["title"])
+
+
+def test_title_tags_never_merge_different_titles() -> None:
+    """Only trailing tags go: a different title before them, a leading tag (often a city) and a title
+    that is nothing but a tag still count."""
+    rng = random.Random(5)
+    post = zh_posting(rng, "后端", "x")
+    pairs = [("后端 工程师 ／ 技术类", "前端 工程师 ／ 技术类"), ("[上海] 后端 工程师", "[北京] 后端 工程师"),
+             ("【上海】后端 工程师 | 全职", "【北京】后端 工程师 | 全职"), ("【后端】", "【前端】")]
+    for a, b in pairs:
+        assert posting_profile_signature(dict(post, title=a)) != posting_profile_signature(dict(post, title=b)), a
+
+
+@pytest.mark.parametrize("make,roles", [(zh_posting, ZH_ROLES), (ja_posting, JA_ROLES)])
+def test_different_jobs_of_one_company_still_differ(make, roles) -> None:  # noqa: ANN001
+    """Same company, boilerplate and title core; one posting carries a site category: other job, other sig."""
+    names = sorted(roles)
+    for seed in range(20):
+        a_role, b_role = random.Random(2000 + seed).sample(names, 2)
+        a = make(random.Random(seed), a_role, "スタッフ募集 ／ 営業職") | {"company": "株式会社テスト"}
+        b = make(random.Random(seed), b_role, "スタッフ募集") | {"company": "株式会社テスト"}
+        assert posting_profile_signature(a) != posting_profile_signature(b), seed
+
+
+def test_mostly_latin_posting_with_a_few_han_is_signed_as_solr_does() -> None:
+    """A salary in 元 or a name in Han does not put a long English posting on the CJK path, whose
+    quantization (meant for segmented words) would keep only its most frequent words: two different
+    jobs of one title would share a signature once company is no longer signed."""
+    rng = random.Random(8)
+    a, b = (_latin_posting(rng, role) | {"title": "Backend Engineer 后端"} for role in ("payments", "search"))
+    a["description"] += " Salary 30000 元."
+    b["description"] += " Salary 30000 元."
+    assert posting_profile_signature(a) == solr_fields_signature(a, PROFILE_FIELDS)
+    assert posting_profile_signature(a) != posting_profile_signature(b)
+    assert profile_signature(a["description"]) == solr_text_signature(a["description"])
+    assert profile.mostly_cjk("招聘 Go") and profile.mostly_cjk("a" * 9 + "招")
+    assert not profile.mostly_cjk("a" * 10 + "招") and not profile.mostly_cjk("abc")
+    # markup is not text: a Chinese value wrapped in HTML stays on the CJK path
+    html = {"title": "后端", "description": '<div class="job-description-container">' + "招聘后端工程师" * 3 + "</div>"}
+    assert posting_profile_signature(html) != solr_fields_signature(html, PROFILE_FIELDS)
+
+
+def test_title_core_rules() -> None:
+    tc = profile.title_core
+    assert tc("営業企画 ／ 営業職") == tc("営業企画｜正社員【急募】 ") == "営業企画"
+    assert tc("Backend Engineer [Engineering]") == "Backend Engineer"
+    assert tc("【医療事務】") == "【医療事務】"  # nothing but a tag: kept
+    assert tc("[上海] 后端 工程师") == "[上海] 后端 工程师"  # leading tags stay
+    assert tc("施設警備/池袋") == "施設警備/池袋"  # an ASCII slash without spaces is part of the title
+    assert tc("后端 工程师 薪水 30K - 50K") == "后端 工程师 薪水 30K - 50K"  # digits after a separator: a range
+    assert tc("后端 工程师 | 30K-50K | 全职") == "后端 工程师 | 30K-50K"
+    assert tc("后端 工程师 ／ " + "很长的类别" * 5) == "后端 工程师 ／ " + "很长的类别" * 5  # longer than TITLE_TAG_MAX
+    assert tc("ab" + " | x" * 50) == "ab" + " | x" * (50 - profile.TITLE_TAGS_MAX)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["営業", "ab", "1", " ", "  ", "\u3000", "／", "|", " - ", "-", "[", "]", "【", "】",
+                                 "（", "）", "x" * 19, "类别", "30K"]), max_size=30).map("".join))
+def test_title_core_scans_only_the_tail_yet_equals_a_whole_title_search(title: str) -> None:
+    whole = re.compile(profile._TITLE_TAG.pattern)
+    core = title.rstrip()
+    for _ in range(profile.TITLE_TAGS_MAX):
+        m = whole.search(core)
+        if m is None or len(re.findall(r"[^\W_]", core[: m.start()].rstrip())[:2]) < 2:
+            break
+        core = core[: m.start()].rstrip()
+    assert profile.title_core(title) == core
+
+
+def test_title_core_is_fast_on_pathological_titles() -> None:
+    import time
+
+    for title in ("［" * 200_000, "a|" * 100_000, "ab" + " - " * 100_000 + "x", "【" + "a" * 200_000 + "】"):
+        t0 = time.perf_counter()
+        profile.title_core(title)
+        assert time.perf_counter() - t0 < 1.0, title[:10]
+
+
 def test_rjieba_and_jieba_give_the_same_signatures() -> None:
     rng = random.Random(17)
     posts = [zh_posting(rng, rng.choice(sorted(ZH_ROLES)), "招聘") for _ in range(30)]
@@ -370,6 +505,13 @@ def reference() -> Callable[[dict], str]:
         c.update(solr_tokens(script.CJK_RE.sub(" ", text), 2))
         return c
 
+    def mostly_cjk(texts: list[str]) -> bool:
+        """Han/kana >= 1/10 of the BMP letters and digits after markup and contacts are stripped."""
+        chars = [c for t in texts for c in profile.strip_contacts(profile.strip_markup(t)) if c <= "\uffff"]
+        cjk = sum(1 for c in chars if script.CJK_RE.match(c) and not "\ud800" <= c <= "\udfff")
+        words = sum(1 for c in chars if c.isalnum() or script.CJK_RE.match(c) and not "\ud800" <= c <= "\udfff")
+        return cjk > 0 and 10 * cjk >= words
+
     def cjk_profile(c: Counter[str]) -> str:
         if not c:
             return ""
@@ -385,6 +527,10 @@ def reference() -> Callable[[dict], str]:
                 fields.append((name, [tp.java_string_value(x) for x in (v if isinstance(v, list) else [v])]))
         if not any(script.CJK_RE.search(v) for _, vs in fields for v in vs):
             return solr_fields_signature(posting, PROFILE_FIELDS)
+        # title_core has its own tests below; the reference applies it as posting_profile_signature must
+        fields = [(name, [profile.title_core(v) if name == "title" else v for v in vs]) for name, vs in fields]
+        if not mostly_cjk([v for _, vs in fields for v in vs]):
+            return solr_fields_signature(posting, PROFILE_FIELDS)
         cleaned = [(name, [clean(v) for v in vs]) for name, vs in fields]
         lang = language([v for _, vs in cleaned for v in vs])
         profiles = []
@@ -399,7 +545,7 @@ def reference() -> Callable[[dict], str]:
         return "ja" if kana and kana >= 0.1 * len(cjk) else "zh"
 
     def sign_text(text: str) -> str:
-        if not script.CJK_RE.search(text):
+        if not script.CJK_RE.search(text) or not mostly_cjk([text]):
             return solr_text_signature(text)
         cleaned = clean(text)
         return tp.profile_digest([cjk_profile(counts(cleaned, language([cleaned])))])

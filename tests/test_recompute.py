@@ -5,6 +5,7 @@ verifier mode and --fast), and it saves the boilerplate model refitted from the 
 from __future__ import annotations
 
 import io as _io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,8 @@ from service.solr import Solr
 from service.state import BoilerplateState, model_path
 from service.synth import generate
 from signatures.boilerplate import BoilerplateModel
+from signatures.profile import PROFILE_FIELDS
+from signatures.textprofile import solr_fields_signatures
 
 pytestmark = pytest.mark.solr
 
@@ -33,9 +36,9 @@ def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
 def snapshot(solr: Solr) -> dict[str, tuple]:
     solr.commit()
     res = solr.query({"q": "*:*", "rows": 10000, "sort": "id asc",
-                      "fl": "id,dup_group,duplicate_of,dup_score,profile_sig,sig_version,mh_sketch"})
+                      "fl": "id,dup_group,duplicate_of,dup_score,profile_sig,sig_version,mh_sketch,signature"})
     return {d["id"]: (d.get("dup_group"), d.get("duplicate_of"), d.get("dup_score"), d.get("profile_sig"),
-                      d.get("sig_version"), d.get("mh_sketch")) for d in res["response"]["docs"]}
+                      d.get("sig_version"), d.get("mh_sketch"), d.get("signature")) for d in res["response"]["docs"]}
 
 
 def corrupt(solr: Solr, ids: list[str]) -> None:
@@ -46,8 +49,9 @@ def corrupt(solr: Solr, ids: list[str]) -> None:
             updates.append({"id": pid, "dup_group": {"set": f"split-{k}"}, "duplicate_of": {"set": None}})
         elif k % 3 == 1:
             updates.append({"id": pid, "dup_group": {"set": "merged"}, "duplicate_of": {"set": "merged"}})
-        if k % 5 == 0:
-            updates.append({"id": pid, "profile_sig": {"set": "0" * 32}, "sig_version": {"set": "0"}})
+        if k % 5 == 0:  # a stale Solr signature too: signed over other fields (SIG_VERSION 1 signed company)
+            updates.append({"id": pid, "profile_sig": {"set": "0" * 32}, "sig_version": {"set": "0"},
+                            "signature": {"set": "1" * 32}})
     solr.update(updates, commit=True)
 
 
@@ -84,13 +88,18 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
                  "--stop-after-pages", "3", "-q", "--state-dir", str(state))
     assert killed.returncode == 75, killed.stderr
     assert snapshot(solr) != uninterrupted  # really stopped mid-way
+    assert (tmp_path / "b" / "checkpoint.json").exists()
     resumed = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "b"), "--rows", str(ROWS),
                   "--resume", "--state-dir", str(state))
     assert resumed.returncode == 0, resumed.stderr
     assert snapshot(solr) == uninterrupted
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()  # removed after a complete run
 
     # repaired: every stale signature is current again, and the groups are those of the embedded dedup
     assert all(v[4] == uninterrupted[ids[0]][4] and v[3] != "0" * 32 for v in uninterrupted.values())
+    by_id = {p["id"]: p for p in postings}
+    want = dict(zip(by_id, solr_fields_signatures(list(by_id.values()), PROFILE_FIELDS), strict=True))
+    assert {k: v[6] for k, v in uninterrupted.items()} == want  # Solr's signature over the configset's fields
     path = tmp_path / "p.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings))
     out = _io.BytesIO()
@@ -132,8 +141,9 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
 def test_recompute_errors_are_one_line(tmp_path: Path) -> None:
     res = cli("recompute", "--solr", "http://127.0.0.1:9/solr/postings", "--checkpoint", str(tmp_path / "c"),
               "--state-dir", str(tmp_path / "state"))
-    assert res.returncode != 0 and b"Traceback" not in res.stderr
+    assert res.returncode == 2 and b"Traceback" not in res.stderr
     assert b"not reachable" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert b"checkpointed" not in res.stderr and not (tmp_path / "c").exists()
     res = cli("recompute", "--solr", "http://127.0.0.1:9/solr")
     assert res.returncode != 0 and b"collection" in res.stderr and b"Traceback" not in res.stderr
 
@@ -174,3 +184,55 @@ def test_recompute_in_solrcloud_moves_regrouped_postings_to_their_shard(solr_clo
     assert got == embedded
     collapsed = solr.query({"q": "*:*", "rows": 0, "fq": "{!collapse field=dup_group}"})["response"]["numFound"]
     assert collapsed == len(set(embedded.values()))
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_recompute_checkpoint_lives_in_the_state_dir_belongs_to_its_collection(clean_solr: str, tmp_path: Path) -> None:
+    """Default checkpoint under --state-dir per collection, removed after success; a wrong URL or another
+    collection's checkpoint is a one-line error that leaves the checkpoint as it was."""
+    solr = Solr(f"{clean_solr}/postings")
+    ing = Ingestor(solr, commit_within_ms=500)
+    ing.ingest(list(generate(150, seed=5, resight_rate=0.0)))
+    solr.commit()
+    work = tmp_path / "cwd"
+    work.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+
+    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, "-m", "service.cli", "recompute", *args], capture_output=True,
+                              timeout=600, cwd=work, env=env)
+
+    state = work / "state"
+    ckpt = model_path(state, solr.url).parent / "recompute.ckpt"
+    killed = run("--solr", solr.url, "--state-dir", str(state), "--rows", "50", "--stop-after-pages", "2", "-q")
+    assert killed.returncode == 75, killed.stderr
+    assert (ckpt / "checkpoint.json").exists()
+    before = files_under(ckpt)
+    other = work / "other.ckpt"
+    other.mkdir()
+    (other / "checkpoint.json").write_bytes(orjson.dumps({"solr": "http://elsewhere:8983/solr/jobs",
+                                                          "sig_version": "x"}))
+    notes = work / "notes"
+    notes.mkdir()
+    (notes / "keep.txt").write_bytes(b"mine")
+    for args in (
+        ("--solr", "http://127.0.0.1:9/solr/postings", "--checkpoint", str(ckpt)),  # unreachable Solr
+        ("--solr", "http://127.0.0.1:9/solr/postings", "--checkpoint", str(ckpt), "--resume"),
+        ("--solr", f"{clean_solr}/nosuch", "--checkpoint", str(ckpt)),  # reachable Solr, no such collection
+        ("--solr", solr.url, "--checkpoint", str(other)),  # another collection's checkpoint
+        ("--solr", solr.url, "--checkpoint", str(other), "--resume"),
+        ("--solr", solr.url, "--checkpoint", str(notes)),  # not a checkpoint at all: never cleared
+        ("--solr", solr.url, "--checkpoint", str(notes / "keep.txt")),  # a file
+    ):
+        res = run(*args, "--state-dir", str(state))
+        assert res.returncode == 2, (args, res.stderr)
+        assert len(res.stderr.strip().splitlines()) == 1 and b"checkpointed" not in res.stderr, res.stderr
+    assert files_under(ckpt) == before
+    assert (other / "checkpoint.json").exists() and (notes / "keep.txt").read_bytes() == b"mine"
+    resumed = run("--solr", solr.url, "--state-dir", str(state), "--rows", "50", "--resume", "-q")
+    assert resumed.returncode == 0, resumed.stderr
+    assert not ckpt.exists() and model_path(state, solr.url).exists()
+    assert sorted(p.name for p in work.iterdir()) == ["notes", "other.ckpt", "state"]  # nothing left in the cwd

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from service.app import create_app
 from signatures import SIG_VERSION, textprofile
+from signatures.profile import PROFILE_FIELDS
 
 DEAD_SOLR = "http://127.0.0.1:9/solr/postings"  # discard port: connection refused
 
@@ -71,7 +72,8 @@ def test_signatures_without_solr(client: TestClient) -> None:
     assert res.status_code == 200
     (r,) = res.json()["results"]
     # the Solr-chain signature equals the independent Python port of Solr's TextProfileSignature
-    assert r["signature"] == textprofile.solr_fields_signature(posting, ["title", "company", "description"])
+    # and, for Latin-script text, the profile_sig: both sign the job text (PROFILE_FIELDS), not company
+    assert r["signature"] == textprofile.solr_fields_signature(posting, PROFILE_FIELDS) == r["profile_sig"]
     assert r["sig_version"] == SIG_VERSION
     assert len(r["profile_sig"]) == 32 and r["mh_bands"] and r["mh_sketch"]
 
@@ -82,3 +84,16 @@ def test_metrics_and_openapi(client: TestClient) -> None:
     assert 'jobdedup_postings_total{status="rejected"} 1.0' in text
     schema = client.get("/openapi.json").json()
     assert "/v1/postings" in schema["paths"] and "/v1/signatures" in schema["paths"]
+
+
+def test_openapi_documents_the_error_answers(client: TestClient) -> None:
+    """The answers a client must handle are in the OpenAPI document, as the service gives them."""
+    paths = client.get("/openapi.json").json()["paths"]
+    post = paths["/v1/postings"]["post"]["responses"]
+    assert {"200", "422", "502", "503"} <= set(post)
+    assert "Retry-After" in post["503"]["description"]
+    assert {"200", "404", "422", "503"} <= set(paths["/v1/postings/{posting_id}/duplicates"]["get"]["responses"])
+    assert "503" in paths["/health"]["get"]["responses"]
+    assert "rejected" in paths["/v1/postings"]["post"]["description"]  # a posting over the cap: 200 + rejected
+    res = client.post("/v1/postings", json={"postings": [{"id": "a"}]})
+    assert res.status_code == 503 and set(res.json()) == {"detail"}  # the ErrorOut shape

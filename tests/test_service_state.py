@@ -76,6 +76,7 @@ def test_model_round_trips_atomically(tmp_path: Path) -> None:
     assert state.due() and state.dirty
     assert state.write(state.snapshot())
     assert not state.dirty and state.snapshot() is None  # nothing new to write
+    state.close()  # its (empty) learning journal goes
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left behind
     again = load_model(path)
     assert again.postings == len(JOBS)
@@ -262,7 +263,7 @@ def test_index_cli_loads_learns_and_saves_the_model(clean_solr: str, tmp_path: P
 
     def index() -> dict:
         res = subprocess.run([sys.executable, "-m", "service.cli", "index", str(data), "--solr", url,
-                              "--state-dir", str(tmp_path / "state"), "-j", "0"],
+                              "--state-dir", str(tmp_path / "state"), "-j", "0", "--summary-json"],
                              capture_output=True, timeout=300)
         assert res.returncode == 0, res.stderr
         return orjson.loads(res.stderr.strip().splitlines()[-1])

@@ -53,7 +53,7 @@ public final class ConfigCheck {
     args.add("signatureField", "signature");
     args.add("groupField", "dup_group");
     args.add("overwriteDupes", false);
-    args.add("fields", "title,company,description");
+    args.add("fields", "title,description");
     args.add("signatureClass", "solr.processor.TextProfileSignature");
     Object factory = Class.forName("io.jobdedup.solr.PostingSignatureUpdateProcessorFactory")
         .getDeclaredConstructor().newInstance();
@@ -62,7 +62,7 @@ public final class ConfigCheck {
     org.apache.solr.update.processor.Signature sig = loader.newInstance(
         "solr.processor.TextProfileSignature", org.apache.solr.update.processor.Signature.class);
     sig.init(new org.apache.solr.common.params.ModifiableSolrParams());
-    for (String v : new String[] {"company", "Acme", "description", "Build data pipelines.", "title",
+    for (String v : new String[] {"description", "Build data pipelines.", "title",
         "Senior Software Engineer (Python)"}) sig.add(v);
     StringBuilder hex = new StringBuilder();
     for (byte b : sig.getSignature()) hex.append(String.format("%02x", b));

@@ -1,0 +1,91 @@
+"""Writing files so that a failed run never damages one: atomic replacement and output != input.
+
+Every file the CLI and the service write (dedup / generate outputs, reports, state, recompute's
+checkpoint) goes through `atomic_output`: the bytes go to a temporary file in the target's directory,
+which is fsynced and renamed over the target only when writing succeeded. A reader, or the user after
+a failed run, sees either the old file or the complete new one.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import IO
+
+from service.errors import UserError
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike[str], make_parents: bool = False) -> Iterator[IO[bytes]]:
+    """A binary file that replaces `path` when the `with` block ends without an exception.
+
+    The temporary file is created on entry (so an unwritable place fails before any work), keeps the
+    replaced file's permissions and follows a symlink to its target. A target that is not a regular
+    file (/dev/null, a FIFO, /dev/stdout) is written directly: it cannot be replaced by a rename.
+    Raises OSError when the file cannot be written (`cli_output` turns that into a user error).
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        st: os.stat_result | None = target.stat()
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory, expected a file name", str(path))
+        with open(target, "wb") as fh:
+            yield fh
+        return
+    if make_parents:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        if st is not None:
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+@contextmanager
+def cli_output(path: str) -> Iterator[IO[bytes]]:
+    """A command's output file: stdout for '-', else `atomic_output`. A place that cannot be written is
+    a UserError raised on entry, before the command does any work."""
+    if path == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    with ExitStack() as stack:
+        try:
+            fh = stack.enter_context(atomic_output(path))
+        except OSError as exc:
+            raise UserError(f"{path}: cannot write ({exc.strerror})") from None
+        yield fh
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` (creating its directory) so a reader sees either the old or the new file."""
+    with atomic_output(path, make_parents=True) as fh:
+        fh.write(data)
+
+
+def refuse_same_file(input_path: str, output_path: str) -> None:
+    """A UserError when the output would overwrite the input (same file, also through a hard or soft link)."""
+    if "-" in (input_path, output_path):
+        return
+    try:
+        same = os.path.samefile(input_path, output_path)
+    except OSError:  # one of them does not exist (yet)
+        return
+    if same:
+        raise UserError(f"{output_path}: is the input file; write the output to another file")

@@ -1,0 +1,152 @@
+"""Every text path is linear-time under hostile input, and the linear-time forms of the patterns find
+exactly what the original patterns found (signatures do not change)."""
+
+from __future__ import annotations
+
+import gc
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import astuple
+from typing import Any
+
+import pytest
+from hostile import GENERATORS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service import candidates
+from service.features import compute_features
+from signatures import extract as ex_mod
+from signatures import features as sf
+from signatures import profile, textprofile
+from signatures.extract import extract, html_to_text, markdown_to_text
+
+# --------------------------------------------------------------------------- same outputs
+
+_HOSTILE_ALPHABET = "[](){}<>!#*-_ \t\n\x0c\x0b\u2003\x85:：/@.$1kK（）【】〔〕|｜aAsx工"
+_WORDS = ("salary ", "location", "tg", "hiring ", "roles: ", "<p", "<li>", "<h2 a='", "](", "(at)", "[at]", "dot",
+          "# ", "## x #", "http://a.b/c", "**", "Engineer", "per year", "1k", "/月", "a@b.co", "岗位", "XX", "<br/>",
+          "薪水", "月薪水", "待遇", "SALARY", "ſalary", "hiring", "we are", "is looking for", "招聘")
+_hostile_text = st.lists(st.one_of(st.text(alphabet=_HOSTILE_ALPHABET, max_size=12), st.sampled_from(_WORDS)),
+                         max_size=30).map("".join)
+
+# the patterns as they were before the linear-time rewrite
+_OLD_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
+_OLD_MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
+_OLD_MD_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)|\*\*[^*]+\*\*|\[[^\]]+\]\([^)]+\)")
+_OLD_HTML_HINT_RE = re.compile(r"<\s*(?:p|br|div|a|li|ul|h[1-6]|span|b|i|strong|em|html|body|table)\b[^>]*>|"
+                               r"&#x?[0-9a-f]+;|&[a-z]+;", re.IGNORECASE)
+_OLD_TAG_RE = re.compile(r"<(?:[A-Za-z/!?][^>]*)>")
+_OLD_TITLE_NOISE_RE = re.compile(
+    r"(?i)[\[【〔][^\]】〕]*[\]】〕]|(?:薪水|薪资|薪酬|月薪|年薪|salary|待遇).*$|"
+    r"诚聘|招聘|急聘|诚招|直招|招募|寻找|徵才|征才|正在|\bis looking for\b|\blooking for\b|\bhiring\b|\bwe are\b"
+)
+
+
+def test_str_strip_is_re_whitespace() -> None:
+    """_md_heading strips with str.rstrip where the pattern said \\s: the same characters."""
+    ws = re.compile(r"\s")
+    assert all(bool(ws.match(chr(c))) == chr(c).isspace() for c in range(sys.maxunicode + 1))
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=st.text(alphabet="# \t\x0c\u2003\x85ab", max_size=20))
+def test_md_heading_equals_the_lazy_pattern(line: str) -> None:
+    m = _OLD_HEADING_RE.match(line)
+    assert ex_mod._md_heading(line) == (m.group(2) if m else None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_hostile_text)
+def test_markup_scans_equal_the_original_patterns(text: str) -> None:
+    old_md = ex_mod._MD_EMPH_RE.sub("", _OLD_MD_LINK_RE.sub(lambda m: f"{m.group(1)} {m.group(2)}".strip(), text))
+    assert markdown_to_text(text) == old_md
+    scan = ex_mod._failing_openers(text, "[", "]", ex_mod._md_link_tail(text, text.rfind(")"), False))
+    assert bool(ex_mod._MD_HINT_RE.search(scan)) == bool(_OLD_MD_HINT_RE.search(text))
+    assert bool(ex_mod._HTML_HINT_RE.search(ex_mod._unopened(text, "<", ">"))) == bool(_OLD_HTML_HINT_RE.search(text))
+    assert profile.strip_markup(text) == _old_strip_markup(text)
+    assert sf._title_grams(text) == sf._grams(_OLD_TITLE_NOISE_RE.sub(" ", text))
+    assert sf._HEADER_SPLIT_RE.split(text) == re.split(r"\s*[|｜]\s*", text)
+
+
+def _old_strip_markup(text: str) -> str:
+    import html
+
+    return html.unescape(_OLD_TAG_RE.sub(" ", text)) if "&" in text else _OLD_TAG_RE.sub(" ", text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_hostile_text)
+def test_html_to_text_equals_the_original_substitutions(text: str) -> None:
+    old_heading = re.compile(r"<\s*h([1-6])\b[^>]*>", re.IGNORECASE)
+    old_li = re.compile(r"<\s*li\b[^>]*>", re.IGNORECASE)
+    old_block = re.compile(rf"<\s*/?\s*(?:{ex_mod._BLOCK_TAGS})\b[^>]*>", re.IGNORECASE)
+    marked = old_heading.sub(lambda m: "\n\n" + "#" * int(m.group(1)) + " ", text)
+    marked = old_block.sub("\n", old_li.sub("\n- ", marked))
+    k = text.rfind(">") + 1
+    new = ex_mod._HEADING_OPEN_RE.sub(lambda m: "\n\n" + "#" * int(m.group(1)) + " ", text[:k])
+    new = ex_mod._BLOCK_RE.sub("\n", ex_mod._LI_OPEN_RE.sub("\n- ", new)) + text[k:]
+    assert new == marked
+    html_to_text(text)  # and the parser takes it
+
+
+@settings(max_examples=400, deadline=None)
+@given(desc=_hostile_text, title=st.one_of(st.none(), _hostile_text),
+       lang=st.one_of(st.none(), st.sampled_from(["en", "zh"])))
+def test_extract_matches_reference_on_hostile_text(desc: str, title: str | None, lang: str | None) -> None:
+    from extract_reference import extract as reference_extract
+
+    p: dict[str, Any] = {"id": "h", "description": desc}
+    if title is not None:
+        p["title"] = title
+    if lang is not None:
+        p["lang"] = lang
+    assert astuple(extract(p)) == astuple(reference_extract(p))
+
+
+# --------------------------------------------------------------------------- linear time
+
+_STAGES: dict[str, Callable[[dict[str, Any]], object]] = {
+    "extract": extract,
+    "prepare": sf.prepare,
+    "profile_sig": lambda p: profile.posting_profile_signature(p),
+    "textprofile": lambda p: textprofile.solr_fields_signature(p, ["title", "company", "description"]),
+    "textprofile_batch": lambda p: textprofile.solr_fields_signatures([p], ["title", "company", "description"],
+                                                                      textprofile.DEFAULT_QUANT_RATE,
+                                                                      textprofile.DEFAULT_MIN_TOKEN_LEN),
+    "features+minhash": lambda p: compute_features([p], with_keys=True),
+    "blocking": lambda p: candidates.blocking_keys([p]),
+}
+N = 25_000
+RATIO = 11.0  # t(4n) / t(n): 4 for linear work, 16 for quadratic; generous for a shared machine
+FLOOR_S = 0.1  # below this t(4n) is scheduling noise on a shared machine, not growth (quadratic paths took seconds)
+
+
+def _best(fn: Callable[[dict[str, Any]], object], posting: dict[str, Any], runs: int = 2) -> float:
+    best = float("inf")
+    gc.disable()
+    try:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            fn(posting)
+            best = min(best, time.perf_counter() - t0)
+    finally:
+        gc.enable()
+    return best
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_every_text_path_grows_linearly(name: str) -> None:
+    gen = GENERATORS[name]
+    small, big = gen(N), gen(4 * N)
+    slow = []
+    for stage, fn in _STAGES.items():
+        fn(small)  # warm caches (dictionaries, tables) outside the timing
+        t_small, t_big = _best(fn, small), _best(fn, big)
+        if t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO):
+            t_small, t_big = _best(fn, small, 5), _best(fn, big, 5)  # confirm: not a scheduling hiccup
+            if t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO):
+                slow.append(f"{stage}: {t_small:.3f}s at n={N:,} -> {t_big:.3f}s at 4n")
+    assert not slow, f"{name}: super-linear {slow}"
