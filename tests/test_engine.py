@@ -86,6 +86,9 @@ def test_settings_from_env() -> None:
         Settings.from_env({"JOBDEDUP_WORKERS": "many"})
     with pytest.raises(UserError, match="must be > 0"):
         Settings.from_env({"JOBDEDUP_MAX_TEXT_CHARS": "0"})
+    assert Settings.from_env({"JOBDEDUP_CPU_WORKERS": "0", "JOBDEDUP_CPU_BUDGET_S": "1.5"}).cpu_workers == 0
+    with pytest.raises(UserError, match="must be >= 0"):
+        Settings.from_env({"JOBDEDUP_CPU_WORKERS": "-1"})
 
 
 def test_phases_time_each_named_step() -> None:
