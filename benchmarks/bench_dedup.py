@@ -4,8 +4,9 @@
     python benchmarks/bench_dedup.py --input FILE.jsonl    # any postings file (e.g. ../shared/data/*.jsonl)
 
 Runs the real CLI in a child process. Peak memory: `ru_maxrss` of the children (resource.getrusage,
-the largest single process) and the peak of the summed RSS of the whole process tree, sampled every
-0.2 s from /proc (what the machine really had to hold). Prints one JSON line.
+the largest single process) and the peaks of the summed RSS and of the summed PSS of the whole process
+tree, sampled every second from /proc (PSS: what the machine really had to hold; the RSS sum counts pages
+forked workers share with the main process once per process). Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -22,32 +23,82 @@ from pathlib import Path
 import orjson
 
 
-def _tree_rss_kib(root: int) -> int:
-    """Summed VmRSS (KiB) of `root` and all its descendants, from /proc."""
+def _tree(root: int) -> list[int]:
+    """`root` and all its descendants, from /proc."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
-            with open(f"/proc/{entry.name}/status") as fh:
-                ppid, vm = 0, 0
-                for line in fh:
-                    if line.startswith("PPid:"):
-                        ppid = int(line.split()[1])
-                    elif line.startswith("VmRSS:"):
-                        vm = int(line.split()[1])
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            with open(f"/proc/{entry.name}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (FileNotFoundError, ProcessLookupError, PermissionError, IndexError, ValueError):
             continue
-        pid = int(entry.name)
-        rss[pid] = vm
-        children.setdefault(ppid, []).append(pid)
-    total, stack = 0, [root]
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, stack = [], [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        out.append(pid)
         stack.extend(children.get(pid, []))
-    return total
+    return out
+
+
+def _tree_memory_kib(root: int) -> tuple[int, int]:
+    """(summed VmRSS, summed Pss) in KiB of `root` and its descendants. RSS counts pages a forked worker
+    shares with its parent once per process; PSS splits them, so the PSS sum is what the machine holds."""
+    rss = pss = 0
+    for pid in _tree(root):
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return rss, pss
+
+
+def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None, interval: float = 1.0) -> dict:
+    """Run `cmd`; wall seconds, CPU seconds (user + system, the process and its waited-for descendants),
+    peak summed RSS / PSS of its process tree and its
+    stderr (the last line is jobdedup's --summary-json); memory sampled every `interval` seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    peak = [0, 0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            rss, pss = _tree_memory_kib(proc.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
+            done.wait(interval)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    _, err = proc.communicate()
+    seconds = time.perf_counter() - t0
+    done.set()
+    th.join()
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[-2000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"seconds": round(seconds, 1), "cpu_s": round(cpu, 1), "peak_rss_process_tree_mib": round(peak[0] / 1024),
+            "peak_pss_process_tree_mib": round(peak[1] / 1024), "stderr": err.decode()}
+
+
+def generated(n: int, seed: int = 7) -> Path:
+    """/tmp/jobdedup-bench-N-sSEED.jsonl, generated once with `jobdedup generate`."""
+    data = Path(f"/tmp/jobdedup-bench-{n}-s{seed}.jsonl")
+    if not data.exists():
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "service.cli", "generate", "-n", str(n), "-o", str(data),
+                        "--seed", str(seed)], check=True)
+        print(f"generated {data} in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    return data
 
 
 def main() -> None:
@@ -61,46 +112,23 @@ def main() -> None:
                     "--fast (~5 ms per posting in an ambiguous pair: too slow for 1M generated postings)")
     args = ap.parse_args()
 
-    if args.input:
-        data = Path(args.input)
-    else:
-        data = Path(f"/tmp/jobdedup-bench-{args.n}-s{args.seed}.jsonl")
-        if not data.exists():
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "service.cli", "generate", "-n", str(args.n), "-o", str(data),
-                            "--seed", str(args.seed)], check=True)
-            print(f"generated {data} in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    data = Path(args.input) if args.input else generated(args.n, args.seed)
     cmd = [sys.executable, "-m", "service.cli", "dedup", str(data), "-o", args.output, "--summary-json", "-q"]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
     if not args.verify:
         cmd.append("--fast")
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
-    peak = [0]
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.is_set():
-            peak[0] = max(peak[0], _tree_rss_kib(proc.pid))
-            done.wait(0.2)
-
-    th = threading.Thread(target=sample, daemon=True)
-    th.start()
-    _, err = proc.communicate()
-    seconds = time.perf_counter() - t0
-    done.set()
-    th.join()
-    if proc.returncode != 0:
-        sys.exit(f"jobdedup dedup failed ({proc.returncode}): {err.decode()[-2000:]}")
-    summary = orjson.loads(err.strip().splitlines()[-1])
+    run = measure(cmd)
+    seconds = run["seconds"]
+    summary = orjson.loads(run["stderr"].strip().splitlines()[-1])
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(orjson.dumps({
         "input": str(data), "postings": summary["postings"], "lines": summary["lines"], "groups": summary["groups"],
         "duplicate_share": summary["duplicate_share"], "seconds": round(seconds, 1),
         "postings_per_s": round(summary["lines"] / seconds),
         "peak_rss_largest_process_mib": round(usage.ru_maxrss / 1024),
-        "peak_rss_process_tree_mib": round(peak[0] / 1024),
+        "peak_rss_process_tree_mib": run["peak_rss_process_tree_mib"],
+        "peak_pss_process_tree_mib": run["peak_pss_process_tree_mib"],
         "cpu_user_s": round(usage.ru_utime, 1), "cpu_sys_s": round(usage.ru_stime, 1),
         "candidate_pairs": summary["candidate_pairs"], "accepted_pairs": summary["accepted_pairs"],
         "evidence": summary["evidence"], "phases": summary.get("phases"),

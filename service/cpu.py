@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -19,12 +18,14 @@ from typing import Any, TypeVar
 from pebble import ProcessExpired, ProcessPool
 from starlette.concurrency import run_in_threadpool
 
+from service.settings import settings
+
 T = TypeVar("T")
 
 #: Worker processes for CPU work (env JOBDEDUP_CPU_WORKERS); 0 runs it in the service's own threads.
-DEFAULT_WORKERS = int(os.environ.get("JOBDEDUP_CPU_WORKERS", str(min(2, os.cpu_count() or 1))))
+DEFAULT_WORKERS = settings().cpu_workers
 #: Seconds of work one request may take in a worker (env JOBDEDUP_CPU_BUDGET_S).
-DEFAULT_BUDGET_S = float(os.environ.get("JOBDEDUP_CPU_BUDGET_S", "60"))
+DEFAULT_BUDGET_S = settings().cpu_budget_s
 #: Requests that may wait for a worker beyond those running; more are answered 503 at once.
 MAX_WAITING = 32
 #: Modules the fork server imports once, so a (re)started worker is ready at once.

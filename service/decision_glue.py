@@ -11,6 +11,7 @@ postings involved) and in the service's ingest (the collection's boilerplate mod
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,27 @@ def decide_arrays(est: np.ndarray, same_content: np.ndarray, same_url: np.ndarra
     accept = bits != 0
     score = np.where(bits & (EXACT | URL | PROFILE), 1.0, np.minimum(1.0, est + np.where(fields_ok, 0.25, 0.0)))
     return accept, score.astype(np.float32), bits
+
+
+def pair_evidence(cols: Mapping[str, np.ndarray], ntok: np.ndarray, ii: np.ndarray, jj: np.ndarray,
+                  est: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The placeholder decision for row pairs (ii, jj) of per-posting 64-bit key columns `content`, `url`,
+    `profile`, `company`, `title`, `location` (0 = missing) and token counts `ntok`: (accept, score, evidence
+    bits, company conflict: both name a company and they differ). One place for the same-field and
+    conflict masks of dedup, recompute and ingest."""
+
+    def same(k: str) -> np.ndarray:
+        a, b = cols[k][ii], cols[k][jj]
+        return (a == b) & (a != 0)
+
+    def conflict(k: str) -> np.ndarray:
+        a, b = cols[k][ii], cols[k][jj]
+        return (a != b) & (a != 0) & (b != 0)
+
+    accept, score, bits = decide_arrays(est, same("content"), same("url"), same("profile"), same("company"),
+                                        same("title"), conflict("location"), np.minimum(ntok[ii], ntok[jj]),
+                                        conflict("title"))
+    return accept, score, bits, conflict("company")
 
 
 def make_verifier(boilerplate: Any | None = None) -> Any | None:

@@ -24,7 +24,6 @@ extraction; only last_seen / seen_count move.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import threading
 import time
@@ -39,6 +38,7 @@ import orjson
 from service import decision_glue, sketching
 from service.features import compute_features
 from service.regroup import band_keys_of, write_groups
+from service.settings import settings
 from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
@@ -46,7 +46,7 @@ from signatures import SIG_VERSION, minhash, textprofile
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
-MAX_TEXT_CHARS = int(os.environ.get("JOBDEDUP_MAX_TEXT_CHARS", "200000"))
+MAX_TEXT_CHARS = settings().max_text_chars
 
 #: Largest group whose members are all decided against each other when it loses its canonical posting;
 #: beyond it each member is checked against the new canonical only.
@@ -186,21 +186,11 @@ class _Table:
         self.ntok = np.array([x["ntok"] for x in rows], dtype=np.int64)
         self.npool = len(pool)
 
-    def decide(self, i: int, n: int, est: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Placeholder decision of batch posting i against the first n candidates."""
-        me = self.npool + i
-        c = {k: v[:n] for k, v in self.cols.items()}
-        mine = {k: v[me] for k, v in self.cols.items()}
-
-        def same(k: str) -> np.ndarray:
-            return (c[k] == mine[k]) & (mine[k] != 0)
-
-        def conflict(k: str) -> np.ndarray:
-            return (c[k] != mine[k]) & (c[k] != 0) & (mine[k] != 0)
-
-        return decision_glue.decide_arrays(
-            est, same("content"), same("url"), same("profile_sig"), same("company"), same("title"),
-            conflict("location"), np.minimum(self.ntok[:n], self.ntok[me]), conflict("title"))
+    def decide(self, i: int, n: int, est: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Placeholder decision of batch posting i against the first n candidates: accept, score, bits,
+        company conflict (decision_glue.pair_evidence)."""
+        cols = {("profile" if k == "profile_sig" else k): v for k, v in self.cols.items()}
+        return decision_glue.pair_evidence(cols, self.ntok, np.full(n, self.npool + i), np.arange(n), est)
 
 
 def _outcome(pid: str, decided: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]], cand: _Table,
@@ -602,18 +592,15 @@ class Ingestor:
         decided = []
         amb_pairs: list[tuple[int, int]] = []
         v = self.verifier
-        company = cand.cols["company"]
         for i in range(len(batch)):
             n = npool + i
             if i in unchanged:
                 decided.append((np.zeros(n, bool), np.zeros(n, np.float32), np.zeros(n, np.int32), {}))
                 continue
-            accept, sc, bits = cand.decide(i, n, est_all[i, :n])
+            accept, sc, bits, cc = cand.decide(i, n, est_all[i, :n])
             decided.append((accept, sc.copy(), bits.copy(), {}))
             if v is None:
                 continue
-            me = npool + i
-            cc = (company[:n] != company[me]) & (company[:n] != 0) & (company[me] != 0)
             amb = decision_glue.ambiguous(bits, est_all[i, :n], cc) & (cand.ids[:n] != ids[i])
             amb_pairs.extend((i, int(j)) for j in np.flatnonzero(amb))
         if v is None or not amb_pairs:

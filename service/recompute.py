@@ -31,14 +31,13 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import orjson
 
 from service import candidates, decision_glue
-from service.embedded import _date_key, _extract_chunk, _verify_with_verifier, find_groups
+from service.engine import Phases, date_key, find_groups, worker_pool
 from service.errors import SolrUnavailable, UserError
 from service.features import FeatureBatch, compute_features
 from service.files import atomic_output, write_atomic
@@ -46,6 +45,7 @@ from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
 from service.regroup import set_op, write_groups
 from service.solr import Solr
 from service.state import BoilerplateState, default_state_dir, model_path
+from service.verify_stage import PairVerifier, extract_chunk, file_postings
 from signatures import SIG_VERSION
 from signatures.profile import PROFILE_FIELDS
 from signatures.textprofile import solr_fields_signatures
@@ -127,7 +127,7 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
     old = np.array([[d.get("dup_group") or d["id"], d.get("duplicate_of") or "", str(d.get("dup_score", "")),
                      _SEP.join(d.get("dup_why_ss") or []), d.get("dup_match_s") or ""]
                     for d in docs], dtype=object).reshape(len(docs), 5)
-    first = _date_key([d.get("first_seen") if isinstance(d.get("first_seen"), str) else None for d in docs])
+    first = date_key([d.get("first_seen") if isinstance(d.get("first_seen"), str) else None for d in docs])
     # the texts the Verifier and the boilerplate model read in phases 2 and 3
     write_atomic(directory / f"page-{page:06d}.jsonl",
                  b"".join(orjson.dumps({k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}) + b"\n"
@@ -193,12 +193,12 @@ def refit_boilerplate(texts: Path, workers: int) -> Any:
     if workers > 1:
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         with ctx.Pool(workers) as pool:
-            for part in pool.imap(_extract_chunk, chunks()):
+            for part in pool.imap(extract_chunk, chunks()):
                 for ex in part:
                     model.add(ex)
     else:
         for batch in chunks():
-            for ex in _extract_chunk(batch):
+            for ex in extract_chunk(batch):
                 model.add(ex)
     return model
 
@@ -245,15 +245,17 @@ def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, r
         order = np.argsort(ids, kind="stable")  # pages are in id order already; keep it explicit
         ids, old, first, blocks = ids[order], old[order], first[order], blocks[order]
         fb = FeatureBatch(*(getattr(fb, k)[order] for k in _ARRAYS), [])
-        verify = None
-        timings: dict[str, float] = {}
-        if not fast:
-            # dedup's own verifier step (model fitted on the postings involved), over the saved page texts
-            verify = _verify_with_verifier(str(_texts_file(directory, ck.pages)), "jsonl", None,
-                                           SimpleNamespace(ids=[str(x) for x in ids]), quiet, workers, timings)
-        # dedup's candidates: LSH / exact keys, plus (verifier mode) the blocking pairs, in the same order
-        extra = candidates.block_pairs(blocks, first) if verify is not None and blocks.shape[1] else None
-        res = find_groups(fb, first, verify, extra)
+        phases = Phases("recompute", quiet)
+        with worker_pool(workers) as pool:
+            verify = None
+            if not fast:  # dedup's own verifier step (model fitted on the postings involved), over the saved texts
+                verify = PairVerifier(file_postings(str(_texts_file(directory, ck.pages)), "jsonl", None,
+                                                    [str(x) for x in ids]),
+                                      len(ids), pool, workers, phases, phases.timings)
+            # dedup's candidates: LSH / exact keys, plus (verifier mode) the blocking pairs, in the same order
+            extra = candidates.block_pairs(blocks, first) if verify is not None and blocks.shape[1] else None
+            res = find_groups(fb, first, verify, extra, phases)
+        timings = phases.timings
         ck.verified_pairs = int(timings.get("verify_pairs", 0))
         canon = res["canonical"]
         new_group = ids[canon]

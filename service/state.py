@@ -31,22 +31,23 @@ from urllib.parse import urlsplit
 
 from service.files import write_atomic
 from service.journal import Intent, LearningJournal
+from service.settings import settings
 from signatures.boilerplate import BoilerplateModel, LearningRecord, learning_record
 
 log = logging.getLogger("jobdedup.state")
 
-#: Default state directory (relative to the working directory).
-DEFAULT_STATE_DIR = "jobdedup-state"
+__all__ = ["BoilerplateState", "default_state_dir", "write_atomic"]  # write_atomic: tests import it from here
+
 MODEL_FILE = "boilerplate.jdbp"
 #: Seconds between periodic saves of a changed model while the service runs (and always on close).
-SAVE_INTERVAL_S = float(os.environ.get("JOBDEDUP_STATE_SAVE_INTERVAL", "30"))
+SAVE_INTERVAL_S = settings().state_save_interval_s
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def default_state_dir() -> str:
     """The state directory when none is given: env JOBDEDUP_STATE_DIR, else ./jobdedup-state."""
-    return os.environ.get("JOBDEDUP_STATE_DIR") or DEFAULT_STATE_DIR
+    return settings().state_dir
 
 
 def collection_slug(solr_url: str) -> str:

@@ -21,8 +21,8 @@ import xxhash
 
 from signatures.extract import Extracted, extract, normalize_line
 
-__all__ = ["BoilerplateModel", "LearningRecord", "check_record", "company_key", "job_key", "learning_record",
-           "line_hash"]
+__all__ = ["ArrayBoilerplate", "BoilerplateModel", "LearningRecord", "check_record", "company_key", "job_key",
+           "learning_record", "line_hash", "line_hashes", "line_keys"]
 
 _FORMAT = 1
 _CAP = 8  # job keys remembered per (scope, line): enough to tell "many" from "few"
@@ -56,6 +56,14 @@ def job_key(ex: Extracted) -> int:
     return xxhash.xxh64_intdigest(norm.encode("utf-8")) & 0x7FFFFFFFFFFFFFFF
 
 
+def _line_hashes(ex: Extracted) -> set[int]:
+    return {h for h in (line_hash(ln) for ln in ex.lines) if h}
+
+
+def _scope_hash(scope: str) -> int:
+    return xxhash.xxh64_intdigest(scope.encode("utf-8"), seed=1)
+
+
 def _scopes(ex: Extracted) -> list[str]:
     scopes = ["*"]
     ck = company_key(ex.company)
@@ -74,7 +82,7 @@ def learning_record(posting: Mapping[str, Any] | Extracted) -> LearningRecord:
     """What `BoilerplateModel.add` counts of a posting, small enough to journal: (job key, scopes,
     sorted distinct line hashes)."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
-    return job_key(ex), _scopes(ex), sorted({h for h in (line_hash(ln) for ln in ex.lines) if h})
+    return job_key(ex), _scopes(ex), sorted(_line_hashes(ex))
 
 
 def check_record(record: Any) -> LearningRecord:
@@ -220,3 +228,138 @@ class BoilerplateModel:
                     raise ValueError(f"malformed BoilerplateModel row in scope {scope[:40]!r}")
                 t[row[0]] = set(row[1])
         return model
+
+
+def line_hashes(ex: Extracted) -> np.ndarray:
+    """`line_hash` of each of the posting's lines, in order (uint64; 0 for lines too short to matter)."""
+    return np.array([line_hash(ln) for ln in ex.lines], dtype=np.uint64)
+
+
+def line_keys(ex: Extracted, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+    """What `BoilerplateModel.add` counts for one posting, as arrays: (its line hashes (global scope),
+    the same hashes mixed with its company / site scopes, its job key); `hashes`: its `line_hashes`."""
+    hashes = line_hashes(ex) if hashes is None else hashes
+    glob = np.unique(hashes[hashes != 0])
+    scoped = [glob ^ np.uint64(_scope_hash(s)) for s in _scopes(ex)[1:]]
+    return glob, np.concatenate(scoped) if scoped else np.zeros(0, np.uint64), job_key(ex)
+
+
+class _KeyCounts:
+    """(line key, job key) pairs, at most _CAP job keys per line key, reduced in steps (sorted arrays)."""
+
+    _STEP = 4_000_000  # pending pairs before a reduction
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, np.uint64)
+        self.jobs = np.zeros(0, np.uint64)
+        self._pending: list[tuple[np.ndarray, np.ndarray]] = []
+        self._n = 0
+        self.counts: np.ndarray | None = None  # per distinct key, after `finish`
+
+    def add(self, keys: np.ndarray, jobs: np.ndarray) -> None:
+        self._pending.append((keys, jobs))
+        self._n += len(keys)
+        if self._n >= self._STEP:
+            self._reduce()
+
+    def _reduce(self) -> None:
+        k = np.concatenate([self.keys, *(p[0] for p in self._pending)])
+        j = np.concatenate([self.jobs, *(p[1] for p in self._pending)])
+        self._pending, self._n = [], 0
+        order = np.lexsort((j, k))
+        k, j = k[order], j[order]
+        new_key = np.ones(len(k), bool)
+        new_key[1:] = k[1:] != k[:-1]
+        keep = new_key.copy()
+        keep[1:] |= j[1:] != j[:-1]
+        k, j, new_key = k[keep], j[keep], new_key[keep]
+        start = np.flatnonzero(new_key)
+        rank = np.arange(len(k)) - np.repeat(start, np.diff(np.append(start, len(k))))
+        keep = rank < _CAP
+        self.keys, self.jobs = k[keep], j[keep]
+
+    def finish(self) -> None:
+        self._reduce()
+        self.keys, first, self.counts = np.unique(self.keys, return_index=True, return_counts=True)
+        self.jobs = np.zeros(0, np.uint64)
+        self.counts = self.counts.astype(np.uint8)
+
+    def lookup(self, q: np.ndarray) -> np.ndarray:
+        assert self.counts is not None, "finish() first"
+        if not len(self.keys):
+            return np.zeros(len(q), np.int64)
+        idx = np.minimum(np.searchsorted(self.keys, q), len(self.keys) - 1)
+        return np.where(self.keys[idx] == q, self.counts[idx], 0).astype(np.int64)
+
+
+class ArrayBoilerplate(BoilerplateModel):
+    """The same model as `BoilerplateModel` (same line weights), held as sorted arrays instead of a dict of
+    sets: ~16 bytes per (line, job) instead of ~4 KB per posting, so millions of postings fit. Learn with
+    `add` / `add_keys` (e.g. `line_keys` computed in worker processes), then `finish()` before use."""
+
+    def __init__(self, min_jobs: int = 3, global_min_jobs: int = 6, weight: float = 0.1) -> None:
+        super().__init__(min_jobs, global_min_jobs, weight)
+        self._glob = _KeyCounts()
+        self._scoped = _KeyCounts()
+
+    def add(self, posting: Mapping[str, Any] | Extracted) -> None:
+        ex = posting if isinstance(posting, Extracted) else extract(posting)
+        glob, scoped, jk = line_keys(ex)
+        self.add_keys(glob, np.full(len(glob), jk, np.uint64), scoped, np.full(len(scoped), jk, np.uint64), 1)
+
+    def add_record(self, record: LearningRecord) -> None:
+        jk, scopes, hashes = record
+        glob = np.array(hashes, np.uint64)
+        scoped = np.concatenate([glob ^ np.uint64(_scope_hash(s)) for s in scopes if s != "*"] or
+                                [np.zeros(0, np.uint64)])
+        self.add_keys(glob, np.full(len(glob), jk, np.uint64), scoped, np.full(len(scoped), jk, np.uint64), 1)
+
+    def add_keys(self, glob: np.ndarray, glob_jobs: np.ndarray, scoped: np.ndarray, scoped_jobs: np.ndarray,
+                 postings: int) -> None:
+        """Count `postings` postings given as their `line_keys`, concatenated, each key with its job key."""
+        self._glob.add(glob, glob_jobs)
+        self._scoped.add(scoped, scoped_jobs)
+        self.postings += postings
+
+    def finish(self) -> ArrayBoilerplate:
+        """Reduce what was added to per-line counts (call once, after the last `add`)."""
+        self._glob.finish()
+        self._scoped.finish()
+        return self
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The finished model as arrays (np.savez; `from_arrays` reads them back, e.g. memory-mapped)."""
+        return {"params": np.array([self.min_jobs, self.global_min_jobs, self.weight, self.postings], np.float64),
+                "gk": self._glob.keys, "gn": self._glob.counts, "sk": self._scoped.keys, "sn": self._scoped.counts}
+
+    @classmethod
+    def from_arrays(cls, arr: Mapping[str, np.ndarray]) -> ArrayBoilerplate:
+        mj, gmj, w, n = arr["params"].tolist()
+        model = cls(int(mj), int(gmj), float(w))
+        model.postings = int(n)
+        model._glob.keys, model._glob.counts = arr["gk"], arr["gn"]
+        model._scoped.keys, model._scoped.counts = arr["sk"], arr["sn"]
+        return model
+
+    def _jobs(self, ex: Extracted, hashes: np.ndarray) -> np.ndarray:
+        n = self._glob.lookup(hashes)
+        if self.global_min_jobs != self.min_jobs:
+            n = n * self.min_jobs // self.global_min_jobs
+        for scope in _scopes(ex)[1:]:
+            n = np.maximum(n, self._scoped.lookup(hashes ^ np.uint64(_scope_hash(scope))))
+        n[hashes == 0] = 0
+        return n
+
+    def jobs_with_line(self, ex: Extracted, line: str) -> int:
+        return int(self._jobs(ex, np.array([line_hash(line)], np.uint64))[0])
+
+    def line_weights(self, ex: Extracted, hashes: np.ndarray | None = None) -> np.ndarray:
+        """Weight per line of `ex.lines` (`hashes`: its `line_hashes`, when already computed)."""
+        hashes = line_hashes(ex) if hashes is None else hashes
+        return np.where(self._jobs(ex, hashes) >= self.min_jobs, self.weight, 1.0).astype(np.float32)
+
+    def __len__(self) -> int:
+        return len(self._glob.keys) + len(self._scoped.keys)
+
+    def to_bytes(self) -> bytes:
+        raise TypeError("ArrayBoilerplate is not serialized with to_bytes; use arrays()")

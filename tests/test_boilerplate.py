@@ -91,6 +91,34 @@ def test_parameters_are_checked() -> None:
         BoilerplateModel(weight=2.0)
 
 
+def test_array_model_gives_the_same_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ArrayBoilerplate (sorted arrays, reduced in steps) weighs every line exactly like the dict model."""
+    from service.synth import generate
+    from signatures import boilerplate
+
+    monkeypatch.setattr(boilerplate._KeyCounts, "_STEP", 500)  # many reductions on a small corpus
+    posts = [*generate(300, seed=4), *generate(120, lang="zh", seed=4), *_corpus()]
+    exs = [extract(p) for p in posts]
+    dict_model = BoilerplateModel.fit(exs)
+    array_model = boilerplate.ArrayBoilerplate.fit(exs).finish()
+    assert array_model.postings == dict_model.postings == len(exs)
+    flagged = 0
+    for ex in exs:
+        w = dict_model.line_weights(ex)
+        assert np.array_equal(array_model.line_weights(ex), w)
+        assert np.array_equal(array_model.line_weights(ex, boilerplate.line_hashes(ex)), w)
+        flagged += int((w < 1).sum())
+    assert flagged > 0  # the comparison covered boilerplate lines, not only job text
+    again = boilerplate.ArrayBoilerplate.from_arrays(array_model.arrays())
+    assert all(np.array_equal(again.line_weights(ex), array_model.line_weights(ex)) for ex in exs[:50])
+    assert again.jobs_with_line(exs[-1], BLURB) == dict_model.jobs_with_line(exs[-1], BLURB) >= 3
+    from_records = boilerplate.ArrayBoilerplate()
+    for ex in exs:
+        from_records.add_record(boilerplate.learning_record(ex))
+    from_records.finish()
+    assert all(np.array_equal(from_records.line_weights(ex), dict_model.line_weights(ex)) for ex in exs)
+
+
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)
     | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8),

@@ -1,0 +1,367 @@
+"""The dedup engine: candidates, evidence, verification, grouping and the canonical choice, once.
+
+`jobdedup dedup` (service.embedded), `jobdedup recompute` (service.recompute) only gather the
+postings' compact feature arrays (service.features.FeatureBatch, blocking keys, first-seen keys) and
+call `find_groups`; ambiguous pairs go to a `verify` callback (service.verify_stage.PairVerifier: the
+Verifier in bounded memory). Candidate sources: equal exact keys (content, canonical URL, profile
+signature), equal LSH band keys (sorted neighbourhood per band, so a huge bucket costs linear time)
+and, with the Verifier, the blocking keys of service.candidates. Groups are the connected components
+of the accepted pairs; a group's canonical posting is its earliest first_seen, then input order.
+`Phases` names and times each step and shows a progress bar with ETA for it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+import numpy as np
+
+from service import candidates, decision_glue
+from service.features import FeatureBatch
+from service.graph import component_labels
+
+WINDOW = 3            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
+PREFIX_SLOTS = 16     # sketch slots compared first ...
+PREFIX_MIN = 2        # ... and at least this many must agree (P(miss) ~3 % at Jaccard 0.3, ~0 at 0.5)
+PAIR_CHUNK = 1_000_000  # candidate pairs compared per step (bounds the temporary sketch copies)
+PAIR_BUDGET = 8_000_000  # raw band-key pairs generated per block (bounds the candidate arrays)
+
+
+#: A multiprocessing.Pool, or None: work runs in this process.
+Pool = Any
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[Pool]:
+    """A pool of `workers` forked processes for the whole run (None for one worker): fork it early, while
+    the main process is small, so the workers do not carry copies of its arrays."""
+    if workers <= 1:
+        yield None
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers) as pool:
+        yield pool
+
+
+def imap_ordered(pool: Pool, fn: Callable[[Any], Any], tasks: Iterable[Any], ahead: int) -> Iterator[Any]:
+    """fn over tasks, results in task order: in `pool` with at most `ahead` tasks in flight (so a long input
+    streams through bounded memory), or in this process."""
+    if pool is None:
+        yield from map(fn, tasks)
+        return
+    pending: deque = deque()
+    for t in tasks:
+        pending.append(pool.apply_async(fn, (t,)))
+        if len(pending) >= ahead:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
+class Phases:
+    """Named, timed phases of a run, each with a progress bar (tqdm: rate and ETA) on stderr when it is a
+    terminal and `quiet` is off; `timings` holds the seconds per phase (`<name>_s`)."""
+
+    def __init__(self, prefix: str, quiet: bool = False) -> None:
+        self.prefix = prefix
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, name: str, total: float | None = None, unit: str = "it", unit_scale: bool = False
+                 ) -> Iterator[Any]:
+        from tqdm import tqdm
+
+        t0 = time.perf_counter()
+        bar = tqdm(total=total, unit=unit, unit_scale=unit_scale, desc=f"{self.prefix}: {name}",
+                   disable=not self.enabled, file=sys.stderr, mininterval=0.5)
+        try:
+            yield bar
+        finally:
+            bar.close()
+            key = name.replace(": ", "_").replace(" ", "_") + "_s"
+            self.timings[key] = round(self.timings.get(key, 0.0) + time.perf_counter() - t0, 1)
+
+
+def _no_phases(name: str, total: float | None = None, unit: str = "it", unit_scale: bool = False) -> Any:
+    return Phases("", quiet=True)(name, total, unit, unit_scale)
+
+
+def _neighbours(keys: np.ndarray, order: np.ndarray, window: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Rows (a, b) with equal non-zero keys at distance 1..window-1 in `order` (rows sorted by key)."""
+    ks = keys[order]
+    for d in range(1, window):
+        if d >= len(ks):
+            break
+        m = (ks[:-d] == ks[d:]) & (ks[d:] != 0)
+        if not m.any():
+            break
+        yield order[:-d][m].astype(np.int64), order[d:][m].astype(np.int64)
+
+
+def _equal_key_pairs(keys: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of rows with equal non-zero keys, sorted-neighbourhood within `window`."""
+    found = list(_neighbours(keys, np.argsort(keys, kind="stable"), window))
+    if not found:
+        e = np.zeros(0, np.int64)
+        return e, e
+    return np.concatenate([a for a, _ in found]), np.concatenate([b for _, b in found])
+
+
+def _codes(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    return lo * n + hi
+
+
+def _unique_multi(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unique values of an int64 array (sorted in place, radix) and whether each occurred twice or more."""
+    if not len(codes):
+        return codes, np.zeros(0, bool)
+    codes.sort(kind="stable")
+    first = np.empty(len(codes), bool)
+    first[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=first[1:])
+    nxt_same = np.zeros(len(codes), bool)
+    nxt_same[:-1] = ~first[1:]
+    return codes[first], nxt_same[first]
+
+
+def _matches(sketch: np.ndarray, prefix: np.ndarray, ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+    """Estimated Jaccard of row pairs; a cheap prefix comparison first skips clearly unrelated pairs."""
+    est = np.zeros(len(ii), np.float32)
+    m = np.count_nonzero(prefix[ii] == prefix[jj], axis=1) >= PREFIX_MIN
+    x, y = ii[m], jj[m]
+    est[m] = np.count_nonzero(sketch[x] == sketch[y], axis=1) / sketch.shape[1]
+    return est
+
+
+#: rows i, rows j, estimates -> accept, score, reasons per pair (empty for rejected pairs)
+Verify = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]]
+
+
+class _BandPairs:
+    """Band-key candidate pairs, produced block by block instead of all at once: per band the rows sorted by
+    key (kept as int32 orders, 4 bytes per row and band); `blocks()` yields the pairs whose lower row lies in
+    successive row ranges, each about `budget` raw pairs, as sorted unique codes lo * nn + hi and whether
+    the pair collided in two bands or more. The blocks concatenated are exactly `_unique_multi` of all
+    bands' sorted-neighbourhood pairs."""
+
+    def __init__(self, bands: np.ndarray, nn: int, budget: int) -> None:
+        self.bands = bands
+        self.nn = nn
+        n = len(bands)
+        dtype = np.int32 if n < 2**31 else np.int64
+        self.orders = [np.argsort(bands[:, b], kind="stable").astype(dtype) for b in range(bands.shape[1])]
+        per_row = np.zeros(n + 1, np.int64)
+        for lo, _ in self._pairs(0, n):
+            per_row += np.bincount(lo, minlength=n + 1)
+        self.total = int(per_row.sum())
+        cum = np.cumsum(per_row)
+        cuts = np.searchsorted(cum, np.arange(budget, self.total, budget), side="right")
+        self.bounds = [0, *sorted(set(cuts.tolist()) - {0, n}), n] if n else [0, 0]
+
+    def _pairs(self, r0: int, r1: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(lower row, higher row) of the sorted-neighbourhood pairs with lower row in [r0, r1), per band."""
+        n = len(self.bands)
+        for b, order in enumerate(self.orders):
+            for x, y in _neighbours(self.bands[:, b], order, WINDOW):
+                lo, hi = np.minimum(x, y), np.maximum(x, y)
+                if r0 > 0 or r1 < n:
+                    sel = (lo >= r0) & (lo < r1)
+                    lo, hi = lo[sel], hi[sel]
+                yield lo, hi
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+        """(sorted unique codes, collided in 2+ bands, raw pairs) per block of lower rows."""
+        for r0, r1 in zip(self.bounds[:-1], self.bounds[1:], strict=True):
+            parts = [lo * self.nn + hi for lo, hi in self._pairs(r0, r1)]
+            raw = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+            del parts
+            codes, multi = _unique_multi(raw)
+            yield codes, multi, len(raw)
+
+
+class CandidateSource(Protocol):
+    """Proposes candidate pairs of rows block by block, so no run holds all of them at once. `blocks()`
+    yields (sorted unique codes lo * nn + hi, `multi` or None, `exact_codes`, raw pairs): None marks pairs
+    with exact evidence (same content / URL / profile key); otherwise `multi` says per pair whether it
+    collided in two LSH bands or more, and pairs also in `exact_codes` are left to the exact block. `total`
+    is the sum of the raw pair counts (the progress bar's length). The file and recompute source is `ArrayIndex`; the service's
+    Solr band / term queries and recent window are to plug in here."""
+
+    total: int
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray, int]]: ...
+
+
+class ArrayIndex:
+    """Candidates from the postings' own arrays: equal exact keys (content, canonical URL, profile
+    signature; neighbours in key order) and equal LSH band keys (`_BandPairs`, in blocks of rows)."""
+
+    def __init__(self, f: FeatureBatch, nn: int, budget: int | None = None) -> None:
+        exact = [_codes(*_equal_key_pairs(keys, 2), nn) for keys in (f.content, f.url, f.profile)]
+        self.exact_codes, _ = _unique_multi(np.concatenate(exact))
+        self.bands = _BandPairs(f.bands, nn, budget or PAIR_BUDGET)
+        self.total = len(self.exact_codes) + self.bands.total
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray, int]]:
+        yield self.exact_codes, None, self.exact_codes, len(self.exact_codes)
+        for codes, multi, raw in self.bands.blocks():
+            yield codes, multi, self.exact_codes, raw
+
+
+def _evidence(f: FeatureBatch, nn: int, source: CandidateSource, verifying: bool, phases: Callable[..., Any]
+              ) -> tuple[list[tuple[np.ndarray, ...]], list[tuple[np.ndarray, ...]], int, int]:
+    """Decide the source's candidate pairs in blocks of PAIR_CHUNK: (accepted parts (i, j, score, bits,
+    est), pending parts (i, j, est) for the Verifier, candidate pairs, pairs compared)."""
+    prefix = np.ascontiguousarray(f.sketch[:, :PREFIX_SLOTS])
+    cols = {k: getattr(f, k) for k in ("content", "url", "profile", "company", "title", "location")}
+    parts: list[tuple[np.ndarray, ...]] = []
+    pending: list[tuple[np.ndarray, ...]] = []
+    n_pairs = n_candidates = 0
+    with phases("candidates", source.total, " pairs", True) as bar:
+        for src, src_multi, exact_codes, raw in source.blocks():
+            n_pairs += len(src)
+            for s in range(0, len(src), PAIR_CHUNK):
+                c = src[s:s + PAIR_CHUNK]
+                ii, jj = c // nn, c % nn
+                if src_multi is not None:
+                    keep = ~np.isin(c, exact_codes, assume_unique=True)
+                    same_ct = (f.company[ii] == f.company[jj]) & (f.title[ii] == f.title[jj]) & (f.title[ii] != 0)
+                    keep &= src_multi[s:s + PAIR_CHUNK] | same_ct
+                    ii, jj = ii[keep], jj[keep]
+                n_candidates += len(ii)
+                est = _matches(f.sketch, prefix, ii, jj)
+                accept, score, bits, company_conflict = decision_glue.pair_evidence(cols, f.ntok, ii, jj, est)
+                if verifying:
+                    amb = decision_glue.ambiguous(bits, est, company_conflict)
+                    pending.append((ii[amb], jj[amb], est[amb]))
+                    accept &= ~amb
+                parts.append((ii[accept], jj[accept], score[accept], bits[accept], est[accept]))
+            bar.update(raw)
+    return parts, pending, n_pairs, n_candidates
+
+
+def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, np.ndarray], parts: list[tuple[np.ndarray, ...]],
+                      pending: list[tuple[np.ndarray, ...]], nn: int) -> tuple[np.ndarray, ...]:
+    """The blocking pairs worth the Verifier's time: not pending anyway, rows not yet connected, no two
+    different explicit companies; (i, j, estimated Jaccard)."""
+    n = len(f.content)
+    xc, _ = _unique_multi(_codes(extra[0], extra[1], nn))
+    if pending:  # pairs the verifier gets anyway
+        xc = xc[~np.isin(xc, np.concatenate([_codes(p[0], p[1], nn) for p in pending]))]
+    xi, xj = xc // nn, xc % nn
+    done = [np.concatenate([p[k] for p in parts]) for k in range(2)] if parts else [np.zeros(0, np.int64)] * 2
+    keep = candidates.unconnected(xi, xj, done[0].astype(np.int64), done[1].astype(np.int64), n)
+    keep &= (f.company[xi] == f.company[xj]) | (f.company[xi] == 0) | (f.company[xj] == 0)
+    xi, xj = xi[keep], xj[keep]
+    return xi, xj, (np.count_nonzero(f.sketch[xi] == f.sketch[xj], axis=1)
+                    / max(f.sketch.shape[1], 1)).astype(np.float32)
+
+
+def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
+            verified_why: dict[int, tuple[str, ...]], nn: int) -> dict[str, Any]:
+    """Connected components of the accepted pairs, the canonical row per group (earliest first_seen, then
+    input order) and each row's best accepted edge (score, evidence bits, estimate, matched row, reasons)."""
+    cat = [np.concatenate([p[k] for p in parts]) if parts else np.zeros(0) for k in range(5)]
+    ai, aj = cat[0].astype(np.int64), cat[1].astype(np.int64)
+    ascore, abits, aest = cat[2].astype(np.float32), cat[3].astype(np.int32), cat[4].astype(np.float32)
+    label = component_labels(ai, aj, n)
+    order = np.lexsort((np.arange(n), first_key, label))
+    first_of = np.ones(n, bool)
+    first_of[1:] = label[order][1:] != label[order][:-1]
+    canon_of_label = np.empty(label.max() + 1 if n else 0, np.int64)
+    canon_of_label[label[order][first_of]] = order[first_of]
+    canonical = canon_of_label[label] if n else np.zeros(0, np.int64)
+    node = np.concatenate([ai, aj])
+    other = np.concatenate([aj, ai])
+    sc = np.concatenate([ascore, ascore])
+    best_score = np.full(n, np.nan, np.float32)
+    best_bits = np.zeros(n, np.int32)
+    best_est = np.zeros(n, np.float32)
+    match = np.full(n, -1, np.int64)
+    if len(node):
+        o = np.lexsort((-sc, node))
+        firsts = np.ones(len(o), bool)
+        firsts[1:] = node[o][1:] != node[o][:-1]
+        sel = o[firsts]
+        edge = sel % max(len(ai), 1)
+        best_score[node[sel]] = sc[sel]
+        best_bits[node[sel]] = abits[edge]
+        best_est[node[sel]] = aest[edge]
+        match[node[sel]] = other[sel]
+    reasons: dict[int, tuple[str, ...]] = {}
+    if verified_why:
+        for r in np.flatnonzero(best_bits & decision_glue.VERIFIED).tolist():
+            reasons[r] = verified_why.get(int(_codes(np.int64(r), match[r], nn)), ())
+    evidence = {name: int(((abits & bit) != 0).sum()) for bit, name in decision_glue.WHY_NAMES}
+    return {"label": label, "canonical": canonical, "score": best_score, "bits": best_bits, "est": best_est,
+            "match": match, "accepted": len(ai), "evidence": evidence, "reasons": reasons}
+
+
+def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None,
+                extra: tuple[np.ndarray, np.ndarray] | None = None,
+                phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None) -> dict[str, Any]:
+    """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays.
+
+    Candidates: equal exact keys (content, canonical URL, profile signature) and equal LSH band keys
+    (sorted neighbourhood of width WINDOW per band). A pair whose band keys collide in one band only
+    (estimated Jaccard around the LSH threshold) is compared further only when company and title agree;
+    the rest get a 16-slot prefix test, then the full estimate, then the decision. With `verify`
+    (rows i, rows j, estimates -> accept, score, reasons), pairs without exact evidence whose estimate is
+    at least FIELD_JACCARD are decided by it instead (the issue-5 Verifier); `reasons` maps a row whose
+    best edge was verified to the verifier's reasons. `extra` (rows i, rows j; with `verify` only): more
+    candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
+    it gets them anyway or their rows are already connected. `phases` (a `Phases`) shows and times
+    the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`). Consumes `f`: its sketch
+    and band columns are released once the candidates are decided, before the verifier runs.
+    """
+    n = len(f.content)
+    nn = max(n, 1)
+    if source is None:
+        with phases("indexing", 1, " steps") as bar:
+            source = ArrayIndex(f, nn)
+            bar.update(1)
+    parts, pending, n_pairs, n_candidates = _evidence(f, nn, source, verify is not None, phases)
+    del source
+    verified_why: dict[int, tuple[str, ...]] = {}
+    if verify is not None and extra is not None and len(extra[0]):
+        xi, xj, xe = _blocking_pending(f, extra, parts, pending, nn)
+        n_pairs += len(xi)
+        n_candidates += len(xi)
+        pending.append((xi, xj, xe))
+    del extra
+    f.sketch = f.bands = f.sketch_full = None  # the bulk of the memory, not needed from here on
+    if verify is not None and pending:
+        vi, vj, ve = (np.concatenate([p[k] for p in pending]) for k in range(3))
+        del pending
+        ok, vscore, why = verify(vi, vj, ve)
+        ok = np.asarray(ok, bool)
+        vbits = np.full(int(ok.sum()), decision_glue.VERIFIED, np.int32)
+        parts.append((vi[ok], vj[ok], np.asarray(vscore, np.float32)[ok], vbits, ve[ok]))
+        for k in np.flatnonzero(ok).tolist():
+            verified_why[int(_codes(vi[k], vj[k], nn))] = why[k]
+    with phases("grouping", 1, " steps") as bar:
+        res = _groups(n, first_key, parts, verified_why, nn)
+        bar.update(1)
+    res["pairs"] = np.array([n_pairs, n_candidates, res.pop("accepted")])
+    return res
+
+
+def date_key(values: list[str | None]) -> np.ndarray:
+    """Sortable integer from an ISO date/time string's digits (missing -> after everything)."""
+    out = np.full(len(values), np.iinfo(np.int64).max, np.int64)
+    for i, v in enumerate(values):
+        if v:
+            digits = "".join(ch for ch in v[:19] if ch.isdigit())
+            if digits:
+                out[i] = int(digits.ljust(14, "0")[:14])
+    return out
+
+

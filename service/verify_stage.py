@@ -1,0 +1,252 @@
+"""The Verifier over many candidate pairs in bounded memory: each posting extracted and prepared once.
+
+Pass 1 (extract): the postings taking part in a pair are read again and extracted in worker processes;
+the workers return each posting's `Extracted` pickled (spooled to a temporary file in TMPDIR, ~4 KB per
+posting, not kept in memory)
+and its boilerplate line keys (signatures.boilerplate.line_keys), which the main process counts into an
+`ArrayBoilerplate` -- the same model `BoilerplateModel.fit` learns, as sorted arrays.
+Pass 2 (decide): the pairs are cut into units of whole components of the pair graph (a component larger
+than UNIT_ROWS is cut into blocks of rows; a pair goes to the later block of its rows), so a worker
+loads and prepares a unit's postings once and decides all of its pairs with `Verifier.decide_many`;
+only one unit's prepared postings per worker are alive at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import tempfile
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from service.engine import Pool, imap_ordered
+from service.graph import component_labels
+
+UNIT_ROWS = 500        # postings prepared together by one worker task (small: the workers finish together)
+EXTRACT_CHUNK = 200    # postings per extraction task
+DECIDE_BATCH = 5000    # pairs per decide_many call
+
+def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: Sequence[str]
+                  ) -> Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]]:
+    """A postings source for `PairVerifier`: reads the file again and yields (row, posting) for the wanted
+    rows, row = position of the posting's id in `ids` (a re-sighted id: its first occurrence)."""
+
+    def wanted(rows: set[int]) -> Iterator[tuple[int, dict[str, Any]]]:
+        from service import io
+
+        want = {ids[r]: r for r in rows}
+        for _, p in io.read_postings(path, kind, mapping):
+            r = want.pop(p["id"], None)
+            if r is not None:
+                yield r, p
+
+    return wanted
+
+
+def extract_chunk(postings: list[dict[str, Any]]) -> list[Any]:
+    """`signatures.extract.extract` of each posting (a worker task)."""
+    from signatures.extract import extract
+
+    return [extract(p) for p in postings]
+
+
+def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
+                                                           np.ndarray]:
+    """Extract postings: their pickled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
+    from signatures.boilerplate import line_hashes, line_keys
+
+    blobs: list[bytes] = []
+    g, gj, s, sj = [], [], [], []
+    for ex in extract_chunk(postings):
+        hashes = line_hashes(ex)
+        blobs.append(pickle.dumps((ex, hashes), protocol=pickle.HIGHEST_PROTOCOL))
+        glob, scoped, jk = line_keys(ex, hashes)
+        g.append(glob)
+        s.append(scoped)
+        gj.append(np.full(len(glob), jk, np.uint64))
+        sj.append(np.full(len(scoped), jk, np.uint64))
+    cat = [np.concatenate(x) if x else np.zeros(0, np.uint64) for x in (g, gj, s, sj)]
+    return blobs, cat[0], cat[1], cat[2], cat[3]
+
+
+class _HashedWeights:
+    """The boilerplate model as `prepare` asks for it (`line_weights(ex)`), answered from the line hashes
+    extraction already computed (`next_hashes`, set before each prepare) instead of hashing every line again."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.next_hashes: np.ndarray | None = None
+
+    def line_weights(self, ex: Any) -> np.ndarray:
+        hashes, self.next_hashes = self.next_hashes, None
+        return self.model.line_weights(ex, hashes)
+
+
+_CACHE: dict[str, tuple[Any, _HashedWeights]] = {}
+
+
+def _verifier_for(model_dir: str) -> tuple[Any, _HashedWeights]:
+    """The Verifier with the boilerplate model saved in `model_dir` (memory-mapped; cached per process)."""
+    got = _CACHE.get(model_dir)
+    if got is None:
+        from service import decision_glue
+        from signatures.boilerplate import ArrayBoilerplate
+
+        arrays = {k: np.load(os.path.join(model_dir, k + ".npy"), mmap_mode="r")
+                  for k in ("params", "gk", "gn", "sk", "sn")}
+        weights = _HashedWeights(ArrayBoilerplate.from_arrays(arrays))
+        got = (decision_glue.make_verifier(weights), weights)
+        _CACHE.clear()
+        _CACHE[model_dir] = got
+    return got
+
+
+def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                 ) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Prepare one unit's postings once and decide its pairs: scores, reasons (() unless duplicate)."""
+    model_dir, spool, offs, lens, a, b = args
+    v, weights = _verifier_for(model_dir)
+    with open(spool, "rb") as fh:
+        prepared = []
+        for o, n in zip(offs.tolist(), lens.tolist(), strict=True):
+            fh.seek(o)
+            ex, weights.next_hashes = pickle.loads(fh.read(n))
+            prepared.append(v.prepare(ex))
+    scores: list[float] = []
+    why: list[tuple[str, ...]] = []
+    al, bl = a.tolist(), b.tolist()
+    for s in range(0, len(al), DECIDE_BATCH):
+        pairs = [(prepared[x], prepared[y]) for x, y in zip(al[s:s + DECIDE_BATCH], bl[s:s + DECIDE_BATCH],
+                                                             strict=True)]
+        for d in v.decide_many(pairs):
+            scores.append(d.score)
+            why.append(d.reasons if d.duplicate else ())
+    return np.asarray(scores, np.float64), why
+
+
+def units(vi: np.ndarray, vj: np.ndarray, n: int, unit_rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(unit per pair, unit per row; -1 for rows in no pair): whole components of the pair graph packed
+    into units of about `unit_rows` rows; a bigger component is cut into blocks of rows and each pair
+    goes to the later block of its two rows (the earlier row is then prepared once more there);
+    `unit_rows` defaults to UNIT_ROWS."""
+    unit_rows = unit_rows or UNIT_ROWS
+    label = component_labels(vi, vj, n)
+    used = np.zeros(n, bool)
+    used[vi] = True
+    used[vj] = True
+    rows = np.flatnonzero(used)
+    order = rows[np.argsort(label[rows], kind="stable")]
+    pos = np.empty(n, np.int64)
+    pos[order] = np.arange(len(order))
+    lab = label[order]
+    start = np.ones(len(order), bool)
+    start[1:] = lab[1:] != lab[:-1]
+    first = np.flatnonzero(start)
+    size = np.diff(np.append(first, len(order)))
+    comp_start = np.repeat(first, size)
+    comp_size = np.repeat(size, size)
+    block = np.where(comp_size <= unit_rows, comp_start // unit_rows, np.arange(len(order)) // unit_rows)
+    unit_of_row = np.full(n, -1, np.int64)
+    unit_of_row[order] = block
+    return np.maximum(unit_of_row[vi], unit_of_row[vj]), unit_of_row
+
+
+class PairVerifier:
+    """Decides candidate pairs with the Verifier: `__call__(vi, vj, est) -> accept, score, reasons`.
+
+    `postings(rows)` yields (row, posting) for the wanted rows (any order, each once); `pool` runs the
+    work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like)."""
+
+    def __init__(self, postings: Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]], n: int,
+                 pool: Pool, workers: int, progress: Callable[..., Any], timings: dict[str, float]) -> None:
+        self.postings = postings
+        self.n = n
+        self.pool = pool
+        self.ahead = max(1, workers) * 3
+        self.progress = progress
+        self.timings = timings
+
+    def __call__(self, vi: np.ndarray, vj: np.ndarray, ve: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
+        from service import decision_glue
+        from service.errors import UserError
+        from signatures.boilerplate import ArrayBoilerplate
+
+        main_verifier = decision_glue.make_verifier()
+        if main_verifier is None:
+            raise UserError("the verifier needs signatures.decide, which is not installed; use --fast")
+        work = tempfile.mkdtemp(prefix="jobdedup-verify-")
+        try:
+            wanted = set(np.concatenate([vi, vj]).tolist())
+            offs = np.zeros(self.n, np.int64)
+            lens = np.zeros(self.n, np.int64)
+            model = ArrayBoilerplate()
+            spool = os.path.join(work, "extracted.bin")
+
+            def chunks() -> Iterator[tuple[list[int], list[dict[str, Any]]]]:
+                rows: list[int] = []
+                batch: list[dict[str, Any]] = []
+                for r, p in self.postings(wanted):
+                    rows.append(r)
+                    batch.append(p)
+                    if len(batch) >= EXTRACT_CHUNK:
+                        yield rows, batch
+                        rows, batch = [], []
+                if batch:
+                    yield rows, batch
+
+            order: deque = deque()
+
+            def tasks() -> Iterator[list[dict[str, Any]]]:
+                for rows, batch in chunks():
+                    order.append(rows)
+                    yield batch
+
+            with open(spool, "wb") as fh, self.progress("verify: extract", len(wanted), " postings") as bar:
+                at = got = 0
+                for blobs, g, gj, s, sj in imap_ordered(self.pool, _extract_task, tasks(), self.ahead):
+                    rows = order.popleft()
+                    for r, blob in zip(rows, blobs, strict=True):
+                        fh.write(blob)
+                        offs[r], lens[r] = at, len(blob)
+                        at += len(blob)
+                    model.add_keys(g, gj, s, sj, len(rows))
+                    got += len(rows)
+                    bar.update(len(rows))
+            if got != len(wanted):
+                raise UserError(f"{len(wanted) - got} postings could not be read again (did the input change?)")
+            wanted.clear()
+            model.finish()
+            model_dir = os.path.join(work, "boilerplate")
+            os.mkdir(model_dir)
+            for k, arr in model.arrays().items():
+                np.save(os.path.join(model_dir, k + ".npy"), arr)
+            del model
+            scores = np.zeros(len(vi), np.float64)
+            why: list[tuple[str, ...]] = [()] * len(vi)
+            unit, _ = units(vi, vj, self.n)
+            by_unit = np.argsort(unit, kind="stable")
+            cuts = np.flatnonzero(np.diff(unit[by_unit])) + 1
+            groups = np.split(by_unit, cuts) if len(by_unit) else []
+
+            def decide_tasks() -> Iterator[tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+                for sel in groups:
+                    rows, inv = np.unique(np.concatenate([vi[sel], vj[sel]]), return_inverse=True)
+                    yield model_dir, spool, offs[rows], lens[rows], inv[:len(sel)], inv[len(sel):]
+
+            with self.progress("verify: decide", len(vi), " pairs") as bar:
+                for sel, (sc, w) in zip(groups, imap_ordered(self.pool, _decide_task, decide_tasks(), self.ahead),
+                                        strict=True):
+                    scores[sel] = sc
+                    for k, reasons in zip(sel.tolist(), w, strict=True):
+                        if reasons:
+                            why[k] = reasons
+                    bar.update(len(sel))
+            self.timings.update({"verify_postings": int((lens > 0).sum()), "verify_pairs": len(vi)})
+            return scores >= main_verifier.threshold, scores, why
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
