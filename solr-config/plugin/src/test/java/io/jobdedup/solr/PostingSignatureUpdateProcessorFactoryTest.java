@@ -120,7 +120,7 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
     PostingSignatureUpdateProcessorFactory plain = new PostingSignatureUpdateProcessorFactory();
     NamedList<Object> args = new NamedList<>();
     args.add("signatureField", "signature");
-    args.add("fields", "title,company,description");
+    args.add("fields", "title,description");  // the configset's signed fields
     args.add("overwriteDupes", false);
     args.add("signatureClass", "solr.processor.TextProfileSignature");
     args.add("adoptGroups", "false");
@@ -229,7 +229,7 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
     SignatureUpdateProcessorFactory stock = new SignatureUpdateProcessorFactory();
     NamedList<Object> args = new NamedList<>();
     args.add("signatureField", "signature");
-    args.add("fields", "title,company,description");
+    args.add("fields", "title,description");  // the configset's signed fields
     args.add("overwriteDupes", false);
     args.add("signatureClass", "solr.processor.TextProfileSignature");
     stock.init(args);
