@@ -32,6 +32,7 @@ from service import limits
 from service.cpu import Busy, CpuPool, OverBudget
 from service.errors import SolrUnavailable
 from service.ingest import STATE_FL, Ingestor, prepare_batch, signatures_of, text_cap_reason
+from service.settings import settings
 from service.solr import Solr, SolrError
 from service.state import BoilerplateState
 from signatures import SIG_VERSION
@@ -164,7 +165,7 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
     app = FastAPIOffline(title="jobdedup", version=SIG_VERSION, lifespan=lifespan,
                          description="Near-duplicate detection for job postings, in front of Apache Solr.")
     app.router.route_class = limits.StrictJSONRoute
-    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes)
+    app.add_middleware(limits.BodyLimit, max_bytes=settings().max_body_bytes if max_body_bytes is None else max_body_bytes)
     app.add_exception_handler(RequestValidationError, limits.validation_error)  # type: ignore[arg-type]
     app.state.ingestor = ingestor
     app.state.solr = solr
@@ -189,9 +190,6 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
 
     @app.exception_handler(SolrError)
     async def _solr_error(request: Request, exc: SolrError) -> JSONResponse:
-        if request.url.path == "/v1/postings" and "Solr answered 400" in str(exc):
-            # a value Solr's schema refuses (a date it cannot read, a too long string...): bad input, a 4xx
-            return JSONResponse({"detail": f"Solr refused a posting of the batch: {str(exc)[:1000]}"}, status_code=422)
         return JSONResponse({"detail": f"Solr rejected the request: {exc}"}, status_code=502)
 
     @app.post("/v1/postings", response_model=PostingsOut, summary="Deduplicate and index a batch of postings",

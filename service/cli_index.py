@@ -74,6 +74,12 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
         raise UserError(str(exc)) from None
     ingestor = Ingestor(solr, commit_within_ms=commit_within_ms,
                         state=BoilerplateState.for_collection(state_dir, solr.url))
+    try:
+        ingestor.schema  # noqa: B018  (read once here, so a refusal is one line, not a traceback mid-run)
+    except SolrUnavailable as exc:
+        raise UserError(f"{exc}; start Solr or check --solr") from None
+    except SolrError as exc:
+        raise UserError(str(exc)) from None
     counts: Counter[str] = Counter()
     rejected: list[dict[str, str]] = []  # the first MAX_REJECTED_LISTED, with their reasons
     latencies: list[float] = []

@@ -5,7 +5,6 @@ never echo the request (pydantic's `input` left out, context values shortened)."
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -17,8 +16,6 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-#: Largest accepted request body in bytes (env JOBDEDUP_MAX_BODY_BYTES).
-MAX_BODY_BYTES = int(os.environ.get("JOBDEDUP_MAX_BODY_BYTES", str(32 * 1024 * 1024)))
 #: Deepest nesting of arrays/objects accepted in a body (a posting is 3 deep; extra fields a few more).
 MAX_DEPTH = 32
 _SHOWN = 200  # characters of a context value or location shown in a 422

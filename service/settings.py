@@ -4,7 +4,8 @@ JOBDEDUP_MAX_TEXT_CHARS (largest accepted text field, 200,000 characters), JOBDE
 state such as the boilerplate model, default ./jobdedup-state), JOBDEDUP_STATE_SAVE_INTERVAL (seconds between
 saves of that state by `serve`, 30), JOBDEDUP_WORKERS (worker processes of dedup / recompute, default: the
 cores, at most 8), JOBDEDUP_CPU_WORKERS (the service's CPU worker processes, min(2, cores); 0 = in-process),
-JOBDEDUP_CPU_BUDGET_S (seconds of CPU work one request may take, 60).
+JOBDEDUP_CPU_BUDGET_S (seconds of CPU work one request may take, 60), JOBDEDUP_MAX_BODY_BYTES (largest
+request body `serve` accepts, 32 MiB).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Settings:
     workers: int = max(1, min(os.cpu_count() or 1, 8))
     cpu_workers: int = min(2, os.cpu_count() or 1)
     cpu_budget_s: float = 60.0
+    max_body_bytes: int = 32 * 1024 * 1024
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -52,7 +54,8 @@ class Settings:
                    state_save_interval_s=float(num("JOBDEDUP_STATE_SAVE_INTERVAL", float, d.state_save_interval_s)),
                    workers=int(num("JOBDEDUP_WORKERS", int, d.workers)),
                    cpu_workers=int(num("JOBDEDUP_CPU_WORKERS", int, d.cpu_workers, strict=False)),
-                   cpu_budget_s=float(num("JOBDEDUP_CPU_BUDGET_S", float, d.cpu_budget_s)))
+                   cpu_budget_s=float(num("JOBDEDUP_CPU_BUDGET_S", float, d.cpu_budget_s)),
+                   max_body_bytes=int(num("JOBDEDUP_MAX_BODY_BYTES", int, d.max_body_bytes)))
 
 
 @lru_cache(maxsize=1)

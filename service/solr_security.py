@@ -22,9 +22,8 @@ from typing import Any
 import orjson
 import typer
 
+from service.cli_options import PASSWORD_ENV
 from service.files import write_atomic
-
-PASSWORD_ENV = "JOBDEDUP_SOLR_PASSWORD"
 
 
 def password_hash(password: str, salt: bytes | None = None) -> str:

@@ -89,6 +89,9 @@ def test_settings_from_env() -> None:
     assert Settings.from_env({"JOBDEDUP_CPU_WORKERS": "0", "JOBDEDUP_CPU_BUDGET_S": "1.5"}).cpu_workers == 0
     with pytest.raises(UserError, match="must be >= 0"):
         Settings.from_env({"JOBDEDUP_CPU_WORKERS": "-1"})
+    assert Settings.from_env({"JOBDEDUP_MAX_BODY_BYTES": "1000"}).max_body_bytes == 1000
+    with pytest.raises(UserError, match="JOBDEDUP_MAX_BODY_BYTES"):  # was a ValueError traceback at import
+        Settings.from_env({"JOBDEDUP_MAX_BODY_BYTES": "32M"})
 
 
 def test_phases_time_each_named_step() -> None:
