@@ -438,12 +438,6 @@ def _value_counts(value: _Value, lang: str) -> Counter[str]:
     return counts
 
 
-def _counts(runs: Sequence[str], between: str, lang: str) -> Counter[str]:
-    counts = get_segmenter(lang).word_counts(runs, CJK_MIN_WORD_LEN) if runs else Counter()
-    counts.update(between_tokens(between))
-    return counts
-
-
 _LINE = "{} {}".format
 
 
