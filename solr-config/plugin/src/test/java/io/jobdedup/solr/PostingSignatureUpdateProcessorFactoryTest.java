@@ -115,20 +115,26 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
     assertEquals("a-first", stored("c4", "dup_group"));
   }
 
-  @Test
-  public void adoptGroupsFalseKeepsTheSignature() throws Exception {
-    PostingSignatureUpdateProcessorFactory plain = new PostingSignatureUpdateProcessorFactory();
+  /** A chain of `factory` (the configset's signature parameters plus `extra` name/value pairs), distributed
+   * update and run: the plugin or stock Solr on this core, outside the configset's own chain. */
+  private static UpdateRequestProcessorChain chainOf(SignatureUpdateProcessorFactory factory, String... extra) {
     NamedList<Object> args = new NamedList<>();
     args.add("signatureField", "signature");
     args.add("fields", "title,description");  // the configset's signed fields
     args.add("overwriteDupes", false);
     args.add("signatureClass", "solr.processor.TextProfileSignature");
-    args.add("adoptGroups", "false");
-    plain.init(args);
-    plain.inform(h.getCore());
-    UpdateRequestProcessorChain chain = new UpdateRequestProcessorChain(
-        List.of(plain, new DistributedUpdateProcessorFactory(), new RunUpdateProcessorFactory()),
-        h.getCore());
+    for (int i = 0; i + 1 < extra.length; i += 2) {
+      args.add(extra[i], extra[i + 1]);
+    }
+    factory.init(args);
+    factory.inform(h.getCore());
+    return new UpdateRequestProcessorChain(
+        List.of(factory, new DistributedUpdateProcessorFactory(), new RunUpdateProcessorFactory()), h.getCore());
+  }
+
+  @Test
+  public void adoptGroupsFalseKeepsTheSignature() throws Exception {
+    UpdateRequestProcessorChain chain = chainOf(new PostingSignatureUpdateProcessorFactory(), "adoptGroups", "false");
     assertU(adoc("id", "s1", "title", "Baker", "company", "Crumb", "description", "Early shifts",
         "dup_group", "s1"));
     assertU(commit());
@@ -226,17 +232,7 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
   /** Why the plugin exists: Solr's own factory, same parameters, same core, falls into both traps. */
   @Test
   public void stockProcessorFallsIntoBothTrapsOnThisSolr() throws Exception {
-    SignatureUpdateProcessorFactory stock = new SignatureUpdateProcessorFactory();
-    NamedList<Object> args = new NamedList<>();
-    args.add("signatureField", "signature");
-    args.add("fields", "title,description");  // the configset's signed fields
-    args.add("overwriteDupes", false);
-    args.add("signatureClass", "solr.processor.TextProfileSignature");
-    stock.init(args);
-    stock.inform(h.getCore());
-    UpdateRequestProcessorChain chain = new UpdateRequestProcessorChain(
-        List.of(stock, new DistributedUpdateProcessorFactory(), new RunUpdateProcessorFactory()),
-        h.getCore());
+    UpdateRequestProcessorChain chain = chainOf(new SignatureUpdateProcessorFactory());
 
     assertU(adoc("id", "a", "title", "QA Engineer", "company", "Hooli", "description", "Test automation"));
     assertU(commit());
