@@ -5,7 +5,8 @@ repost with rewritten prose ("Company | Location | Remote | Roles" first line, n
 much less, so LSH never proposes it. These keys are what such reposts keep:
 
 * `employer`: the `company` field, else the first segment of an HN-style first line
-  (`Company | …` / `Company - …`), normalized with signatures.boilerplate.company_key;
+  (`Company | …` / `Company - …`), else a company a Chinese / Japanese text names with its legal form,
+  normalized with signatures.employer.employer_key ("Acme (YC F24)" = "Acme, Inc."; 株式会社 / 有限公司 dropped);
 * `contact`: the first contact e-mail's domain (the whole address at a free-mail provider), else the
   first linked domain that is not a job platform, social site or link shortener;
 * `employer_title`: employer plus the normalized title (or the first line's role segment).
@@ -28,7 +29,7 @@ import numpy as np
 import xxhash
 
 from service.graph import component_labels
-from signatures.boilerplate import company_key
+from signatures.employer import employer_key, names_in_text
 from signatures.extract import _sub_spans, _unopened
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
@@ -97,17 +98,21 @@ def _parts_of(posting: Mapping[str, Any]) -> list[str]:
 
 
 def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str:
-    """Normalized employer: the company field, else the first segment of an HN-style first line."""
+    """Normalized employer (signatures.employer.employer_key: batch tags, legal forms dropped): the company
+    field, else the first segment of an HN-style first line, else the first company a Chinese / Japanese
+    text names with its legal form."""
     company = posting.get("company")
     if isinstance(company, str) and company.strip():
-        return company_key(company)
+        return employer_key(company)
     parts = _parts_of(posting) if parts is None else parts
     if not parts:
-        return ""
+        desc = posting.get("description")
+        named = names_in_text(desc, 1) if isinstance(desc, str) and not desc.isascii() else []
+        return named[0] if named else ""
     name = _PAREN_RE.sub(" ", parts[0]).strip()
     if not name or len(name) > 40 or len(name.split()) > 5 or "://" in name:
         return ""
-    return company_key(name)
+    return employer_key(name)
 
 
 def contact_of(posting: Mapping[str, Any]) -> str:

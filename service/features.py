@@ -19,14 +19,13 @@ import numpy as np
 import xxhash
 
 from service import sketching
+from signatures.employer import employer_key
 from signatures.profile import posting_profile_signatures
 
 _TAG_RE = re.compile(r"<[^>]{0,2000}>")
 _NONWORD_RE = re.compile(r"[\W_]+", re.UNICODE)
-_LEGAL_RE = re.compile(
-    r"\b(inc|llc|l l c|ltd|limited|gmbh|corp|corporation|co|company|ag|bv|plc|sa|technologies|tech|labs?)\b"
-)
-_LEGAL_CJK_RE = re.compile(r"(株式会社|合同会社|\(株\)|（株）|\(同\)|有限公司|科技|网络|信息技术|信息|集团|公司)")
+#: Chinese words a registered name adds to the short name (employer_key drops the legal forms themselves)
+_LEGAL_CJK_RE = re.compile(r"科技|网络|信息技术|信息|集团|公司")
 _SIMPLE_URL_RE = re.compile(r"(?i)^https?://([a-z0-9.\-]+)(/[^?#]*)?$")
 _TRACKING = ("utm_", "ref", "source", "src", "fbclid", "gclid", "trk", "campaign")
 
@@ -52,10 +51,10 @@ def field_key(value: Any, kind: str = "") -> int:
 
 @lru_cache(maxsize=200_000)
 def _field_key(value: str, kind: str) -> int:
-    v = value.casefold()
-    if kind == "company":
-        v = _LEGAL_CJK_RE.sub(" ", _LEGAL_RE.sub(" ", _NONWORD_RE.sub(" ", v)))
-    v = _NONWORD_RE.sub("", v)
+    if kind == "company":  # the verifier's employer name (batch tags, legal forms dropped), CJK words too
+        v = _LEGAL_CJK_RE.sub("", employer_key(value).casefold())
+    else:
+        v = _NONWORD_RE.sub("", value.casefold())
     return xxhash.xxh64_intdigest(v.encode("utf-8")) if v else 0
 
 

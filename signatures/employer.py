@@ -11,7 +11,7 @@ import unicodedata
 from signatures.boilerplate import company_key
 from signatures.extract import Extracted
 
-__all__ = ["employer_key", "employer_names", "employer_sites", "names_agree", "site_label"]
+__all__ = ["employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text", "site_label"]
 
 #: Batch and funding tags written after a name: "(YC F24)", "[YC W21]", "YC S19", "(Series B)".
 _TAG_RE = re.compile(r"(?i)[(\[（【][^)\]）】]{0,30}[)\]）】]|\b(?:yc|y combinator)\s*[swfx]?\d{2}\b")
@@ -20,6 +20,8 @@ _CJK_LEGAL_RE = re.compile(
     r"株式会社|有限会社|合同会社|合資会社|合名会社|一般社団法人|一般財団法人|社会福祉法人|医療法人|学校法人|"
     r"\(株\)|（株）|\(有\)|（有）|㈱|㈲|股份有限公司|有限责任公司|有限責任公司|有限公司|集团|集團"
 )
+#: Latin legal forms boilerplate.company_key keeps (it drops inc, ltd, gmbh, corp, co, llc, ...).
+_LATIN_LEGAL_RE = re.compile(r"(?i)\b(?:corporation|incorporated|plc|llp|pty|sarl|s\.?r\.?l|oy|kk|k\.k)\b\.?")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 #: A company named in Chinese / Japanese text: a legal form, then the name after it (株式会社ミナト) or before it
 #: (ミナト株式会社, 腾讯科技有限公司); names are katakana, Han or Latin (hiragana is the sentence around them).
@@ -50,7 +52,7 @@ def employer_key(name: str) -> str:
     if _CJK_RE.search(s):
         s = _CJK_LEGAL_RE.sub(" ", s)
         s = _CITY_PREFIX_RE.sub("", s.strip())
-    return company_key(s).replace(" ", "")
+    return company_key(_LATIN_LEGAL_RE.sub(" ", s)).replace(" ", "")
 
 
 def _registrable(host: str) -> str:
@@ -79,17 +81,28 @@ def employer_names(ex: Extracted, sites: frozenset[str] = frozenset()) -> frozen
     """Normalized names the posting gives for its employer: the company field (or HN header), else companies
     named in Chinese / Japanese text with their legal form; plus the name part of its own sites."""
     out = {employer_key(ex.company)}
-    head = ex.text[:3000]
-    if not ex.company and ex.lang != "en" and ("会社" in head or "公司" in head):
-        for m in _LEGAL_FORM_RE.finditer(head):
-            name = _NAME_AFTER_RE.match(head, m.end()) if m.group(0).endswith("会社") else None
-            name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
-            if name:
-                out.add(employer_key(name.group(1)))
-            if len(out) > 3:
-                break
+    if not ex.company and ex.lang != "en":
+        out.update(names_in_text(ex.text))
     out.update(site_label(s) for s in sites)
     return frozenset(k for k in out if len(k) >= 2)
+
+
+def names_in_text(text: str, limit: int = 3) -> list[str]:
+    """Normalized names of up to `limit` companies a Chinese / Japanese text names with their legal form
+    (株式会社ミナト, 腾讯科技有限公司), in order, from its first 3000 characters."""
+    head = text[:3000]
+    out: list[str] = []
+    if "会社" not in head and "公司" not in head:
+        return out
+    for m in _LEGAL_FORM_RE.finditer(head):
+        name = _NAME_AFTER_RE.match(head, m.end()) if m.group(0).endswith("会社") else None
+        name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
+        key = employer_key(name.group(1)) if name else ""
+        if key and key not in out:
+            out.append(key)
+            if len(out) >= limit:
+                break
+    return out
 
 
 def _long_enough(key: str) -> bool:
