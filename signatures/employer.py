@@ -17,7 +17,7 @@ __all__ = ["employer_key", "employer_names", "employer_sites", "names_agree", "n
 _TAG_RE = re.compile(r"(?i)[(\[（【][^)\]）】]{0,30}[)\]）】]|\b(?:yc|y combinator)\s*[swfx]?\d{2}\b")
 #: Legal forms in Chinese / Japanese names (Latin ones are dropped by boilerplate.company_key).
 _CJK_LEGAL_RE = re.compile(
-    r"株式会社|有限会社|合同会社|合資会社|合名会社|一般社団法人|一般財団法人|社会福祉法人|医療法人|学校法人|"
+    r"株式会社|有限会社|合同会社|合資会社|合名会社|一般社団法人|一般財団法人|社会福祉法人|医療法人社団|医療法人|学校法人|"
     r"\(株\)|（株）|\(有\)|（有）|㈱|㈲|股份有限公司|有限责任公司|有限責任公司|有限公司|集团|集團"
 )
 #: Latin legal forms boilerplate.company_key keeps (it drops inc, ltd, gmbh, corp, co, llc, ...).
@@ -25,10 +25,13 @@ _LATIN_LEGAL_RE = re.compile(r"(?i)\b(?:corporation|incorporated|plc|llp|pty|sar
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 #: A company named in Chinese / Japanese text: a legal form, then the name after it (株式会社ミナト) or before it
 #: (ミナト株式会社, 腾讯科技有限公司); names are katakana, Han or Latin (hiragana is the sentence around them).
-_LEGAL_FORM_RE = re.compile(r"株式会社|有限会社|合同会社|股份有限公司|有限责任公司|有限公司")
+_LEGAL_FORM_RE = re.compile(r"株式会社|有限会社|合同会社|(?:医療|社会福祉|学校|一般社団|一般財団)法人(?:社団)?|"
+                            r"股份有限公司|有限责任公司|有限公司")
 _NAME_CHARS = r"[\u30a0-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]"
 _NAME_AFTER_RE = re.compile(rf"\s?({_NAME_CHARS}{{2,16}})")
 _NAME_BEFORE_RE = re.compile(rf"({_NAME_CHARS}{{2,16}})\s?$")
+#: A name with hiragana (ゆりかご苑, あおば会計) right after its legal form, up to a space or punctuation.
+_KANA_NAME_AFTER_RE = re.compile(r"\s?([\u3040-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]{2,16})(?=[\s。、，,.:：(（【]|$)")
 _CITY_PREFIX_RE = re.compile(r"^(?:[\u4e00-\u9fff]{2,3}市)")  # 深圳市腾讯... -> 腾讯...
 
 #: Mail providers and platforms: an address or link there names a person or a host, not an employer.
@@ -92,10 +95,11 @@ def names_in_text(text: str, limit: int = 3) -> list[str]:
     (株式会社ミナト, 腾讯科技有限公司), in order, from its first 3000 characters."""
     head = text[:3000]
     out: list[str] = []
-    if "会社" not in head and "公司" not in head:
+    if "会社" not in head and "公司" not in head and "法人" not in head:
         return out
     for m in _LEGAL_FORM_RE.finditer(head):
-        name = _NAME_AFTER_RE.match(head, m.end()) if m.group(0).endswith("会社") else None
+        after = m.group(0).endswith(("会社", "法人", "社団"))
+        name = (_NAME_AFTER_RE.match(head, m.end()) or _KANA_NAME_AFTER_RE.match(head, m.end())) if after else None
         name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
         key = employer_key(name.group(1)) if name else ""
         if key and key not in out:

@@ -925,6 +925,17 @@ _LOCATION_LINE = _Pre(
                re.IGNORECASE)
 )
 
+_LOCATION_HEADING_RE = re.compile(r"(?i)^(?:工作地点|工作地點|办公地点|辦公地點|工作城市|地点|勤務地|勤務場所|location|office)\s*[:：]?$")
+
+_PAREN_NOTE_RE = re.compile(r"[(（][^()（）]{0,40}[)）]")
+
+
+def _location_core(location: str) -> str:
+    """A Chinese / Japanese location without notes in parentheses: "横浜市港北区（新横浜駅 徒歩7分）" names
+    the place 横浜市港北区, the station is how to get there (kept when nothing else is left)."""
+    core = _PAREN_NOTE_RE.sub(" ", location).strip()
+    return core if len(core) >= 2 else location
+
 
 def _md_heading(line: str) -> str | None:
     """Group 2 of `^\\s{0,3}(#{1,6})\\s*(.*?)\\s*#*\\s*$` on a line without line breaks (the heading's
@@ -1010,6 +1021,14 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
                 location = ln[m.start(1) : m.end(1)].strip()
                 found.append("location")
                 break
+    if not location:  # a location heading with the place on the next line ("### 工作地点" / "【勤務地】")
+        for sec in sections:
+            if sec.lines and len(sec.lines[0]) <= 60 and _LOCATION_HEADING_RE.match(sec.heading):
+                location = sec.lines[0]
+                found.append("location")
+                break
+    if location and lang != "en" and ("(" in location or "（" in location):
+        location = _location_core(location)
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)

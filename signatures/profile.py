@@ -207,6 +207,32 @@ def title_core(title: str) -> str:
     return core
 
 
+DESCRIPTION_FIELD = "description"
+FOOTER_LINES_MAX = 3
+"""At most this many trailing platform-footer lines are dropped from a CJK description (footer_core)."""
+_FOOTER_TAIL = 400  # footer_core looks at this many trailing characters
+# A short last line (plain or <p>/<br> separated) naming where the ad is listed: "※この求人情報は「…」に
+# 掲載されています", "掲載期間：…", "本职位信息由…发布，未经许可请勿转载", "来源：…".
+_FOOTER_RE = re.compile(
+    r"(?:\n|<p[^<>]{0,40}>|<br\s*/?>)\s*[^\n<>]{0,80}"
+    r"(?:この求人(?:情報)?は|求人情報は|掲載期間|掲載開始|掲載終了|に掲載|本(?:职位|岗位|招聘)信息|信息(?:由|来自)|"
+    r"转载|來源[:：]|来源[:：])"
+    r"[^\n<>]{0,80}(?:</p>)?\s*$"
+)
+
+
+def footer_core(description: str) -> str:
+    """A CJK description without up to FOOTER_LINES_MAX trailing platform footers (SIG_VERSION 3): the job
+    board that carried the ad names itself, its listing dates or a reprint notice; the ad is the same."""
+    core = description
+    for _ in range(FOOTER_LINES_MAX):
+        m = _FOOTER_RE.search(core, max(0, len(core) - _FOOTER_TAIL))
+        if m is None or not core[: m.start()].strip():
+            break
+        core = core[: m.start()]
+    return core
+
+
 def _clean(text: str) -> str:
     """Drop markup, width-fold, drop contacts: the text whose CJK runs and between-text are signed."""
     text = strip_markup(text)
@@ -519,6 +545,7 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
 
 
 _Fields = list[tuple[str, list[str]]]
+_CORES = {TITLE_FIELD: title_core, DESCRIPTION_FIELD: footer_core}  # what a CJK posting signs of these fields
 
 
 def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list[str]]:
@@ -533,7 +560,7 @@ def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list
     texts = [v for _, values in fields for v in values]
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    fields = [(name, [title_core(v) for v in values] if name == TITLE_FIELD else values) for name, values in fields]
+    fields = [(name, [_CORES[name](v) for v in values] if name in _CORES else values) for name, values in fields]
     stripped = [_stripped(v) for _, values in fields for v in values]
     if not mostly_cjk("\0".join(stripped)):
         return solr_fields_signature(posting, PROFILE_FIELDS)

@@ -4,8 +4,12 @@ Anything that alters profile signatures, sketches or band keys (algorithm, param
 or dictionary versions) must bump SIG_VERSION, so `jobdedup recompute` knows what is stale.
 """
 
-SIG_VERSION = "2"
+SIG_VERSION = "3"
 """History (what a bump made stale):
+* "3": Chinese/Japanese profile_sig signs the description without up to 3 trailing platform footers
+  (signatures.profile.footer_core: "※この求人情報は「…」に掲載されています", "掲載期間：…",
+  "本职位信息由…发布，未经许可请勿转载"). Latin-script postings (Solr's `signature`), sketches and band keys
+  are unchanged.
 * "2": profile_sig and Solr's `signature` (the configset's `fields`) sign title + description, no longer
   company (one site fills it, another leaves it empty, for the same ad); Chinese/Japanese profile_sig
   signs the title without trailing site tags (signatures.profile.title_core: "… ／ 営業職", "…【急募】",

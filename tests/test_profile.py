@@ -528,7 +528,8 @@ def reference() -> Callable[[dict], str]:
         if not any(script.CJK_RE.search(v) for _, vs in fields for v in vs):
             return solr_fields_signature(posting, PROFILE_FIELDS)
         # title_core has its own tests below; the reference applies it as posting_profile_signature must
-        fields = [(name, [profile.title_core(v) if name == "title" else v for v in vs]) for name, vs in fields]
+        cores = {"title": profile.title_core, "description": profile.footer_core}
+        fields = [(name, [cores[name](v) if name in cores else v for v in vs]) for name, vs in fields]
         if not mostly_cjk([v for _, vs in fields for v in vs]):
             return solr_fields_signature(posting, PROFILE_FIELDS)
         cleaned = [(name, [clean(v) for v in vs]) for name, vs in fields]
@@ -679,3 +680,17 @@ def test_batch_rejects_bad_worker_counts() -> None:
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="workers must be a positive int"):
             profile.posting_profile_signatures([], workers=bad)  # type: ignore[arg-type]
+
+
+def test_platform_footer_is_not_part_of_a_cjk_signature() -> None:
+    fc = profile.footer_core
+    body = "【仕事内容】\n月次決算と請求書の発行をお任せします。\n【応募資格】\n経理経験2年以上。"
+    footer = "\n\n※この求人情報は「しごとナビ」に掲載されています。\n掲載期間：2026年1月5日〜2月1日"
+    assert fc(body + footer) == body and fc(body) == body
+    html_body = "<p>负责后端服务开发。</p><p>三年以上 Go 经验。</p>"
+    assert fc(html_body + "<p>本职位信息由码农招聘网发布，未经许可请勿转载。</p>") == html_body
+    assert fc("本职位信息由码农招聘网发布") == "本职位信息由码农招聘网发布"  # nothing but a footer: kept
+    assert fc(body + "\n" + "负责" * 60 + "转载" + "。" * 50) == body + "\n" + "负责" * 60 + "转载" + "。" * 50
+    post = {"id": "f", "title": "経理スタッフ", "description": body}
+    assert profile.posting_profile_signature(post) == profile.posting_profile_signature(
+        dict(post, description=body + footer))
