@@ -685,8 +685,11 @@ def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | N
 
 
 def _role_core(line: str) -> str:
-    """A line minus URLs, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -` prefixes."""
+    """A line minus URLs, e-mail addresses, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -`
+    prefixes (an address at acme.dev or a link names no role)."""
     core = _URL_ONLY_RE.sub(" ", line) if "http" in line else line
+    if "@" in core:
+        core = _EMAIL_RE.sub(" ", core)
     core = _LIST_PREFIX_RE.sub("", core.strip())
     if "[" in core or "(" in core or "（" in core:
         core = _sub_folded(_ROLE_NOISE, core, " ", lambda f: _unopened(_unopened(_unopened(f, "[", "]"), "(", ")"), "（", "）"))

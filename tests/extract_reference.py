@@ -1,6 +1,10 @@
 """Frozen reference for tests: signatures/extract.py as of commit ef662b2 (before the speed work),
 kept verbatim below this docstring so tests can prove the fast extract() returns exactly the same
 Extracted for the same posting. Do not edit; do not import outside tests.
+
+Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
+e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
+notes leave a CJK location.
 """
 
 from __future__ import annotations
@@ -299,6 +303,7 @@ _ROLE_NOISE_RE = re.compile(
 def _role_core(line: str) -> str:
     """A line minus URLs, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -` prefixes."""
     core = _URL_ONLY_RE.sub(" ", line)
+    core = _EMAIL_RE.sub(" ", core)
     core = _LIST_PREFIX_RE.sub("", core.strip())
     core = _ROLE_NOISE_RE.sub(" ", core)
     return re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
@@ -555,6 +560,16 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
                 location = m.group(1).strip()
                 found.append("location")
                 break
+    if not location:
+        for sec in sections:
+            if sec.lines and len(sec.lines[0]) <= 60 and re.match(
+                    r"(?i)^(?:工作地点|工作地點|办公地点|辦公地點|工作城市|地点|勤務地|勤務場所|location|office)\s*[:：]?$", sec.heading):
+                location = sec.lines[0]
+                found.append("location")
+                break
+    if location and lang != "en":
+        core = re.sub(r"[(（][^()（）]{0,40}[)）]", " ", location).strip()
+        location = core if len(core) >= 2 else location
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)

@@ -1,0 +1,903 @@
+"""Hand-written posting pairs for the error classes of issue 9, in English, Chinese and Japanese.
+
+Every pair is labeled by the labeling guide (would a job seeker think both are the same offer?): `merge`
+for FULL / SEMANTIC / TEMPORAL, apart for PARTIAL / NON. Texts are written for these tests (fictional
+employers and sites); surface details (names, cities, roles, lengths, HTML vs plain, HN header vs fields)
+vary so a case tests its class, not one string. `cases()` lists them; tests/test_handmade_cases.py checks
+them through the verifier, a whole `jobdedup dedup` run and profile_sig.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Error classes of issue 9 (what each case family probes).
+CLASSES = (
+    "non_ad",          # texts that are not job ads: apart unless identical
+    "other_role",      # same employer, same blurb, another single role (nurse vs care worker, iOS vs Android)
+    "template",        # one template under two employers with their own sites: apart; same employer: merge
+    "blurb_roles",     # a blurb that mentions ML / infra / design is no role added
+    "employer_name",   # "Acme (YC F24)" / "Acme, Inc." / the name only in the text / 株式会社 / 有限公司
+    "other_city",      # the same ad for another city: apart; the same city written differently: merge
+    "multi_role",      # one role added/dropped among 3+: merge; one of two, or half changed: apart
+    "metadata",        # company field dropped, site category in the title, platform footer: merge, same profile_sig
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """Two postings and what the guide says about them."""
+
+    id: str
+    cls: str
+    lang: str
+    a: dict[str, Any]
+    b: dict[str, Any]
+    merge: bool
+    label: str  # FULL / SEMANTIC / TEMPORAL / PARTIAL / NON
+    same_profile: bool | None = None  # profile_sig equality expected (None: not checked)
+    note: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+
+# ----------------------------------------------------------------------------- English
+
+@dataclass(frozen=True)
+class Co:
+    """A fictional employer: name variants, own site, city, what it makes."""
+
+    name: str
+    site: str
+    city: str
+    product: str
+    size: str
+
+
+_EN_NAMES = ("Lanternfish Labs, Kiteline Robotics, Mossbank Software, Halyard Pay, Quarry Street Games, Fieldnote "
+             "Analytics, Tidepool Freight, Juniper Ledger, Saltmarsh Bio, Orrery Maps, Bellwether Learning, Gannet "
+             "Security, Wrenfield Insurance, Pebblebrook Energy, Stonecrop Dental, Marigold Kitchens, Thistle Legal, "
+             "Ashgrove Studio, Cobalt Finch, Driftwood Travel, Emberline Audio, Foxglove Retail, Greyhound Tax, "
+             "Heron Clinics, Inkwell Press, Jetty Ferries, Kelp Farms, Lodestar Fleet, Meadowlark HR, Nettle Foods, "
+             "Oriel Glass, Puffin Parcel, Quill Contracts, Rookery Homes, Sorrel Pets, Tamarack Bank").split(", ")
+_EN_PRODUCTS = (
+    "inventory forecasting for independent bookstores; autonomous carts for hospital supply rooms; rota planning for "
+    "veterinary practices; payroll for seasonal farm workers; cozy multiplayer farming games; soil carbon "
+    "measurement from satellite images; booking software for river barges; bookkeeping for dental clinics; lab "
+    "automation for seaweed breeding; offline trail maps for search and rescue teams; tutoring software for rural "
+    "high schools; door access control for coworking spaces; flood insurance for small landlords; battery storage "
+    "for apartment blocks; scheduling for orthodontists; ordering software for ghost kitchens; contract review for "
+    "tenant unions; brand design for museums; fraud checks for used car marketplaces; group travel for school trips; "
+    "podcast editing tools; point of sale for garden centers; tax filing for freelance musicians; telehealth for "
+    "rural clinics; publishing tools for academic presses; ticketing for island ferries; logistics for oyster "
+    "farms; route planning for delivery vans; onboarding for restaurant staff; traceability for organic grocers; "
+    "quotes for window installers; parcel lockers for apartment buildings; e-signatures for building permits; "
+    "listings for shared housing; pet insurance claims; loans for credit unions").split("; ")
+_EN_CITIES = ["Denver, CO", "Austin, TX", "Leeds, UK", "New York, NY", "Montreal, Canada", "Berlin, Germany",
+              "Rotterdam, Netherlands", "Chicago, IL", "Boston, MA", "Portland, OR", "Toronto, Canada", "Seattle, WA",
+              "Dublin, Ireland", "Atlanta, GA", "Lisbon, Portugal", "Minneapolis, MN", "Edinburgh, UK", "Raleigh, NC"]
+_EN_CARE = {0: Co("Copperleaf Care", "copperleafcare.com", "Columbus, OH", "assisted living homes across central Ohio", "300"),
+            31: Co("Riverbend Senior Living", "riverbendliving.com", "Tucson, AZ", "memory care homes in southern Arizona",
+                   "180")}
+
+
+def _en_co(i: int) -> Co:
+    if i in _EN_CARE:
+        return _EN_CARE[i]
+    name = _EN_NAMES[i]
+    site = name.split()[0].lower() + ("labs" if i % 3 == 0 else "") + (".io", ".com", ".dev", ".co")[i % 4]
+    return Co(name, site, _EN_CITIES[i % len(_EN_CITIES)], _EN_PRODUCTS[i], str(12 + 7 * i))
+
+
+EN_COS = [_en_co(i) for i in range(len(_EN_NAMES))]
+
+EN_ROLES: dict[str, tuple[list[str], list[str]]] = {
+    # role: (lines, the same lines reworded for a repost)
+    "Backend Engineer": (
+        ["You will design the APIs behind {product} and keep them fast when our customers' traffic spikes.",
+         "You will own our PostgreSQL schema, the background job system and the deploy pipeline.",
+         "We are looking for four or more years of backend work in Python, Go or Java."],
+        ["You'll build and run the APIs that power {product}, and keep them quick under peak load.",
+         "Our Postgres schema, job queue and deploys will be yours to own.",
+         "You have 4+ years building backend services (Python, Go or Java)."]),
+    "Frontend Engineer": (
+        ["You will build the web app our customers use every day to manage {product}.",
+         "You will own our React and TypeScript codebase and the components of our design system.",
+         "We are looking for three or more years of frontend work and care for accessible interfaces."],
+        ["You'll ship the web app customers open every morning to run {product}.",
+         "The React / TypeScript code and our component library are yours.",
+         "You have 3+ years of frontend experience and you care about accessibility."]),
+    "iOS Engineer": (
+        ["You will build our iPhone app for {product} in Swift and SwiftUI.",
+         "You will ship offline sync, push notifications and home screen widgets.",
+         "We are looking for three or more years of shipping iOS apps to the App Store."],
+        ["You'll write our iPhone app for {product} with Swift / SwiftUI.",
+         "Offline sync, push notifications and widgets are on the roadmap for you.",
+         "You've shipped iOS apps to the App Store for 3+ years."]),
+    "Android Engineer": (
+        ["You will build our Android app for {product} in Kotlin and Jetpack Compose.",
+         "You will ship offline sync, push notifications and home screen widgets.",
+         "We are looking for three or more years of shipping Android apps to Google Play."],
+        ["You'll write our Android app for {product} with Kotlin / Compose.",
+         "Offline sync, push notifications and widgets are on the roadmap for you.",
+         "You've shipped Android apps on Google Play for 3+ years."]),
+    "Data Scientist": (
+        ["You will build the models that forecast demand for {product}.",
+         "You will run experiments, explain results to customers and put models into production.",
+         "We are looking for strong statistics, Python and SQL, and two years in industry."],
+        ["You'll own the demand forecasts behind {product}.",
+         "Experiments, customer-facing analysis and shipping models to production are your job.",
+         "Strong stats, Python and SQL; 2+ years outside academia."]),
+    "Product Designer": (
+        ["You will design the flows our customers use to manage {product}, from research to prototypes.",
+         "You will run interviews with users and turn what you learn into clear screens in Figma.",
+         "We are looking for a portfolio of shipped B2B work."],
+        ["You'll take our flows for {product} from user research to polished prototypes.",
+         "Interviews, synthesis and Figma screens are all part of the job.",
+         "Show us a portfolio of B2B products you shipped."]),
+    "Account Executive": (
+        ["You will sell {product} to mid-sized customers across North America.",
+         "You will run the whole cycle from first call to signed contract and hand over to onboarding.",
+         "We are looking for two years of closing SaaS deals and a record against quota."],
+        ["You'll close new mid-market customers for {product} across North America.",
+         "You own deals end to end, from discovery to signature and handover.",
+         "2+ years closing SaaS and a track record against quota."]),
+    "DevOps Engineer": (
+        ["You will run the Kubernetes clusters and Terraform code behind {product}.",
+         "You will own monitoring, incident response and our cloud bill.",
+         "We are looking for three years of operating production systems on AWS."],
+        ["You'll run our Kubernetes clusters and Terraform for {product}.",
+         "Monitoring, on-call and keeping the AWS bill sane are yours.",
+         "3+ years operating production on AWS."]),
+    "Registered Nurse": (
+        ["You will assess residents, give medications and keep care plans up to date.",
+         "You will lead the shift team and talk with families and physicians.",
+         "A current RN license and two years of clinical experience are required."],
+        ["You'll assess our residents, manage medications and update their care plans.",
+         "You lead the shift and are the main contact for families and doctors.",
+         "Active RN license plus 2 years of clinical practice."]),
+    "Care Assistant": (
+        ["You will help residents with bathing, dressing, meals and getting around the home.",
+         "You will keep residents company and report changes in their health to the nurse on shift.",
+         "No license is needed: we pay for your first aid and manual handling training."],
+        ["You'll support residents with personal care, meals and moving around.",
+         "You spend time with residents and tell the shift nurse about any change in their health.",
+         "No license needed; first aid and manual handling training is on us."]),
+}
+
+PAY = {"Backend Engineer": "$150k-$180k", "Frontend Engineer": "$140k-$170k", "iOS Engineer": "$145k-$175k",
+       "Android Engineer": "$145k-$175k", "Data Scientist": "$140k-$165k", "Product Designer": "$130k-$155k",
+       "Account Executive": "$90k base, $180k OTE", "DevOps Engineer": "$150k-$175k",
+       "Registered Nurse": "$38-$46 an hour", "Care Assistant": "$18-$22 an hour"}
+
+
+def _pick(lines: list[str], alt: list[str], v: int) -> list[str]:
+    """A role's lines: as first written (v=0), the first one reworded (v=1: a partial rewrite, the usual
+    repost), or all reworded (v=2)."""
+    return lines if v == 0 else alt if v == 2 else [alt[0], *lines[1:]]
+
+
+def _blurb(co: Co, v: int = 0) -> str:
+    if v == 0:
+        return f"{co.name} builds {co.product}. We are a team of {co.size}, profitable, and we ship every week."
+    return f"At {co.name} we make {co.product}. {co.size} of us, profitable since last spring, shipping weekly."
+
+
+def _en_body(co: Co, roles: list[str], v: int = 0, pay: bool = True) -> list[str]:
+    out = []
+    for r in roles:
+        lines = [s.format(product=co.product) for s in _pick(*EN_ROLES[r], v)]
+        if len(roles) > 1:
+            out.append(f"{r}: " + " ".join(lines))
+        else:
+            out.extend(lines)
+        if pay:
+            out.append(f"Pay: {PAY[r]}" + (" plus equity." if v == 0 else ", equity included, and a yearly bonus."))
+    return out
+
+
+def en_hn(pid: str, co: Co, roles: list[str], date: str, *, name: str | None = None, place: str | None = None,
+          mode: str = "Onsite", v: int = 0, blurb: str | None = None, html: bool = True, apply: bool = True,
+          extra: list[str] | None = None) -> dict[str, Any]:
+    """An HN "Who is hiring" comment: `Company | Place | Mode | Roles` header, then paragraphs."""
+    header = " | ".join([name if name is not None else co.name, place or co.city, mode, ", ".join(roles)])
+    paras = [blurb if blurb is not None else _blurb(co, v), *_en_body(co, roles, v), *(extra or [])]
+    if apply:
+        paras.append(f"Apply at https://{co.site}/careers or write to jobs@{co.site}")
+    sep = "<p>" if html else "\n\n"
+    return {"id": pid, "description": sep.join([header, *paras]), "posted_at": f"{date}T15:00:00Z",
+            "source": "hn"}
+
+
+def en_fields(pid: str, co: Co, role: str, date: str, *, company: str | None = None, title: str | None = None,
+              location: str | None = None, v: int = 0, footer: str = "", html: bool = False) -> dict[str, Any]:
+    """A job-board posting with title / company / location fields."""
+    paras = [_blurb(co, v), f"We are hiring a {role}.", *_en_body(co, [role], v),
+             f"Apply at https://{co.site}/jobs or write to hiring@{co.site}"]
+    if footer:
+        paras.append(footer)
+    desc = "".join(f"<p>{p}</p>" for p in paras) if html else "\n\n".join(paras)
+    return {"id": pid, "title": title or role, "company": co.name if company is None else company,
+            "location": location or co.city, "description": desc, "posted_at": f"{date}T09:00:00Z",
+            "source": "board"}
+
+
+def _en_cases() -> list[Case]:
+    c = EN_COS
+    out: list[Case] = []
+    add = out.append
+    # non_ad: thread comments, not job ads
+    comments = [
+        ("Is the Denver role open to people on a TN visa? The post doesn't say.",
+         "Does anyone know if these companies reply to applicants at all? I applied to five last month."),
+        ("Applied last month and never heard back, is this still active?",
+         "Great to see more climate companies hiring here. Good luck everyone!"),
+        ("Can you share the salary band for the Berlin office?",
+         "Is remote within the EU okay, or only Germany?"),
+    ]
+    for i, (x, y) in enumerate(comments):
+        a = {"id": f"en-nonad{i}-a", "description": x, "posted_at": "2026-02-03T10:00:00Z", "source": "hn"}
+        b = {"id": f"en-nonad{i}-b", "description": y, "posted_at": "2026-02-03T11:30:00Z", "source": "hn"}
+        add(Case(f"en-nonad{i}", "non_ad", "en", a, b, False, "NON"))
+    a = {"id": "en-nonad-copy-a", "description": comments[0][1], "posted_at": "2026-02-03T10:00:00Z", "source": "hn"}
+    b = {**a, "id": "en-nonad-copy-b", "posted_at": "2026-02-04T10:00:00Z"}
+    add(Case("en-nonad-copy", "non_ad", "en", a, b, True, "FULL", note="identical copy"))
+
+    # other_role: same employer and blurb, another single role
+    care = c[0]
+    add(Case("en-role-nurse", "other_role", "en",
+             en_fields("en-role-nurse-a", care, "Registered Nurse", "2026-01-12"),
+             en_fields("en-role-nurse-b", care, "Care Assistant", "2026-01-14"), False, "PARTIAL"))
+    add(Case("en-role-mobile", "other_role", "en",
+             en_hn("en-role-mobile-a", c[1], ["iOS Engineer"], "2026-02-02", mode="Remote (US)"),
+             en_hn("en-role-mobile-b", c[1], ["Android Engineer"], "2026-02-02", mode="Remote (US)"),
+             False, "PARTIAL"))
+    add(Case("en-role-fe", "other_role", "en",
+             en_hn("en-role-fe-a", c[2], ["Backend Engineer"], "2026-01-05", html=False),
+             en_hn("en-role-fe-b", c[2], ["Frontend Engineer"], "2026-01-05", html=False), False, "PARTIAL"))
+    add(Case("en-role-repost", "other_role", "en",
+             en_fields("en-role-repost-a", c[3], "Data Scientist", "2026-01-05", html=True),
+             en_fields("en-role-repost-b", c[3], "Data Scientist", "2026-02-09", v=1), True, "TEMPORAL",
+             note="control: the same role reposted, reworded"))
+
+    # template: one template text under two employers
+    tmpl = ["We are hiring a Senior Backend Engineer to join our platform team.",
+            "You will build the APIs behind our customer dashboard and own their reliability.",
+            "Requirements: five years of backend experience, Go or Python, PostgreSQL, message queues.",
+            "Benefits: competitive salary, equity, 30 days of paid leave, remote-friendly."]
+
+    def tpost(pid: str, co: Co, date: str, company: str | None = None, header: bool = False) -> dict[str, Any]:
+        paras = [*tmpl, f"Apply at https://{co.site} or jobs@{co.site}"]
+        if header:
+            return {"id": pid, "description": "<p>".join([f"{co.name} | {co.city} | Remote | Senior Backend Engineer",
+                                                           *paras]), "posted_at": f"{date}T12:00:00Z"}
+        return {"id": pid, "title": "Senior Backend Engineer", "company": co.name if company is None else company,
+                "location": co.city, "description": "\n\n".join(paras), "posted_at": f"{date}T09:00:00Z"}
+
+    add(Case("en-tmpl-fields", "template", "en", tpost("en-tmpl-fields-a", c[4], "2026-01-05"),
+             tpost("en-tmpl-fields-b", c[5], "2026-01-09"), False, "NON"))
+    add(Case("en-tmpl-hn", "template", "en", tpost("en-tmpl-hn-a", c[6], "2026-02-02", header=True),
+             tpost("en-tmpl-hn-b", c[7], "2026-02-03", header=True), False, "NON"))
+    tm = dict(tpost("en-tmpl-samecity-b", c[8], "2026-03-01"), location=c[10].city)
+    add(Case("en-tmpl-samecity", "template", "en", tpost("en-tmpl-samecity-a", c[10], "2026-03-01"), tm,
+             False, "NON", note="two employers, same template, same city"))
+    add(Case("en-tmpl-same", "template", "en", tpost("en-tmpl-same-a", c[11], "2026-01-05"),
+             tpost("en-tmpl-same-b", c[11], "2026-02-05", company=c[11].name + " B.V."), True, "TEMPORAL",
+             note="control: one employer reposts its template"))
+
+    # blurb_roles: a blurb naming ML / infra / lead / design adds no role
+    def blurb_ml(co: Co) -> str:
+        return (f"{co.name} builds {co.product}. Our ML team and infra lead just shipped a design system "
+                "and a machine learning platform for fraud detection.")
+    add(Case("en-blurb-ml", "blurb_roles", "en",
+             en_hn("en-blurb-ml-a", c[13], ["Frontend Engineer"], "2026-01-05"),
+             en_hn("en-blurb-ml-b", c[13], ["Frontend Engineer"], "2026-02-03", blurb=blurb_ml(c[13]), v=1), True, "TEMPORAL"))
+    def blurb_data(co: Co) -> str:
+        return (f"{co.name} makes {co.product}. Founded by a data scientist and a former head of design, "
+                "we work closely with research leads at three universities.")
+    add(Case("en-blurb-data", "blurb_roles", "en",
+             en_fields("en-blurb-data-a", c[15], "Backend Engineer", "2026-01-07"),
+             dict(en_fields("en-blurb-data-b", c[15], "Backend Engineer", "2026-02-06", v=1),
+                  description=blurb_data(c[15]) + "\n\n" + "\n\n".join(_en_body(c[15], ["Backend Engineer"], 1))),
+             True, "TEMPORAL"))
+    add(Case("en-blurb-other", "blurb_roles", "en",
+             en_hn("en-blurb-other-a", c[16], ["Frontend Engineer"], "2026-03-02", blurb=blurb_ml(c[16])),
+             en_hn("en-blurb-other-b", c[16], ["Data Scientist"], "2026-03-02", blurb=blurb_ml(c[16])), False, "PARTIAL",
+             note="another role behind the same blurb"))
+    add(Case("en-blurb-other2", "blurb_roles", "en",
+             en_fields("en-blurb-other2-a", c[17], "DevOps Engineer", "2026-01-20", html=True),
+             en_fields("en-blurb-other2-b", c[17], "Account Executive", "2026-01-21", html=True), False, "PARTIAL"))
+
+    # employer_name: name variants of one employer, text partly rewritten
+    add(Case("en-emp-yc", "employer_name", "en",
+             en_hn("en-emp-yc-a", c[18], ["Backend Engineer"], "2026-01-05", name=f"{c[18].name} (YC F24)"),
+             en_hn("en-emp-yc-b", c[18], ["Backend Engineer"], "2026-02-02", v=1, apply=False), True, "TEMPORAL"))
+    add(Case("en-emp-inc", "employer_name", "en",
+             en_fields("en-emp-inc-a", c[19], "Product Designer", "2026-01-05", company=f"{c[19].name}, Inc."),
+             en_fields("en-emp-inc-b", c[19], "Product Designer", "2026-01-19", company=c[19].name, v=1),
+             True, "SEMANTIC"))
+    add(Case("en-emp-text", "employer_name", "en",
+             en_fields("en-emp-text-a", c[20], "DevOps Engineer", "2026-01-05", company=""),
+             en_fields("en-emp-text-b", c[20], "DevOps Engineer", "2026-02-11", company=f"{c[20].name} Inc", v=1),
+             True, "TEMPORAL", note="company named in the text only"))
+    add(Case("en-emp-ltd", "employer_name", "en",
+             en_hn("en-emp-ltd-a", c[21], ["Frontend Engineer"], "2026-01-05", name=f"{c[21].name} Ltd",
+                   html=False),
+             en_hn("en-emp-ltd-b", c[21], ["Frontend Engineer"], "2026-03-02", name=c[21].name.split()[0].upper(), v=1), True, "TEMPORAL"))
+    add(Case("en-emp-diff", "employer_name", "en",
+             en_fields("en-emp-diff-a", c[22], "Backend Engineer", "2026-01-05"),
+             dict(en_fields("en-emp-diff-b", c[22], "Backend Engineer", "2026-01-06"), company=c[22].name.split()[0] + " Ventures",
+                  description=en_fields("x", c[22], "Backend Engineer", "2026-01-06")["description"]
+                  .replace(c[22].site, c[22].name.split()[0].lower() + "ventures.com")
+                  .replace(c[22].name, c[22].name.split()[0] + " Ventures")
+                  .replace(c[22].product, "fleet telematics for school buses")),
+             False, "NON", note="two employers sharing a word and a template"))
+
+    # other_city: the same requisition for another city
+    add(Case("en-city-hn", "other_city", "en",
+             en_hn("en-city-hn-a", c[23], ["Backend Engineer"], "2026-01-05", place="Montreal, QC"),
+             en_hn("en-city-hn-b", c[23], ["Backend Engineer"], "2026-01-05", place="Vancouver, BC"), False, "PARTIAL"))
+    add(Case("en-city-fields", "other_city", "en",
+             en_fields("en-city-fields-a", c[24], "Account Executive", "2026-01-05", location="Chicago, IL"),
+             en_fields("en-city-fields-b", c[24], "Account Executive", "2026-01-05", location="Dallas, TX"),
+             False, "PARTIAL", note="location field only"))
+    add(Case("en-city-same", "other_city", "en",
+             en_hn("en-city-same-a", c[25], ["Data Scientist"], "2026-01-05", place="Berlin, Germany"),
+             en_hn("en-city-same-b", c[25], ["Data Scientist"], "2026-02-05", place="Berlin (DE)", v=1),
+             True, "TEMPORAL", note="same city written differently"))
+    add(Case("en-city-same-fields", "other_city", "en",
+             en_fields("en-city-same-fields-a", c[26], "Frontend Engineer", "2026-01-05", location="Toronto, ON"),
+             en_fields("en-city-same-fields-b", c[26], "Frontend Engineer", "2026-01-05",
+                       location="Toronto, Ontario, Canada"), True, "FULL"))
+
+    # multi_role
+    three = ["Backend Engineer", "Frontend Engineer", "Data Scientist"]
+    add(Case("en-multi-add", "multi_role", "en",
+             en_hn("en-multi-add-a", c[27], three, "2026-01-05"),
+             en_hn("en-multi-add-b", c[27], [*three, "Product Designer"], "2026-02-02"), True, "TEMPORAL"))
+    four = ["Backend Engineer", "iOS Engineer", "Product Designer", "Account Executive"]
+    add(Case("en-multi-drop", "multi_role", "en",
+             en_hn("en-multi-drop-a", c[28], four, "2026-01-05", html=False),
+             en_hn("en-multi-drop-b", c[28], four[:3], "2026-02-02", html=False, v=1), True, "TEMPORAL"))
+    add(Case("en-multi-half", "multi_role", "en",
+             en_hn("en-multi-half-a", c[29], ["Backend Engineer", "DevOps Engineer", "Data Scientist",
+                                              "Frontend Engineer"], "2026-01-05"),
+             en_hn("en-multi-half-b", c[29], ["Backend Engineer", "DevOps Engineer", "Account Executive",
+                                              "Product Designer"], "2026-02-02"), False, "PARTIAL"))
+    add(Case("en-multi-two", "multi_role", "en",
+             en_hn("en-multi-two-a", c[30], ["Backend Engineer", "Data Scientist"], "2026-01-05", mode="Remote (US)"),
+             en_hn("en-multi-two-b", c[30], ["Backend Engineer"], "2026-02-02", mode="Remote (US)"), False, "PARTIAL",
+             note="one of two roles dropped"))
+
+    # metadata: company field, site category in the title, platform footer
+    add(Case("en-meta-company", "metadata", "en",
+             en_fields("en-meta-company-a", c[31], "Registered Nurse", "2026-01-05"),
+             en_fields("en-meta-company-b", c[31], "Registered Nurse", "2026-01-05", company=""), True, "FULL",
+             same_profile=True))
+    add(Case("en-meta-category", "metadata", "en",
+             en_fields("en-meta-category-a", c[32], "Backend Engineer", "2026-01-05"),
+             en_fields("en-meta-category-b", c[32], "Backend Engineer", "2026-01-06",
+                       title="Backend Engineer - Software Development"), True, "FULL"))
+    add(Case("en-meta-footer", "metadata", "en",
+             en_fields("en-meta-footer-a", c[33], "Account Executive", "2026-01-05", html=True),
+             en_fields("en-meta-footer-b", c[33], "Account Executive", "2026-01-06", html=True,
+                       footer="Found on Jobbly, the job board for startups. Apply with one click: jobbly.example/a/88213"),
+             True, "FULL"))
+    return out
+
+
+# ----------------------------------------------------------------------------- Chinese
+
+@dataclass(frozen=True)
+class ZhCo:
+    name: str  # short name
+    legal: str  # registered name with legal form
+    site: str
+    city: str
+    product: str
+
+
+_ZH = [  # short name, registered-name pattern ({} = short name), site, city, what it makes
+    ("星河数科", "杭州{}技术有限公司", "xinghe-tech.cn", "杭州", "跨境电商的库存与物流系统"),
+    ("青禾医疗", "{}科技(上海)有限公司", "qinghemed.com", "上海", "社区医院的电子病历和预约平台"),
+    ("北辰链", "深圳市{}网络科技有限公司", "beichenchain.io", "深圳", "面向中小企业的链上支付结算"),
+    ("木棉智造", "广州{}科技股份有限公司", "mumian-ai.com", "广州", "工厂质检的视觉检测设备"),
+    ("远岫游戏", "成都{}互动娱乐有限公司", "yuanxiu.games", "成都", "多人在线的休闲农场游戏"),
+    ("知更教育", "北京{}科技有限公司", "zhigeng.edu.cn", "北京", "县城中学的在线辅导课程"),
+    ("潮汐量化", "上海{}投资管理有限公司", "chaoxiquant.com", "上海", "数字资产的量化交易策略"),
+    ("云杉数据", "武汉{}服务有限公司", "yunshandata.cn", "武汉", "农业气象数据分析"),
+    ("折光科技", "苏州{}有限公司", "zheguang.tech", "苏州", "门店客流统计的智能摄像头"),
+    ("青梧物流", "{}(天津)有限公司", "qingwu56.com", "天津", "冷链运输的调度平台"),
+    ("鹿鸣音乐", "{}文化传媒有限公司", "luming.fm", "北京", "独立音乐人的发行工具"),
+    ("松果出行", "厦门{}科技有限公司", "songguo.ride", "厦门", "景区的共享电动车"),
+    ("海葵生物", "青岛{}生物技术有限公司", "haikui.bio", "青岛", "海洋藻类的育种实验自动化"),
+    ("长风能源", "西安{}新能源有限公司", "changfeng-energy.cn", "西安", "工商业屋顶光伏的运维系统"),
+    ("竹简法务", "{}(深圳)法律科技有限公司", "zhujian.law", "深圳", "中小企业的合同审查工具"),
+    ("飞鱼旅行", "三亚{}旅行社有限公司", "feiyu.travel", "三亚", "海岛自由行的定制服务"),
+    ("石榴健康", "{}医疗科技(南京)有限公司", "shiliu.health", "南京", "慢病患者的线上复诊"),
+    ("白鹭家居", "佛山{}家居有限公司", "bailu-home.com", "佛山", "定制家具的在线设计"),
+    ("萤火安全", "{}网络安全技术有限公司", "yinghuo-sec.com", "北京", "企业邮件的反钓鱼检测"),
+    ("稻香农业", "长沙{}科技有限公司", "daoxiang-agri.cn", "长沙", "水稻种植的无人机植保"),
+    ("望舒传媒", "{}(重庆)文化有限公司", "wangshu.media", "重庆", "短视频内容的版权管理"),
+    ("砚台教育", "{}教育咨询(杭州)有限公司", "yantai-edu.com", "杭州", "成人职业资格考试辅导"),
+    ("蓝鲸支付", "{}支付技术有限公司", "lanjingpay.com", "上海", "跨境商户的收款结算"),
+    ("铁木工业", "沈阳{}装备有限公司", "tiemu-ind.com", "沈阳", "工业机器人的维保服务"),
+    ("柚子社区", "{}(成都)网络科技有限公司", "youzi.social", "成都", "城市兴趣社区应用"),
+    ("雪松软件", "大连{}软件有限公司", "xuesong.soft", "大连", "面向日本市场的外包开发"),
+    ("山茶美业", "昆明{}美容管理有限公司", "shancha-beauty.cn", "昆明", "连锁美发门店"),
+    ("锦鲤游戏", "广州{}网络科技有限公司", "jinli.games", "广州", "二次元卡牌手游"),
+    ("明湖养老", "南京{}服务有限公司", "minghu-care.cn", "南京", "社区养老院与居家护理服务"),
+    ("春晖护理", "济南{}护理院有限公司", "chunhui-care.cn", "济南", "康复护理院与上门护理"),
+]
+
+
+def _zh_co(i: int) -> ZhCo:
+    i = {0: 28, 21: 29, 28: 0, 29: 21}.get(i, i)  # care homes where the cases hire nurses
+    name, legal, site, city, what = _ZH[i]
+    return ZhCo(name, legal.format(name), site, city, what)
+
+
+ZH_COS = [_zh_co(i) for i in range(len(_ZH))]
+
+ZH_ROLES: dict[str, tuple[list[str], list[str], str]] = {
+    "后端工程师": (
+        ["负责{product}的后端服务设计与开发，保证高并发下的稳定性；", "参与数据库表结构设计与性能优化；",
+         "三年以上 Go 或 Java 开发经验，熟悉 MySQL、Redis、Kafka；"],
+        ["负责{product}后端接口的开发和维护，保障服务在流量高峰期稳定运行；", "参与数据库设计以及慢查询优化；",
+         "具备 3 年以上 Go/Java 后端经验，熟练使用 MySQL、Redis 和 Kafka；"], "25-40K"),
+    "前端工程师": (
+        ["负责{product}的 Web 端页面开发，与设计和后端紧密配合；", "维护 React + TypeScript 组件库，提升页面性能；",
+         "三年以上前端开发经验，熟悉工程化与性能优化；"],
+        ["负责{product} Web 端的功能开发，和设计、后端同学协作交付；", "维护基于 React/TypeScript 的组件库并持续优化性能；",
+         "3 年以上前端经验，了解前端工程化；"], "20-35K"),
+    "iOS开发工程师": (
+        ["负责{product} iOS 客户端的开发与维护；", "使用 Swift 完成离线同步、消息推送等功能；", "两年以上 iOS 开发经验，有上架 App Store 的作品；"],
+        ["负责{product}的 iOS App 开发；", "用 Swift 实现离线同步和推送功能；", "2 年以上 iOS 经验，有已上架应用；"], "20-35K"),
+    "Android开发工程师": (
+        ["负责{product} Android 客户端的开发与维护；", "使用 Kotlin 完成离线同步、消息推送等功能；",
+         "两年以上 Android 开发经验，有上架应用市场的作品；"],
+        ["负责{product}的 Android App 开发；", "用 Kotlin 实现离线同步和推送功能；", "2 年以上 Android 经验，有已上架应用；"],
+        "20-35K"),
+    "产品经理": (
+        ["负责{product}的需求调研、产品规划与迭代；", "撰写需求文档，推动研发、设计按时交付；", "三年以上 B 端产品经验，逻辑清晰，善于沟通；"],
+        ["主导{product}的用户调研和版本规划；", "输出 PRD 并推动研发、设计落地；", "3 年以上 To B 产品经验，沟通能力强；"], "25-40K"),
+    "数据分析师": (
+        ["负责{product}的业务数据分析与指标体系搭建；", "通过 SQL 与 Python 完成专题分析，输出可落地的建议；",
+         "统计学或数学相关专业，两年以上数据分析经验；"],
+        ["搭建{product}的指标体系，完成日常业务分析；", "使用 SQL、Python 做专题分析并给出建议；", "统计、数学相关专业，2 年以上分析经验；"],
+        "18-30K"),
+    "测试工程师": (
+        ["负责{product}的功能测试与自动化测试；", "编写测试用例，跟踪缺陷直至关闭；", "两年以上测试经验，熟悉 Python 或 Java 自动化框架；"],
+        ["负责{product}的手工与自动化测试；", "设计测试用例并跟进缺陷修复；", "2 年以上测试经验，会用 Python/Java 写自动化脚本；"], "15-25K"),
+    "运维工程师": (
+        ["负责{product}线上 Kubernetes 集群的部署与监控；", "处理线上故障，持续优化云资源成本；", "三年以上运维经验，熟悉 Linux、Terraform；"],
+        ["负责{product}的 K8s 集群运维和监控告警；", "处理线上事故，优化云成本；", "3 年以上运维经验，熟悉 Linux 和 Terraform；"], "20-35K"),
+    "护士": (
+        ["负责院内老人的日常健康评估、用药管理与护理记录；", "带领护理班组，与家属和医生保持沟通；", "持有护士执业证书，两年以上临床经验；"],
+        ["负责老人的健康评估、给药和护理记录；", "带班并与家属、医生沟通；", "有护士执业证，2 年以上临床经验；"], "8-12K"),
+    "护工": (
+        ["协助老人洗漱、穿衣、用餐和日常活动；", "陪伴老人，发现身体变化及时报告当班护士；", "无需证书，公司提供免费的急救与护理培训；"],
+        ["照顾老人起居，协助洗漱、穿衣和吃饭；", "陪伴老人并把身体异常告诉值班护士；", "不要求证书，入职后公司免费培训；"], "5-7K"),
+}
+
+
+def _zh_blurb(co: ZhCo, v: int = 0) -> str:
+    if v == 0:
+        return f"{co.name}专注于{co.product}，团队四十余人，已完成 A 轮融资。"
+    return f"我们是{co.name}，做{co.product}，目前四十多人，A 轮融资已到位。"
+
+
+def _zh_role_block(co: ZhCo, role: str, v: int, heading: bool) -> list[str]:
+    lines, alt, pay = ZH_ROLES[role]
+    body = [s.format(product=co.product) for s in _pick(lines, alt, v)]
+    head = [f"#### {role}（{pay}）"] if heading else ["### 岗位职责"]
+    tail = [] if heading else [f"### 薪资福利\n{pay}，五险一金，年终奖，弹性工作。"]
+    return [*head, *(f"{i}. {s}" for i, s in enumerate(body, 1)), *tail]
+
+
+def zh_post(pid: str, co: ZhCo, roles: list[str], date: str, *, v: int = 0, title: str | None = None,
+            city: str | None = None, blurb: str | None = None, company_line: str | None = None,
+            footer: str = "", contact: bool = True, company: str | None = None) -> dict[str, Any]:
+    """A Chinese hiring-board post: `【城市】公司招聘岗位` title, markdown body."""
+    place = city or co.city
+    multi = len(roles) > 1
+    parts = ["### 关于我们", blurb if blurb is not None else _zh_blurb(co, v)]
+    if company_line:
+        parts.append(company_line)
+    if multi:
+        parts.append("### 招聘岗位")
+    for r in roles:
+        parts.extend(_zh_role_block(co, r, v, multi))
+    parts.append(f"### 工作地点\n{place}")
+    if contact:
+        parts.append(f"### 联系方式\n简历请发送至 hr@{co.site}，官网 https://{co.site}")
+    if footer:
+        parts.append(footer)
+    t = title if title is not None else f"【{place}】{co.name}招聘{'、'.join(roles)}"
+    post = {"id": pid, "title": t, "description": "\n".join(parts), "posted_at": f"{date}T08:00:00Z",
+            "source": "rebase"}
+    if company is not None:
+        post["company"] = company
+    return post
+
+
+def _zh_cases() -> list[Case]:
+    c = ZH_COS
+    out: list[Case] = []
+    add = out.append
+    comments = [("请问这个岗位还在招吗？投了简历一直没有回复。", "楼主，远程可以吗？我在成都。"),
+                ("顶一下，这家公司面试体验很好。", "请问试用期工资怎么算？"),
+                ("已投递，希望有机会。", "这个薪资范围包含年终奖吗？")]
+    for i, (x, y) in enumerate(comments):
+        add(Case(f"zh-nonad{i}", "non_ad", "zh",
+                 {"id": f"zh-nonad{i}-a", "title": "回复", "description": x, "posted_at": "2026-02-03T10:00:00Z"},
+                 {"id": f"zh-nonad{i}-b", "title": "回复", "description": y, "posted_at": "2026-02-03T12:00:00Z"},
+                 False, "NON"))
+    add(Case("zh-nonad-copy", "non_ad", "zh",
+             {"id": "zh-nonad-copy-a", "title": "回复", "description": comments[1][1], "posted_at": "2026-02-03T10:00:00Z"},
+             {"id": "zh-nonad-copy-b", "title": "回复", "description": comments[1][1], "posted_at": "2026-02-05T10:00:00Z"},
+             True, "FULL", note="identical copy"))
+
+    add(Case("zh-role-nurse", "other_role", "zh", zh_post("zh-role-nurse-a", c[0], ["护士"], "2026-01-12"),
+             zh_post("zh-role-nurse-b", c[0], ["护工"], "2026-01-13"), False, "PARTIAL"))
+    add(Case("zh-role-mobile", "other_role", "zh", zh_post("zh-role-mobile-a", c[1], ["iOS开发工程师"], "2026-01-05"),
+             zh_post("zh-role-mobile-b", c[1], ["Android开发工程师"], "2026-01-05"), False, "PARTIAL"))
+    add(Case("zh-role-fe", "other_role", "zh", zh_post("zh-role-fe-a", c[2], ["后端工程师"], "2026-01-05"),
+             zh_post("zh-role-fe-b", c[2], ["前端工程师"], "2026-01-06"), False, "PARTIAL"))
+    add(Case("zh-role-repost", "other_role", "zh", zh_post("zh-role-repost-a", c[3], ["数据分析师"], "2026-01-05"),
+             zh_post("zh-role-repost-b", c[3], ["数据分析师"], "2026-02-20", v=1), True, "TEMPORAL",
+             note="control: same role reposted, reworded"))
+
+    tmpl = ["### 岗位职责", "1. 负责公司核心交易系统的后端开发；", "2. 参与系统架构设计，保障服务高可用；",
+            "3. 编写技术文档，参与代码评审；", "### 任职要求", "1. 本科及以上学历，三年以上 Java 开发经验；",
+            "2. 熟悉 Spring Boot、MySQL、Redis；", "### 福利", "五险一金，带薪年假，节日福利，免费午餐。"]
+
+    def tpost(pid: str, co: ZhCo, date: str, city: str | None = None) -> dict[str, Any]:
+        return {"id": pid, "title": f"【{city or co.city}】Java后端开发工程师", "description": "\n".join(
+            [f"{co.legal}诚聘", *tmpl, f"简历投递：hr@{co.site}  公司官网：https://{co.site}"]),
+            "posted_at": f"{date}T08:00:00Z"}
+
+    add(Case("zh-tmpl-a", "template", "zh", tpost("zh-tmpl-a-a", c[4], "2026-01-05"),
+             tpost("zh-tmpl-a-b", c[5], "2026-01-08", city=c[4].city), False, "NON"))
+    add(Case("zh-tmpl-b", "template", "zh", tpost("zh-tmpl-b-a", c[6], "2026-02-01"),
+             tpost("zh-tmpl-b-b", c[7], "2026-02-03", city=c[6].city), False, "NON"))
+    add(Case("zh-tmpl-same", "template", "zh", tpost("zh-tmpl-same-a", c[8], "2026-01-05"),
+             tpost("zh-tmpl-same-b", c[8], "2026-02-25"), True, "TEMPORAL", note="control: one employer"))
+
+    def blurb_ai(co: ZhCo) -> str:
+        return (f"{co.name}专注于{co.product}。我们的算法团队和运维负责人刚刚上线了新的机器学习平台，"
+                "设计团队也完成了全新的设计规范。")
+    add(Case("zh-blurb-ml", "blurb_roles", "zh", zh_post("zh-blurb-ml-a", c[10], ["前端工程师"], "2026-01-05"),
+             zh_post("zh-blurb-ml-b", c[10], ["前端工程师"], "2026-02-05", blurb=blurb_ai(c[10]), v=1), True, "TEMPORAL"))
+    def blurb_b(co: ZhCo) -> str:
+        return f"{co.name}由前大厂产品总监和算法专家创立，专注于{co.product}，与多家高校的研究负责人保持合作。"
+    add(Case("zh-blurb-founder", "blurb_roles", "zh", zh_post("zh-blurb-founder-a", c[12], ["测试工程师"], "2026-01-10"),
+             zh_post("zh-blurb-founder-b", c[12], ["测试工程师"], "2026-03-01", blurb=blurb_b(c[12])), True, "TEMPORAL"))
+    add(Case("zh-blurb-other", "blurb_roles", "zh",
+             zh_post("zh-blurb-other-a", c[13], ["产品经理"], "2026-03-02", blurb=blurb_ai(c[13])),
+             zh_post("zh-blurb-other-b", c[13], ["运维工程师"], "2026-03-02", blurb=blurb_ai(c[13])), False, "PARTIAL"))
+    add(Case("zh-blurb-other2", "blurb_roles", "zh",
+             zh_post("zh-blurb-other2-a", c[14], ["后端工程师"], "2026-01-15"),
+             zh_post("zh-blurb-other2-b", c[14], ["测试工程师"], "2026-01-15"), False, "PARTIAL"))
+
+    add(Case("zh-emp-legal", "employer_name", "zh",
+             zh_post("zh-emp-legal-a", c[15], ["后端工程师"], "2026-01-05", company=c[15].legal, contact=False),
+             zh_post("zh-emp-legal-b", c[15], ["后端工程师"], "2026-02-05", company=c[15].name, v=1, contact=False),
+             True, "TEMPORAL"))
+    add(Case("zh-emp-text", "employer_name", "zh",
+             zh_post("zh-emp-text-a", c[16], ["产品经理"], "2026-01-05", company_line=f"公司全称：{c[16].legal}",
+                     contact=False),
+             zh_post("zh-emp-text-b", c[16], ["产品经理"], "2026-02-06", company=c[16].name, v=1, contact=False),
+             True, "TEMPORAL", note="registered name in the text, short name in the field"))
+    add(Case("zh-emp-city", "employer_name", "zh",
+             zh_post("zh-emp-city-a", c[17], ["运维工程师"], "2026-01-05", company=c[17].legal),
+             zh_post("zh-emp-city-b", c[17], ["运维工程师"], "2026-01-20", company=c[17].legal.replace("有限公司", "").lstrip("深圳市"), v=1),
+             True, "SEMANTIC"))
+    add(Case("zh-emp-diff", "employer_name", "zh",
+             zh_post("zh-emp-diff-a", c[18], ["数据分析师"], "2026-01-05", company=c[18].legal),
+             dict(zh_post("zh-emp-diff-b", ZhCo(c[18].name[:2] + "资本", f"上海{c[18].name[:2]}资本管理有限公司", "zibenguanli.com",
+                                                  "上海", "一级市场的医疗健康投资"), ["数据分析师"], "2026-01-06"),
+                  company=f"上海{c[18].name[:2]}资本管理有限公司"), False, "NON", note="two employers sharing a word"))
+
+    add(Case("zh-city-a", "other_city", "zh", zh_post("zh-city-a-a", c[19], ["测试工程师"], "2026-01-05"),
+             zh_post("zh-city-a-b", c[19], ["测试工程师"], "2026-01-05", city="佛山"), False, "PARTIAL"))
+    add(Case("zh-city-b", "other_city", "zh", zh_post("zh-city-b-a", c[20], ["产品经理"], "2026-01-05", city="成都"),
+             zh_post("zh-city-b-b", c[20], ["产品经理"], "2026-01-06", city="重庆"), False, "PARTIAL"))
+    add(Case("zh-city-same", "other_city", "zh", zh_post("zh-city-same-a", c[21], ["护士"], "2026-01-05", city="南京"),
+             zh_post("zh-city-same-b", c[21], ["护士"], "2026-02-05", city="南京市鼓楼区", v=1), True, "TEMPORAL"))
+
+    three = ["后端工程师", "前端工程师", "测试工程师"]
+    add(Case("zh-multi-add", "multi_role", "zh", zh_post("zh-multi-add-a", c[22], three, "2026-01-05"),
+             zh_post("zh-multi-add-b", c[22], [*three, "产品经理"], "2026-02-05"), True, "TEMPORAL"))
+    four = ["后端工程师", "运维工程师", "数据分析师", "产品经理"]
+    add(Case("zh-multi-drop", "multi_role", "zh", zh_post("zh-multi-drop-a", c[23], four, "2026-01-05"),
+             zh_post("zh-multi-drop-b", c[23], four[:3], "2026-02-05", v=1), True, "TEMPORAL"))
+    add(Case("zh-multi-half", "multi_role", "zh", zh_post("zh-multi-half-a", c[24], four, "2026-01-05"),
+             zh_post("zh-multi-half-b", c[24], four[:2] + ["iOS开发工程师", "测试工程师"], "2026-02-05"),
+             False, "PARTIAL"))
+    add(Case("zh-multi-two", "multi_role", "zh",
+             zh_post("zh-multi-two-a", c[25], ["前端工程师", "后端工程师"], "2026-01-05"),
+             zh_post("zh-multi-two-b", c[25], ["后端工程师"], "2026-02-05"), False, "PARTIAL"))
+
+    base = zh_post("zh-meta-company-a", c[26], ["后端工程师"], "2026-01-05", company=c[26].legal)
+    add(Case("zh-meta-company", "metadata", "zh", base,
+             {k: v for k, v in base.items() if k != "company"} | {"id": "zh-meta-company-b"}, True, "FULL",
+             same_profile=True))
+    base = zh_post("zh-meta-category-a", c[27], ["产品经理"], "2026-01-05", title="产品经理（SaaS方向）")
+    add(Case("zh-meta-category", "metadata", "zh", base,
+             base | {"id": "zh-meta-category-b", "title": "产品经理（SaaS方向） - 产品"}, True, "FULL",
+             same_profile=True, note="site category after the title"))
+    base = zh_post("zh-meta-footer-a", c[28], ["后端工程师"], "2026-01-05")
+    add(Case("zh-meta-footer", "metadata", "zh", base,
+             base | {"id": "zh-meta-footer-b", "description": base["description"]
+                     + "\n\n本职位信息由「码农招聘网」发布，未经许可请勿转载。投递请注明来自码农招聘网。"},
+             True, "FULL", same_profile=True, note="platform footer"))
+    return out
+
+
+# ----------------------------------------------------------------------------- Japanese
+
+@dataclass(frozen=True)
+class JaCo:
+    name: str  # name without legal form
+    legal: str  # registered name
+    site: str
+    pref: str
+    city: str
+    what: str
+
+
+_JA = [  # short name, registered name ({} = short name), site, prefecture, city, what it does
+    ("ミナトケア", "株式会社{}", "minato-care.jp", "神奈川県", "横浜市港北区", "介護付き有料老人ホームを県内に12施設運営"),
+    ("ひだまり苑", "社会福祉法人{}", "hidamarien.or.jp", "埼玉県", "川越市", "特別養護老人ホームとデイサービスを運営"),
+    ("ヒカリ設備", "{}工業株式会社", "hikari-setsubi.co.jp", "大阪府", "大阪市淀川区", "ビルの空調・給排水設備の施工とメンテナンス"),
+    ("あおば会計", "{}事務所有限会社", "aoba-kaikei.jp", "宮城県", "仙台市青葉区", "中小企業向けの税務・会計サービス"),
+    ("コトノハ", "株式会社{}", "kotonoha.dev", "東京都", "渋谷区", "飲食店向け予約管理SaaS"),
+    ("さくら運輸", "{}株式会社", "sakura-unyu.co.jp", "愛知県", "名古屋市港区", "食品の冷蔵輸送"),
+    ("ハルニレ", "合同会社{}", "harunire.jp", "北海道", "札幌市中央区", "自然素材の家具の製造・販売"),
+    ("ツバメ美容", "株式会社{}", "tsubame-beauty.jp", "福岡県", "福岡市中央区", "ヘアサロンを九州で18店舗展開"),
+    ("ソラマメ", "株式会社{}", "soramame.co.jp", "京都府", "京都市下京区", "子ども向けプログラミング教室"),
+    ("オリーブ薬局", "株式会社{}", "olive-ph.jp", "広島県", "広島市中区", "調剤薬局を県内で9店舗運営"),
+    ("カモメ物産", "{}株式会社", "kamome-bussan.co.jp", "静岡県", "静岡市清水区", "水産加工品の卸売"),
+    ("ユズリハ", "株式会社{}", "yuzuriha.inc", "東京都", "品川区", "中小企業向けの勤怠管理クラウド"),
+    ("アサヒ警備", "{}保障株式会社", "asahi-keibi.jp", "千葉県", "千葉市美浜区", "商業施設とイベントの警備"),
+    ("ミズナラ工房", "有限会社{}", "mizunara-kobo.jp", "岐阜県", "高山市", "木工家具のオーダーメイド"),
+    ("ナギサホテル", "株式会社{}", "nagisa-hotel.jp", "沖縄県", "那覇市", "リゾートホテル3館の運営"),
+    ("ホシゾラ", "株式会社{}", "hoshizora.app", "東京都", "目黒区", "天体観測アプリの開発"),
+    ("トモシビ電気", "{}工事株式会社", "tomoshibi-denki.co.jp", "兵庫県", "神戸市東灘区", "住宅とビルの電気工事"),
+    ("ワカバ保育", "株式会社{}", "wakaba-hoiku.jp", "埼玉県", "さいたま市浦和区", "認可保育園を12園運営"),
+    ("イロハ出版", "有限会社{}", "iroha-pub.co.jp", "東京都", "千代田区", "実用書と語学書の出版"),
+    ("ウミガメ水産", "{}株式会社", "umigame-suisan.jp", "高知県", "高知市", "カツオの加工と通信販売"),
+    ("シラカバ不動産", "株式会社{}", "shirakaba-re.jp", "長野県", "長野市", "賃貸物件の仲介と管理"),
+    ("ミツバチ食品", "{}株式会社", "mitsubachi-foods.jp", "熊本県", "熊本市東区", "はちみつ加工品の製造"),
+    ("ゆりかご苑", "医療法人{}", "yurikago.or.jp", "神奈川県", "横浜市港北区", "介護老人保健施設と訪問看護を運営"),
+    ("クスノキ建設", "株式会社{}", "kusunoki-kensetsu.jp", "鹿児島県", "鹿児島市", "公共施設の建築工事"),
+    ("あけぼの会", "社会福祉法人{}", "akebono-kai.or.jp", "茨城県", "水戸市", "介護施設と障がい者支援施設を運営"),
+    ("ヤマブキ観光", "{}バス株式会社", "yamabuki-bus.jp", "山梨県", "甲府市", "観光バスと送迎バスの運行"),
+    ("モミジ設備", "株式会社{}", "momiji-setsubi.jp", "栃木県", "宇都宮市", "工場の設備保全"),
+    ("スズラン歯科", "医療法人社団{}", "suzuran-dc.jp", "北海道", "旭川市", "歯科医院を道内で5院運営"),
+    ("アカツキ商事", "株式会社{}", "akatsuki-shoji.co.jp", "大阪府", "大阪市北区", "業務用厨房機器の販売"),
+    ("ツムギ", "株式会社{}", "tsumugi.works", "石川県", "金沢市", "伝統工芸品のEC"),
+    ("コハク", "株式会社{}", "kohaku.studio", "福岡県", "福岡市博多区", "Web制作とアプリ開発"),
+]
+
+
+def _ja_co(i: int) -> JaCo:
+    name, legal, site, pref, city, what = _JA[i]
+    return JaCo(name, legal.format(name), site, pref, city, what)
+
+
+JA_COS = [_ja_co(i) for i in range(len(_JA))]
+
+JA_ROLES: dict[str, tuple[list[str], list[str], str]] = {
+    "看護師": (["入居者様の健康管理、服薬管理、バイタルチェックをお任せします。", "協力医療機関やご家族との連絡調整も担当していただきます。",
+              "正看護師または准看護師の資格をお持ちの方。"],
+             ["ご入居者の健康チェックや服薬の管理が主なお仕事です。", "提携クリニックやご家族との調整もお願いします。",
+              "看護師（正・准）の資格必須。"], "月給28万円〜35万円"),
+    "介護職員": (["入居者様の食事・入浴・排泄の介助をお任せします。", "レクリエーションの企画や日々の記録もお願いします。",
+               "未経験・無資格の方も歓迎。資格取得支援制度あり。"],
+              ["ご入居者の食事や入浴などの生活サポートが中心です。", "レクの企画や介護記録の入力もお願いします。",
+               "未経験OK、資格がなくても応募できます。"], "月給22万円〜27万円"),
+    "施工管理": (["空調・給排水設備工事の工程、品質、安全の管理をお任せします。", "協力会社との打ち合わせや書類作成も担当していただきます。",
+               "管工事施工管理技士の資格をお持ちの方歓迎。"],
+              ["空調や給排水設備工事の現場管理（工程・品質・安全）がメインです。", "協力会社との調整や書類作成もお願いします。",
+               "管工事施工管理技士の有資格者歓迎。"], "月給30万円〜45万円"),
+    "営業": (["既存のお客様を中心にメンテナンス契約の提案をお任せします。", "新規開拓は少なめで、ルート営業が中心です。",
+            "普通自動車免許をお持ちの方。業界未経験歓迎。"],
+           ["既存顧客へのメンテナンス契約のご提案がメインです。", "ルート営業中心で新規開拓はほとんどありません。",
+            "要普通免許。未経験の方も歓迎します。"], "月給25万円〜32万円"),
+    "経理スタッフ": (["月次決算、請求書の発行、経費精算のチェックをお任せします。", "税理士と連携して年次決算の準備も担当していただきます。",
+                 "経理実務の経験が2年以上ある方。"],
+                ["月次の締め作業や請求書発行、経費精算の確認をお願いします。", "年次決算では税理士と一緒に準備を進めます。",
+                 "経理経験2年以上。"], "月給24万円〜30万円"),
+    "バックエンドエンジニア": (["{what}のAPI設計・開発をお任せします。", "Go と PostgreSQL を使った新機能の開発が中心です。",
+                       "Webサービスのバックエンド開発経験が3年以上ある方。"],
+                      ["{what}のサーバーサイド開発を担当していただきます。", "主に Go と PostgreSQL で新機能を作っています。",
+                       "バックエンド開発3年以上の経験。"], "年収600万円〜900万円"),
+    "フロントエンドエンジニア": (["{what}の管理画面の開発をお任せします。", "React と TypeScript を使った画面開発が中心です。",
+                        "フロントエンド開発の経験が3年以上ある方。"],
+                       ["{what}の管理画面づくりを担当していただきます。", "主に React・TypeScript で画面を作っています。",
+                        "フロントエンド開発3年以上。"], "年収550万円〜850万円"),
+    "ドライバー": (["冷蔵車で食品をスーパーや飲食店へ配送するお仕事です。", "決まったルートを回るので、道はすぐに覚えられます。",
+                "中型自動車免許をお持ちの方。"],
+               ["冷蔵トラックでスーパーや飲食店に食品を届けます。", "ルート配送なので未経験でもすぐ慣れます。",
+                "中型免許必須。"], "月給27万円〜34万円"),
+    "スタイリスト": (["カット、カラー、パーマなどの施術をお任せします。", "指名のお客様を大切にしながら、新規のお客様も担当します。",
+                 "美容師免許をお持ちの方。"],
+                ["カット・カラー・パーマの施術全般をお願いします。", "指名客を中心に、新規のお客様にも対応していただきます。",
+                 "美容師免許必須。"], "月給25万円〜40万円"),
+    "薬剤師": (["処方箋の調剤、服薬指導、薬歴管理をお任せします。", "在宅訪問にも少しずつ挑戦していただけます。", "薬剤師免許をお持ちの方。"],
+            ["調剤と服薬指導、薬歴の管理が主なお仕事です。", "在宅医療にも段階的に関わっていただきます。", "薬剤師免許必須。"], "年収480万円〜650万円"),
+}
+
+
+def _ja_company_block(co: JaCo, v: int = 0) -> str:
+    if v == 0:
+        return f"【会社概要】\n{co.legal}は{co.what}を行っています。創業以来、地域に根ざした経営を続けています。"
+    return f"【会社概要】\n{co.legal}。{co.what}を手がけ、地域密着で成長を続けてきました。"
+
+
+def ja_post(pid: str, co: JaCo, roles: list[str], date: str, *, v: int = 0, title: str | None = None,
+            location: str | None = None, company: str | None = "", footer: str = "", body_intro: str | None = None,
+            html: bool = False, source: str = "board", company_block: str | None = None) -> dict[str, Any]:
+    """A Japanese job-board posting: 【仕事内容】【応募資格】【給与】【勤務地】 sections, title and location fields."""
+    loc = location or f"{co.pref}{co.city}"
+    parts = [body_intro or f"{co.name}で一緒に働く仲間を募集しています。"]
+    for r in roles:
+        lines, alt, pay = JA_ROLES[r]
+        body = [s.format(what=co.what) for s in _pick(lines, alt, v)]
+        head = f"■{r}\n" if len(roles) > 1 else ""
+        parts.append(f"{head}【仕事内容】\n" + "\n".join(body[:2]))
+        parts.append(f"【応募資格】\n{body[2]}")
+        parts.append(f"【給与】\n{pay}" + ("（経験・能力を考慮）" if v == 0 else "※経験により優遇"))
+    parts.append(f"【勤務地】\n{loc}")
+    parts.append("【休日休暇】\n週休2日制、年末年始休暇、有給休暇" if v == 0 else "【休日】\n週休2日、年末年始、有休あり")
+    parts.append(company_block if company_block is not None else _ja_company_block(co, v))
+    if footer:
+        parts.append(footer)
+    desc = "".join(f"<p>{p.replace(chr(10), '<br>')}</p>" for p in parts) if html else "\n\n".join(parts)
+    post = {"id": pid, "title": title or "／".join(roles), "description": desc, "location": loc,
+            "posted_at": f"{date}T00:00:00Z", "source": source}
+    if company:
+        post["company"] = company
+    return post
+
+
+def _ja_cases() -> list[Case]:
+    c = JA_COS
+    out: list[Case] = []
+    add = out.append
+    comments = [("応募しましたが、まだ連絡がありません。", "この求人は未経験でも大丈夫でしょうか？"),
+                ("面接の雰囲気はどうでしたか？", "寮はありますか。"),
+                ("週三日勤務は可能ですか？", "交通費は全額支給ですか？")]
+    for i, (x, y) in enumerate(comments):
+        add(Case(f"ja-nonad{i}", "non_ad", "ja",
+                 {"id": f"ja-nonad{i}-a", "title": "質問", "description": x, "source": "qa"},
+                 {"id": f"ja-nonad{i}-b", "title": "質問", "description": y, "source": "qa"}, False, "NON"))
+    add(Case("ja-nonad-copy", "non_ad", "ja",
+             {"id": "ja-nonad-copy-a", "title": "質問", "description": comments[2][0], "source": "qa"},
+             {"id": "ja-nonad-copy-b", "title": "質問", "description": comments[2][0], "source": "qa"},
+             True, "FULL", note="identical copy"))
+
+    add(Case("ja-role-nurse", "other_role", "ja",
+             ja_post("ja-role-nurse-a", c[0], ["看護師"], "2026-01-05", company=c[0].legal),
+             ja_post("ja-role-nurse-b", c[0], ["介護職員"], "2026-01-05", company=c[0].legal), False, "PARTIAL"))
+    add(Case("ja-role-nurse-nofield", "other_role", "ja",
+             ja_post("ja-role-nurse-nofield-a", c[1], ["看護師"], "2026-01-05", title="看護師◆日勤のみ◆残業ほぼなし"),
+             ja_post("ja-role-nurse-nofield-b", c[1], ["介護職員"], "2026-01-05", title="介護職員◆日勤のみ◆残業ほぼなし"),
+             False, "PARTIAL", note="care home: nurse vs care worker, same tagline"))
+    add(Case("ja-role-eng", "other_role", "ja",
+             ja_post("ja-role-eng-a", c[2], ["バックエンドエンジニア"], "2026-01-05"),
+             ja_post("ja-role-eng-b", c[2], ["フロントエンドエンジニア"], "2026-01-05"), False, "PARTIAL"))
+    add(Case("ja-role-sales", "other_role", "ja",
+             ja_post("ja-role-sales-a", c[3], ["施工管理"], "2026-01-05", html=True),
+             ja_post("ja-role-sales-b", c[3], ["営業"], "2026-01-05", html=True), False, "PARTIAL"))
+    add(Case("ja-role-repost", "other_role", "ja",
+             ja_post("ja-role-repost-a", c[4], ["薬剤師"], "2026-01-05"),
+             ja_post("ja-role-repost-b", c[4], ["薬剤師"], "2026-02-16", v=1), True, "TEMPORAL",
+             note="control: same role reposted, reworded"))
+
+    tmpl_intro = "当社で一緒に働く仲間を募集しています。未経験の方も丁寧に指導しますので、安心してご応募ください。"
+
+    def tpost(pid: str, co: JaCo, loc_of: JaCo) -> dict[str, Any]:
+        return ja_post(pid, co, ["経理スタッフ"], "2026-01-05", company=co.legal, body_intro=tmpl_intro,
+                       location=f"{loc_of.pref}{loc_of.city}",
+                       company_block=f"【会社概要】\n{co.legal}\nhttps://{co.site}")
+
+    add(Case("ja-tmpl-a", "template", "ja", tpost("ja-tmpl-a-a", c[5], c[5]), tpost("ja-tmpl-a-b", c[6], c[5]),
+             False, "NON"))
+    add(Case("ja-tmpl-b", "template", "ja", tpost("ja-tmpl-b-a", c[7], c[7]), tpost("ja-tmpl-b-b", c[8], c[7]),
+             False, "NON"))
+    add(Case("ja-tmpl-same", "template", "ja", tpost("ja-tmpl-same-a", c[9], c[9]),
+             dict(tpost("ja-tmpl-same-b", c[9], c[9]), company=c[9].name), True, "FULL",
+             note="control: one employer, name with and without its legal form"))
+
+    def blurb(co: JaCo) -> str:
+        return (f"{co.name}は{co.what}を開発しています。機械学習チームやインフラ責任者、デザイナーも在籍し、"
+                "AIを活用した新機能の研究も進めています。")
+    add(Case("ja-blurb-ml", "blurb_roles", "ja",
+             ja_post("ja-blurb-ml-a", c[11], ["フロントエンドエンジニア"], "2026-01-05"),
+             ja_post("ja-blurb-ml-b", c[11], ["フロントエンドエンジニア"], "2026-02-05", body_intro=blurb(c[11]), v=1),
+             True, "TEMPORAL"))
+    def blurb2(co: JaCo) -> str:
+        return f"{co.name}は元エンジニアの代表と現役講師のリーダーが立ち上げた、{co.what}の会社です。"
+    add(Case("ja-blurb-founder", "blurb_roles", "ja",
+             ja_post("ja-blurb-founder-a", c[13], ["経理スタッフ"], "2026-01-05"),
+             ja_post("ja-blurb-founder-b", c[13], ["経理スタッフ"], "2026-02-05", body_intro=blurb2(c[13])), True, "TEMPORAL"))
+    add(Case("ja-blurb-other", "blurb_roles", "ja",
+             ja_post("ja-blurb-other-a", c[14], ["バックエンドエンジニア"], "2026-03-02", body_intro=blurb(c[14])),
+             ja_post("ja-blurb-other-b", c[14], ["経理スタッフ"], "2026-03-02", body_intro=blurb(c[14])), False, "PARTIAL"))
+    add(Case("ja-blurb-other2", "blurb_roles", "ja",
+             ja_post("ja-blurb-other2-a", c[15], ["スタイリスト"], "2026-01-05", body_intro=blurb2(c[15])),
+             ja_post("ja-blurb-other2-b", c[15], ["経理スタッフ"], "2026-01-05", body_intro=blurb2(c[15])), False, "PARTIAL"))
+
+    add(Case("ja-emp-kabu", "employer_name", "ja",
+             ja_post("ja-emp-kabu-a", c[16], ["ドライバー"], "2026-01-05", company=c[16].legal),
+             ja_post("ja-emp-kabu-b", c[16], ["ドライバー"], "2026-02-05", company=c[16].legal.replace("株式会社", "(株)"), v=1), True, "TEMPORAL"))
+    add(Case("ja-emp-text", "employer_name", "ja",
+             ja_post("ja-emp-text-a", c[17], ["スタイリスト"], "2026-01-05", company=""),
+             ja_post("ja-emp-text-b", c[17], ["スタイリスト"], "2026-02-05", company=c[17].name, v=1), True, "TEMPORAL",
+             note="registered name only in the text"))
+    add(Case("ja-emp-yugen", "employer_name", "ja",
+             ja_post("ja-emp-yugen-a", c[18], ["経理スタッフ"], "2026-01-05", company=c[18].legal),
+             ja_post("ja-emp-yugen-b", c[18], ["経理スタッフ"], "2026-01-25", company=f"（有）{c[18].name}", v=1),
+             True, "SEMANTIC"))
+    add(Case("ja-emp-diff", "employer_name", "ja",
+             ja_post("ja-emp-diff-a", c[19], ["営業"], "2026-01-05", company=c[19].legal),
+             ja_post("ja-emp-diff-b", JaCo(c[19].name[:-2] + "工務店", f"株式会社{c[19].name[:-2]}工務店", "koumuten.jp",
+                                           "長野県", "松本市", "木造住宅の設計・施工"), ["営業"], "2026-01-06",
+                     company=f"株式会社{c[19].name[:-2]}工務店"), False, "NON", note="two employers sharing a word"))
+
+    add(Case("ja-city-a", "other_city", "ja",
+             ja_post("ja-city-a-a", c[20], ["薬剤師"], "2026-01-05", location="広島県広島市中区"),
+             ja_post("ja-city-a-b", c[20], ["薬剤師"], "2026-01-05", location="広島県福山市"), False, "PARTIAL"))
+    add(Case("ja-city-b", "other_city", "ja",
+             ja_post("ja-city-b-a", c[21], ["ドライバー"], "2026-01-05", location="愛知県名古屋市港区"),
+             ja_post("ja-city-b-b", c[21], ["ドライバー"], "2026-01-05", location="静岡県浜松市中央区"), False, "PARTIAL"))
+    add(Case("ja-city-same", "other_city", "ja",
+             ja_post("ja-city-same-a", c[22], ["介護職員"], "2026-01-05", location="神奈川県横浜市港北区"),
+             ja_post("ja-city-same-b", c[22], ["介護職員"], "2026-02-05", location="横浜市港北区（新横浜駅 徒歩7分）", v=1),
+             True, "TEMPORAL"))
+
+    three = ["施工管理", "営業", "経理スタッフ"]
+    add(Case("ja-multi-add", "multi_role", "ja",
+             ja_post("ja-multi-add-a", c[23], three, "2026-01-05", title="【急募】施工管理・営業・経理スタッフ"),
+             ja_post("ja-multi-add-b", c[23], [*three, "ドライバー"], "2026-02-05",
+                     title="【急募】施工管理・営業・経理スタッフ・ドライバー"), True, "TEMPORAL"))
+    four = ["看護師", "介護職員", "経理スタッフ", "ドライバー"]
+    add(Case("ja-multi-drop", "multi_role", "ja",
+             ja_post("ja-multi-drop-a", c[24], four, "2026-01-05", title="看護師・介護職員ほか4職種募集"),
+             ja_post("ja-multi-drop-b", c[24], four[:3], "2026-02-05", title="看護師・介護職員ほか3職種募集", v=1),
+             True, "TEMPORAL"))
+    add(Case("ja-multi-two", "multi_role", "ja",
+             ja_post("ja-multi-two-a", c[25], ["バックエンドエンジニア", "フロントエンドエンジニア"], "2026-01-05"),
+             ja_post("ja-multi-two-b", c[25], ["バックエンドエンジニア"], "2026-02-05"), False, "PARTIAL"))
+    add(Case("ja-multi-half", "multi_role", "ja",
+             ja_post("ja-multi-half-a", c[26], ["施工管理", "営業", "経理スタッフ", "ドライバー"], "2026-01-05",
+                     title="施工管理ほか4職種"),
+             ja_post("ja-multi-half-b", c[26], ["施工管理", "営業", "看護師", "薬剤師"], "2026-02-05",
+                     title="施工管理ほか4職種"), False, "PARTIAL"))
+
+    base = ja_post("ja-meta-company-a", c[27], ["営業"], "2026-01-05", company=c[27].legal, title="家具の提案営業◆土日休み")
+    add(Case("ja-meta-company", "metadata", "ja", base,
+             {k: v for k, v in base.items() if k != "company"} | {"id": "ja-meta-company-b", "source": "other"},
+             True, "FULL", same_profile=True))
+    base = ja_post("ja-meta-category-a", c[28], ["スタイリスト"], "2026-01-05", title="スタイリスト◆完全週休2日◆駅チカ")
+    add(Case("ja-meta-category", "metadata", "ja", base,
+             base | {"id": "ja-meta-category-b", "title": "スタイリスト◆完全週休2日◆駅チカ ／ 美容師・理容師", "source": "other"},
+             True, "FULL", same_profile=True, note="site category after the title"))
+    base = ja_post("ja-meta-category2-a", c[29], ["薬剤師"], "2026-01-05", title="調剤薬局の薬剤師（正社員）")
+    add(Case("ja-meta-category2", "metadata", "ja", base,
+             base | {"id": "ja-meta-category2-b", "title": "調剤薬局の薬剤師（正社員）【医療・福祉】", "source": "other"},
+             True, "FULL", same_profile=True, note="bracketed site category"))
+    base = ja_post("ja-meta-footer-a", c[30], ["経理スタッフ"], "2026-01-05")
+    add(Case("ja-meta-footer", "metadata", "ja", base,
+             base | {"id": "ja-meta-footer-b", "source": "other", "description": base["description"]
+                     + "\n\n※この求人情報は「しごとナビ」に掲載されています。掲載期間：2026年1月5日〜2月1日"},
+             True, "FULL", same_profile=True, note="platform footer"))
+    return out
+
+
+def cases() -> list[Case]:
+    """All hand-made pairs: English, Chinese, Japanese."""
+    return [*_en_cases(), *_zh_cases(), *_ja_cases()]
