@@ -705,6 +705,16 @@ _LIST_SPLIT_RE = re.compile(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*")
 _BRACKET_OPEN_RE = re.compile(r"[\[【〔(（]")
 
 
+_JOB_COUNT_RE = re.compile(r"(?:ほか|他)\s*\d*\s*職種.*$|募集$")
+
+
+def _middot_roles(part: str, lang: str) -> list[str]:
+    """A CJK title segment `看護師・介護職員ほか4職種募集` as its roles (看護師, 介護職員) when every piece
+    between the dots is one; else the segment as it is (`プロダクト・マネージャー` is one role)."""
+    pieces = [x for x in (_JOB_COUNT_RE.sub("", p).strip() for p in part.split("・")) if x]
+    return pieces if len(pieces) >= 2 and all(_looks_like_role(x, lang) for x in pieces) else [part]
+
+
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
     folded: list[str] | None = None,
@@ -718,7 +728,10 @@ def _roles(
         m = _TITLE_HIRE_RE.search(title)
         t = m.group(1) if m else title
         t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t, lambda m: " ")
-        parts = [c for c in (_clean_role(r) for r in _TITLE_SPLIT_RE.split(t)) if c]
+        pieces = _TITLE_SPLIT_RE.split(t)
+        if lang != "en" and "・" in t:
+            pieces = [q for p in pieces for q in _middot_roles(p, lang)]
+        parts = [c for c in (_clean_role(r) for r in pieces) if c]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
     joined = "\n".join(lines)

@@ -4,7 +4,7 @@ Extracted for the same posting. Do not edit; do not import outside tests.
 
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
 e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
-notes leave a CJK location.
+notes leave a CJK location; a CJK title segment split at ・ when every piece is a role.
 """
 
 from __future__ import annotations
@@ -319,7 +319,14 @@ def _roles(
         m = _TITLE_HIRE_RE.search(title)
         t = m.group(1) if m else title
         t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
-        parts = [c for c in (_clean_role(r) for r in re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)) if c]
+        pieces = re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)
+        if lang != "en":  # `看護師・介護職員ほか4職種募集`: the pieces between the dots when each is a role
+            split = []
+            for p in pieces:
+                qs = [x for x in (re.sub(r"(?:ほか|他)\s*\d*\s*職種.*$|募集$", "", q).strip() for q in p.split("・")) if x]
+                split.extend(qs if len(qs) >= 2 and all(_looks_like_role(x, lang) for x in qs) else [p])
+            pieces = split
+        parts = [c for c in (_clean_role(r) for r in pieces) if c]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
     for line in lines:

@@ -383,6 +383,53 @@ def _en_cases() -> list[Case]:
              en_fields("en-meta-footer-b", c[33], "Account Executive", "2026-01-06", html=True,
                        footer="Found on Jobbly, the job board for startups. Apply with one click: jobbly.example/a/88213"),
              True, "FULL"))
+
+    # smaller updates: the class alone, the text mostly kept (pay or one note changed)
+    wr = Co("Gorsemoor Robotics", "gorsemoor.ai", "Pittsburgh, PA", "weeding robots for organic farms", "45")
+    a = en_hn("en-emp-yc-small-a", wr, ["Backend Engineer"], "2026-01-05", name="Gorsemoor Robotics (YC W25)",
+              extra=["Benefits: health, dental, 401k match, and a farm visit every quarter."])
+    b = dict(a, id="en-emp-yc-small-b", posted_at="2026-02-03T15:00:00Z",
+             description=a["description"].replace("Gorsemoor Robotics (YC W25)", "Gorsemoor Robotics")
+             .replace("$150k-$180k", "$160k-$190k"))
+    add(Case("en-emp-yc-small", "employer_name", "en", a, b, True, "TEMPORAL", note="batch tag dropped, pay raised"))
+    ps = Co("Pinestraw Health", "pinestraw.health", "Nashville, TN", "prior authorization for physical therapists", "30")
+    a = en_fields("en-emp-inc-small-a", ps, "Data Scientist", "2026-01-05", company="Pinestraw Health, Inc.")
+    b = dict(en_fields("en-emp-inc-small-b", ps, "Data Scientist", "2026-02-02", company="Pinestraw Health"),
+             description=a["description"].replace("$140k-$165k", "$145k-$170k"))
+    add(Case("en-emp-inc-small", "employer_name", "en", a, b, True, "TEMPORAL", note="legal form dropped, pay raised"))
+    ws = Co("Westerly Ledger", "westerly.finance", "Charlotte, NC", "cash forecasting for credit unions", "26")
+    a = dict(en_fields("en-emp-field-small-a", ws, "Frontend Engineer", "2026-01-05", company=""),
+             source="aggregator")
+    b = en_fields("en-emp-field-small-b", ws, "Frontend Engineer", "2026-01-06", company="Westerly Ledger LLC")
+    add(Case("en-emp-field-small", "employer_name", "en", a, b, True, "FULL",
+             note="company only in the text on one site, in the field on the other"))
+
+    # multi-role lists: `We're hiring: a, b, c` with one job link per role
+    bk = Co("Brackenridge Energy", "brackenridge.energy", "Houston, TX", "demand response for cold storage", "55")
+
+    def listing(pid: str, roles: list[str], date: str) -> dict[str, Any]:
+        slugs = {r: r.lower().replace(" ", "-") for r in roles}
+        body = [f"{bk.name} builds {bk.product}. Series A, {bk.size} people, offices in Houston and Calgary.",
+                "We're hiring: " + ", ".join(roles) + ".",
+                *(f"{r}: https://jobs.lever.co/brackenridge/{slugs[r]}" for r in roles),
+                "Everyone gets equity, full health cover and a four-day week in August."]
+        return {"id": pid, "description": "<p>".join([f"{bk.name} | Houston, TX | Hybrid", *body]),
+                "posted_at": f"{date}T14:00:00Z", "source": "hn"}
+
+    add(Case("en-multi-list-add", "multi_role", "en",
+             listing("en-multi-list-add-a", ["Backend Engineer", "Data Scientist", "Account Executive"], "2026-01-05"),
+             listing("en-multi-list-add-b", ["Backend Engineer", "Data Scientist", "Account Executive",
+                                             "DevOps Engineer"], "2026-02-02"), True, "TEMPORAL"))
+    add(Case("en-multi-list-swap", "multi_role", "en",
+             listing("en-multi-list-swap-a", ["iOS Engineer", "Product Designer"], "2026-03-02"),
+             listing("en-multi-list-swap-b", ["iOS Engineer", "Frontend Engineer"], "2026-04-01"), False, "PARTIAL",
+             note="one of two roles replaced"))
+    a = {"id": "en-nonad-vs-ad-a", "description": "Anyone hiring remote iOS engineers in Canada? Happy to chat.",
+         "posted_at": "2026-02-03T10:00:00Z", "source": "hn"}
+    add(Case("en-nonad-vs-ad", "non_ad", "en", a,
+             en_hn("en-nonad-vs-ad-b", Co("Larkspur Maps", "larkspur.io", "Vancouver, Canada",
+                                          "field maps for forestry crews", "20"), ["iOS Engineer"], "2026-02-03"),
+             False, "NON", note="a question against a job ad for the same role"))
     return out
 
 
@@ -632,6 +679,23 @@ def _zh_cases() -> list[Case]:
              base | {"id": "zh-meta-footer-b", "description": base["description"]
                      + "\n\n本职位信息由「码农招聘网」发布，未经许可请勿转载。投递请注明来自码农招聘网。"},
              True, "FULL", same_profile=True, note="platform footer"))
+
+    # smaller updates: the class alone, the text mostly kept
+    yl = ZhCo("云岭智农", "云南云岭智农科技有限公司", "yunling-agri.cn", "昆明", "高原花卉的温室控制系统")
+    a = zh_post("zh-emp-legal-small-a", yl, ["后端工程师"], "2026-01-05", company=yl.legal)
+    b = dict(a, id="zh-emp-legal-small-b", company=yl.name, posted_at="2026-02-05T08:00:00Z",
+             description=a["description"].replace("25-40K", "30-45K"))
+    add(Case("zh-emp-legal-small", "employer_name", "zh", a, b, True, "TEMPORAL", note="short name, pay raised"))
+    hy = ZhCo("禾苑科技", "苏州禾苑科技有限公司", "heyuan.tech", "苏州", "社区团购的分拣系统")
+    a = zh_post("zh-emp-field-small-a", hy, ["测试工程师"], "2026-01-05", company_line=f"公司全称：{hy.legal}")
+    b = dict(a, id="zh-emp-field-small-b", company="禾苑科技", posted_at="2026-01-07T08:00:00Z")
+    add(Case("zh-emp-field-small", "employer_name", "zh", a, b, True, "FULL",
+             note="company in the text on one site, in the field on the other"))
+    sy = ZhCo("石羽数据", "成都石羽数据科技有限公司", "shiyu-data.cn", "成都", "连锁药店的会员数据平台")
+    add(Case("zh-multi-swap", "multi_role", "zh",
+             zh_post("zh-multi-swap-a", sy, ["iOS开发工程师", "产品经理"], "2026-01-05"),
+             zh_post("zh-multi-swap-b", sy, ["iOS开发工程师", "测试工程师"], "2026-02-05"), False, "PARTIAL",
+             note="one of two roles replaced"))
     return out
 
 
@@ -895,6 +959,29 @@ def _ja_cases() -> list[Case]:
              base | {"id": "ja-meta-footer-b", "source": "other", "description": base["description"]
                      + "\n\n※この求人情報は「しごとナビ」に掲載されています。掲載期間：2026年1月5日〜2月1日"},
              True, "FULL", same_profile=True, note="platform footer"))
+
+    # smaller updates: the class alone, the text mostly kept
+    co = JaCo("ミヤマ精工", "ミヤマ精工株式会社", "miyama-seiko.co.jp", "新潟県", "燕市", "金属部品の精密加工")
+    a = ja_post("ja-emp-small-a", co, ["施工管理"], "2026-01-05", company=co.legal)
+    b = dict(a, id="ja-emp-small-b", company="ミヤマ精工（株）", posted_at="2026-02-05T00:00:00Z",
+             description=a["description"].replace("月給30万円〜45万円", "月給32万円〜47万円"))
+    add(Case("ja-emp-small", "employer_name", "ja", a, b, True, "TEMPORAL", note="(株) form, pay raised"))
+    co = JaCo("ひまわり園", "社会福祉法人ひまわり園", "himawari-en.or.jp", "岡山県", "倉敷市", "特別養護老人ホームを運営")
+    a = ja_post("ja-emp-field-small-a", co, ["介護職員"], "2026-01-05", company="")
+    b = dict(a, id="ja-emp-field-small-b", company=co.legal, source="other")
+    add(Case("ja-emp-field-small", "employer_name", "ja", a, b, True, "FULL",
+             note="employer only in the text on one site, in the field on the other"))
+    co = JaCo("カエデ物流", "カエデ物流株式会社", "kaede-logi.co.jp", "埼玉県", "川口市", "通販商品の保管と発送")
+    add(Case("ja-multi-title-add", "multi_role", "ja",
+             ja_post("ja-multi-title-add-a", co, ["営業", "経理スタッフ", "ドライバー"], "2026-01-05",
+                     title="営業・経理スタッフ・ドライバー"),
+             ja_post("ja-multi-title-add-b", co, ["営業", "経理スタッフ", "ドライバー", "施工管理"], "2026-02-05",
+                     title="営業・経理スタッフ・ドライバー・施工管理"), True, "TEMPORAL"))
+    co = JaCo("シオン工業", "シオン工業株式会社", "shion-kogyo.co.jp", "三重県", "四日市市", "化学プラントの保守")
+    add(Case("ja-multi-title-swap", "multi_role", "ja",
+             ja_post("ja-multi-title-swap-a", co, ["営業", "経理スタッフ"], "2026-03-05", title="営業・経理スタッフ"),
+             ja_post("ja-multi-title-swap-b", co, ["営業", "ドライバー"], "2026-04-05", title="営業・ドライバー"),
+             False, "PARTIAL", note="one of two roles replaced"))
     return out
 
 
