@@ -86,7 +86,10 @@ def employer_names(ex: Extracted, sites: frozenset[str] = frozenset()) -> frozen
     out = {employer_key(ex.company)}
     if not ex.company and ex.lang != "en":
         out.update(names_in_text(ex.text))
-    out.update(site_label(s) for s in sites)
+    out.discard("")
+    # a site label inside one of the names (greyhound.dev of "Greyhound Tax") adds no name of its own, yet
+    # would agree by containment with another employer sharing the word ("Greyhound Ventures")
+    out.update(label for label in map(site_label, sites) if not any(label in n for n in out))
     return frozenset(k for k in out if len(k) >= 2)
 
 
