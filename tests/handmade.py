@@ -239,6 +239,14 @@ def _en_cases() -> list[Case]:
         a = {"id": f"en-nonad{i}-a", "description": x, "posted_at": "2026-02-03T10:00:00Z", "source": "hn"}
         b = {"id": f"en-nonad{i}-b", "description": y, "posted_at": "2026-02-03T11:30:00Z", "source": "hn"}
         add(Case(f"en-nonad{i}", "non_ad", "en", a, b, False, "NON"))
+    similar = [("Is this role still open? I applied in March and never heard back.",
+                "Is this role still open? I applied last week and never heard back."),
+               ("Are you open to remote candidates from Europe for the backend role?",
+                "Are you open to remote candidates from Canada for the backend role?")]
+    for i, (x, y) in enumerate(similar):
+        a = {"id": f"en-nonad-sim{i}-a", "description": x, "posted_at": "2026-02-03T10:00:00Z", "source": "hn"}
+        b = {"id": f"en-nonad-sim{i}-b", "description": y, "posted_at": "2026-02-04T09:00:00Z", "source": "hn"}
+        add(Case(f"en-nonad-sim{i}", "non_ad", "en", a, b, False, "NON", note="two similar comments"))
     a = {"id": "en-nonad-copy-a", "description": comments[0][1], "posted_at": "2026-02-03T10:00:00Z", "source": "hn"}
     b = {**a, "id": "en-nonad-copy-b", "posted_at": "2026-02-04T10:00:00Z"}
     add(Case("en-nonad-copy", "non_ad", "en", a, b, True, "FULL", note="identical copy"))
@@ -281,6 +289,13 @@ def _en_cases() -> list[Case]:
     tm = dict(tpost("en-tmpl-samecity-b", c[8], "2026-03-01"), location=c[10].city)
     add(Case("en-tmpl-samecity", "template", "en", tpost("en-tmpl-samecity-a", c[10], "2026-03-01"), tm,
              False, "NON", note="two employers, same template, same city"))
+    franchise = "\n\n".join(tmpl + ["Send your CV through the apply button on this page."])
+    add(Case("en-tmpl-nosite", "template", "en",
+             {"id": "en-tmpl-nosite-a", "title": "Senior Backend Engineer", "company": "Northgate Fintech",
+              "location": "Berlin, Germany", "description": franchise, "posted_at": "2026-01-05T09:00:00Z"},
+             {"id": "en-tmpl-nosite-b", "title": "Senior Backend Engineer", "company": "Ironbridge Health",
+              "location": "Berlin, Germany", "description": franchise, "posted_at": "2026-01-06T09:00:00Z"},
+             False, "NON", note="one template text word for word under two employers (company fields only)"))
     add(Case("en-tmpl-same", "template", "en", tpost("en-tmpl-same-a", c[11], "2026-01-05"),
              tpost("en-tmpl-same-b", c[11], "2026-02-05", company=c[11].name + " B.V."), True, "TEMPORAL",
              note="control: one employer reposts its template"))
@@ -307,6 +322,28 @@ def _en_cases() -> list[Case]:
     add(Case("en-blurb-other2", "blurb_roles", "en",
              en_fields("en-blurb-other2-a", c[17], "DevOps Engineer", "2026-01-20", html=True),
              en_fields("en-blurb-other2-b", c[17], "Account Executive", "2026-01-21", html=True), False, "PARTIAL"))
+
+    hv = Co("Harrowgate Systems", "harrowgate.io", "Madison, WI", "clinical trial scheduling", "70")
+    long_blurb = [
+        "Harrowgate Systems builds clinical trial scheduling software used by 300 research sites in 14 countries.",
+        "We started in 2019 when our founders, a trial coordinator and a compiler engineer, got tired of "
+        "spreadsheets that decide when patients get their next dose.",
+        "We are 70 people, default alive, and we answer every support ticket within an hour.",
+        "We work four days a week in summer, meet in person twice a year and publish our salary bands internally.",
+        "Our stack is Elixir, Postgres and TypeScript, deployed on Fly.io; we run no on-call rotation at night.",
+    ]
+
+    def heavy(pid: str, role: str, line: str) -> dict[str, Any]:
+        return {"id": pid, "posted_at": "2026-02-02T16:00:00Z", "source": "hn", "description": "<p>".join(
+            [f"{hv.name} | {role} | Madison, WI or Remote (US)", *long_blurb, line,
+             f"Apply: https://{hv.site}/jobs/{role.lower().replace(' ', '-')}"])}
+
+    add(Case("en-blurb-heavy", "blurb_roles", "en",
+             heavy("en-blurb-heavy-a", "Senior Backend Engineer",
+                   "The role: own the scheduling engine and its API, $170k-$200k."),
+             heavy("en-blurb-heavy-b", "Customer Success Manager",
+                   "The role: onboard new research sites and run their training, $95k-$115k."),
+             False, "PARTIAL", note="another role behind a long shared blurb"))
 
     # employer_name: name variants of one employer, text partly rewritten
     add(Case("en-emp-yc", "employer_name", "en",
@@ -580,6 +617,10 @@ def _zh_cases() -> list[Case]:
                  {"id": f"zh-nonad{i}-a", "title": "回复", "description": x, "posted_at": "2026-02-03T10:00:00Z"},
                  {"id": f"zh-nonad{i}-b", "title": "回复", "description": y, "posted_at": "2026-02-03T12:00:00Z"},
                  False, "NON"))
+    add(Case("zh-nonad-sim", "non_ad", "zh",
+             {"id": "zh-nonad-sim-a", "title": "回复", "description": "请问这个岗位还在招吗？我上周投了简历还没有回复。"},
+             {"id": "zh-nonad-sim-b", "title": "回复", "description": "请问这个岗位还在招吗？我昨天投了简历还没有回复。"},
+             False, "NON", note="two similar comments"))
     add(Case("zh-nonad-copy", "non_ad", "zh",
              {"id": "zh-nonad-copy-a", "title": "回复", "description": comments[1][1], "posted_at": "2026-02-03T10:00:00Z"},
              {"id": "zh-nonad-copy-b", "title": "回复", "description": comments[1][1], "posted_at": "2026-02-05T10:00:00Z"},
@@ -626,6 +667,14 @@ def _zh_cases() -> list[Case]:
     add(Case("zh-blurb-other2", "blurb_roles", "zh",
              zh_post("zh-blurb-other2-a", c[14], ["后端工程师"], "2026-01-15"),
              zh_post("zh-blurb-other2-b", c[14], ["测试工程师"], "2026-01-15"), False, "PARTIAL"))
+
+    bq = ZhCo("碧泉环境", "杭州碧泉环境科技有限公司", "biquan-env.cn", "杭州", "城市污水处理厂的运维系统")
+    zh_blurb = ("碧泉环境成立于2018年，专注于城市污水处理厂的数字化运维，目前服务全国40多座水厂。公司核心团队来自知名环保企业"
+                "和互联网公司，已获得两轮融资。我们提倡扁平管理，每周五下午是技术分享时间，每年组织两次团建旅行。")
+    add(Case("zh-blurb-heavy", "blurb_roles", "zh",
+             zh_post("zh-blurb-heavy-a", bq, ["后端工程师"], "2026-02-02", blurb=zh_blurb),
+             zh_post("zh-blurb-heavy-b", bq, ["产品经理"], "2026-02-02", blurb=zh_blurb), False, "PARTIAL",
+             note="another role behind a long shared blurb"))
 
     add(Case("zh-emp-legal", "employer_name", "zh",
              zh_post("zh-emp-legal-a", c[15], ["后端工程师"], "2026-01-05", company=c[15].legal, contact=False),
@@ -838,6 +887,10 @@ def _ja_cases() -> list[Case]:
         add(Case(f"ja-nonad{i}", "non_ad", "ja",
                  {"id": f"ja-nonad{i}-a", "title": "質問", "description": x, "source": "qa"},
                  {"id": f"ja-nonad{i}-b", "title": "質問", "description": y, "source": "qa"}, False, "NON"))
+    add(Case("ja-nonad-sim", "non_ad", "ja",
+             {"id": "ja-nonad-sim-a", "title": "質問", "description": "この求人はまだ募集していますか？先週応募しましたが返信がありません。"},
+             {"id": "ja-nonad-sim-b", "title": "質問", "description": "この求人はまだ募集していますか？昨日応募しましたが返信がありません。"},
+             False, "NON", note="two similar comments"))
     add(Case("ja-nonad-copy", "non_ad", "ja",
              {"id": "ja-nonad-copy-a", "title": "質問", "description": comments[2][0], "source": "qa"},
              {"id": "ja-nonad-copy-b", "title": "質問", "description": comments[2][0], "source": "qa"},
@@ -872,6 +925,14 @@ def _ja_cases() -> list[Case]:
              False, "NON"))
     add(Case("ja-tmpl-b", "template", "ja", tpost("ja-tmpl-b-a", c[7], c[7]), tpost("ja-tmpl-b-b", c[8], c[7]),
              False, "NON"))
+    text = "\n\n".join([tmpl_intro, "【仕事内容】\n請求書の発行と経費精算のチェックをお任せします。",
+                         "【応募資格】\n経理経験1年以上。", "【給与】\n月給23万円〜28万円"])
+    add(Case("ja-tmpl-nosite", "template", "ja",
+             {"id": "ja-tmpl-nosite-a", "title": "経理スタッフ", "company": "株式会社アオイ製作所", "location": "大阪府堺市",
+              "description": text, "source": "board"},
+             {"id": "ja-tmpl-nosite-b", "title": "経理スタッフ", "company": "株式会社シロガネ商会", "location": "大阪府堺市",
+              "description": text, "source": "board"},
+             False, "NON", note="one template text word for word under two employers (company fields only)"))
     add(Case("ja-tmpl-same", "template", "ja", tpost("ja-tmpl-same-a", c[9], c[9]),
              dict(tpost("ja-tmpl-same-b", c[9], c[9]), company=c[9].name), True, "FULL",
              note="control: one employer, name with and without its legal form"))
@@ -894,6 +955,15 @@ def _ja_cases() -> list[Case]:
     add(Case("ja-blurb-other2", "blurb_roles", "ja",
              ja_post("ja-blurb-other2-a", c[15], ["スタイリスト"], "2026-01-05", body_intro=blurb2(c[15])),
              ja_post("ja-blurb-other2-b", c[15], ["経理スタッフ"], "2026-01-05", body_intro=blurb2(c[15])), False, "PARTIAL"))
+
+    co = JaCo("マツバ歯科", "医療法人社団マツバ歯科", "matsuba-dc.jp", "静岡県", "浜松市中央区", "歯科医院を県西部で6院運営")
+    ja_intro = ("マツバ歯科は「痛くない・待たせない」をモットーに、浜松市を中心に6つの医院を運営しています。完全予約制で、"
+                "スタッフ一人ひとりが患者様と向き合う時間を大切にしています。産休・育休からの復帰率は100％、"
+                "子育て中のスタッフも多く活躍しています。")
+    add(Case("ja-blurb-heavy", "blurb_roles", "ja",
+             ja_post("ja-blurb-heavy-a", co, ["経理スタッフ"], "2026-02-02", body_intro=ja_intro, company=co.legal),
+             ja_post("ja-blurb-heavy-b", co, ["ドライバー"], "2026-02-02", body_intro=ja_intro, company=co.legal),
+             False, "PARTIAL", note="another role behind a long shared blurb"))
 
     add(Case("ja-emp-kabu", "employer_name", "ja",
              ja_post("ja-emp-kabu-a", c[16], ["ドライバー"], "2026-01-05", company=c[16].legal),
