@@ -9,7 +9,9 @@ SIG_VERSION = "3"
 * "3": Chinese/Japanese profile_sig signs the description without up to 3 trailing platform footers
   (signatures.profile.footer_core: "※この求人情報は「…」に掲載されています", "掲載期間：…",
   "本职位信息由…发布，未经许可请勿转载"). Latin-script postings (Solr's `signature`), sketches and band keys
-  are unchanged.
+  are unchanged. With it, the company field key (`company_key_s`, service.features.field_key) is the
+  verifier's employer name (signatures.employer.employer_key: batch tags, Latin and CJK legal forms dropped),
+  so "Acme (YC F24)" / "Acme, Inc." and 株式会社ミナト / (株)ミナト no longer read as a company conflict.
 * "2": profile_sig and Solr's `signature` (the configset's `fields`) sign title + description, no longer
   company (one site fills it, another leaves it empty, for the same ad); Chinese/Japanese profile_sig
   signs the title without trailing site tags (signatures.profile.title_core: "… ／ 営業職", "…【急募】",
