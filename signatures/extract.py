@@ -599,7 +599,10 @@ _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职�
 _HIRING_LIST_RE = re.compile(
     r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
 )
-_TITLE_HIRE_RE = re.compile(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring)\s*[:：]?\s*(.+)", re.IGNORECASE)
+_TITLE_HIRE_RE = re.compile(
+    r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*(?:an?\s+)?(.+)",
+    re.IGNORECASE)
+_TITLE_HIRE_TAIL_RE = re.compile(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才)\s*$")  # "SynFutures智能合约工程师招聘"
 _BRACKET_RE = re.compile(r"[\[【〔(（]([^\]】〕)）]{1,40})[\]】〕)）]")
 _LIST_PREFIX_RE = re.compile(r"^(?:->|=>|[-*+•·◆■□●○▶►→>]|\d+[.)、．]|[（(]\d+[)）]|#+)\s*")
 _URL_ONLY_RE = re.compile(r"https?://\S+")
@@ -695,7 +698,15 @@ def _role_core(line: str) -> str:
         core = _sub_folded(_ROLE_NOISE, core, " ", lambda f: _unopened(_unopened(_unopened(f, "[", "]"), "(", ")"), "（", "）"))
     else:
         core = _sub_folded(_ROLE_NOISE, core, " ")
-    return _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
+    core = _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
+    return "" if core[:1] in _CONTACT_FIRST and _CONTACT_LEAD_RE.match(core) else core
+
+
+#: A line telling how to apply or whom to write ("Contact our CTO directly at …") names no role.
+_CONTACT_LEAD_RE = re.compile(
+    r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|visit|"
+    r"see|check\s+out)\b")
+_CONTACT_FIRST = frozenset("cCeEaArRsSwWpPdDqQiIvV")
 
 
 _HIRING_LIST = _Pre(_HIRING_LIST_RE, lines=True)
@@ -726,7 +737,7 @@ def _roles(
     roles: list[str] = []
     if title:
         m = _TITLE_HIRE_RE.search(title)
-        t = m.group(1) if m else title
+        t = m.group(1) if m else _TITLE_HIRE_TAIL_RE.sub("", title)
         t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t, lambda m: " ")
         pieces = _TITLE_SPLIT_RE.split(t)
         if lang != "en" and "・" in t:

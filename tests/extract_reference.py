@@ -4,7 +4,8 @@ Extracted for the same posting. Do not edit; do not import outside tests.
 
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
 e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
-notes leave a CJK location; a CJK title segment split at ・ when every piece is a role.
+notes leave a CJK location; a CJK title segment split at ・ when every piece is a role; contact lines are no role lines;
+'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'.
 """
 
 from __future__ import annotations
@@ -241,7 +242,9 @@ _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职�
 _HIRING_LIST_RE = re.compile(
     r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
 )
-_TITLE_HIRE_RE = re.compile(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring)\s*[:：]?\s*(.+)", re.IGNORECASE)
+_TITLE_HIRE_RE = re.compile(
+    r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*(?:an?\s+)?(.+)",
+    re.IGNORECASE)
 _BRACKET_RE = re.compile(r"[\[【〔(（]([^\]】〕)）]{1,40})[\]】〕)）]")
 _LIST_PREFIX_RE = re.compile(r"^(?:->|=>|[-*+•·◆■□●○▶►→>]|\d+[.)、．]|[（(]\d+[)）]|#+)\s*")
 _URL_ONLY_RE = re.compile(r"https?://\S+")
@@ -306,7 +309,10 @@ def _role_core(line: str) -> str:
     core = _EMAIL_RE.sub(" ", core)
     core = _LIST_PREFIX_RE.sub("", core.strip())
     core = _ROLE_NOISE_RE.sub(" ", core)
-    return re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
+    core = re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
+    contact = (r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|"
+               r"visit|see|check\s+out)\b")
+    return "" if re.match(contact, core) else core
 
 
 def _roles(
@@ -317,7 +323,7 @@ def _roles(
     roles: list[str] = []
     if title:
         m = _TITLE_HIRE_RE.search(title)
-        t = m.group(1) if m else title
+        t = m.group(1) if m else re.sub(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才)\s*$", "", title)
         t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
         pieces = re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)
         if lang != "en":  # `看護師・介護職員ほか4職種募集`: the pieces between the dots when each is a role
