@@ -957,11 +957,19 @@ _LOCATION_HEADING_RE = re.compile(r"(?i)^(?:工作地点|工作地點|办公地�
 _PAREN_NOTE_RE = re.compile(r"[(（][^()（）]{0,40}[)）]")
 
 
+#: Work-mode notes in a Chinese / Japanese location ("不限，可远程remote", "フルリモート可"): no place.
+_ANYWHERE_RE = re.compile(r"(?i)(?:可|支持|接受|フル)?(?:远程|遠程|remote|リモート|在宅)(?:办公|辦公|工作|勤務)?(?:可)?|"
+                          r"地点不限|不限|均可|全国|anywhere")
+_PLACE_CHAR_RE = re.compile(r"[^\W\d_]")
+
+
 def _location_core(location: str) -> str:
-    """A Chinese / Japanese location without notes in parentheses: "横浜市港北区（新横浜駅 徒歩7分）" names
-    the place 横浜市港北区, the station is how to get there (kept when nothing else is left)."""
-    core = _PAREN_NOTE_RE.sub(" ", location).strip()
-    return core if len(core) >= 2 else location
+    """A Chinese / Japanese location without notes in parentheses ("横浜市港北区（新横浜駅 徒歩7分）" names
+    the place 横浜市港北区, the station is how to get there; kept when nothing else is left), and "" when it
+    only says the work is remote or anywhere ("不限，可远程remote")."""
+    core = _PAREN_NOTE_RE.sub(" ", location).strip() if "(" in location or "（" in location else location
+    core = core if len(core) >= 2 else location
+    return core if _PLACE_CHAR_RE.search(_ANYWHERE_RE.sub(" ", core)) else ""
 
 
 def _md_heading(line: str) -> str | None:
@@ -1054,7 +1062,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
                 location = sec.lines[0]
                 found.append("location")
                 break
-    if location and lang != "en" and ("(" in location or "（" in location):
+    if location and lang != "en":
         location = _location_core(location)
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""

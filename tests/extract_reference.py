@@ -4,7 +4,7 @@ Extracted for the same posting. Do not edit; do not import outside tests.
 
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
 e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
-notes leave a CJK location; a CJK title segment split at ・ when every piece is a role; contact lines are no role lines;
+notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact lines are no role lines;
 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'.
 """
 
@@ -583,6 +583,9 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if location and lang != "en":
         core = re.sub(r"[(（][^()（）]{0,40}[)）]", " ", location).strip()
         location = core if len(core) >= 2 else location
+        anywhere = (r"(?i)(?:可|支持|接受|フル)?(?:远程|遠程|remote|リモート|在宅)(?:办公|辦公|工作|勤務)?(?:可)?|"
+                    r"地点不限|不限|均可|全国|anywhere")
+        location = location if re.search(r"[^\W\d_]", re.sub(anywhere, " ", location)) else ""
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)

@@ -387,6 +387,18 @@ def _en_cases() -> list[Case]:
              en_fields("en-city-same-fields-b", c[26], "Frontend Engineer", "2026-01-05",
                        location="Toronto, Ontario, Canada"), True, "FULL"))
 
+    def skerry(pid: str, date: str, team: int) -> dict[str, Any]:
+        return {"id": pid, "posted_at": f"{date}T15:00:00Z", "source": "hn", "description": "<p>".join([
+            "Skerry Cloud | Senior DevOps Engineer, Support Engineer | REMOTE (US)",
+            f"Skerry Cloud backs up the documents of small law firms. We are {team} people and profitable.",
+            "Senior DevOps Engineer: run our storage clusters on bare metal, Terraform and Ansible; $165k-$190k.",
+            "Support Engineer: answer customers by phone and e-mail and fix their restores; $85k-$100k.",
+            "Apply: https://skerry.cloud/jobs"])}
+
+    a, b = skerry("en-city-header-a", "2026-01-05", 19), skerry("en-city-header-b", "2026-02-04", 23)
+    add(Case("en-city-header", "other_city", "en", a, b, True, "TEMPORAL",
+             note="the same header reposted: no place changed ('DevOps' is no place)"))
+
     # multi_role
     three = ["Backend Engineer", "Frontend Engineer", "Data Scientist"]
     add(Case("en-multi-add", "multi_role", "en",
@@ -699,6 +711,13 @@ def _zh_cases() -> list[Case]:
              zh_post("zh-city-a-b", c[19], ["测试工程师"], "2026-01-05", city="佛山"), False, "PARTIAL"))
     add(Case("zh-city-b", "other_city", "zh", zh_post("zh-city-b-a", c[20], ["产品经理"], "2026-01-05", city="成都"),
              zh_post("zh-city-b-b", c[20], ["产品经理"], "2026-01-06", city="重庆"), False, "PARTIAL"))
+    lq = ZhCo("链桥", "链桥网络科技(深圳)有限公司", "lianqiao.io", "深圳", "跨链资产桥的风控系统")
+    a = zh_post("zh-city-remote-a", lq, ["运维工程师"], "2026-01-05", city="不限，可远程remote",
+                title="[地点不限，可远程] 链桥招聘运维工程师")
+    b = zh_post("zh-city-remote-b", lq, ["运维工程师"], "2026-03-02", city="深圳，支持远程", title="[深圳/远程] 链桥招聘运维工程师")
+    b["description"] = b["description"].replace("20-35K", "25-40K")
+    add(Case("zh-city-remote", "other_city", "zh", a, b, True, "TEMPORAL",
+             note="'anywhere, remote' names no place: not moved to 深圳 (remote in both)"))
     add(Case("zh-city-same", "other_city", "zh", zh_post("zh-city-same-a", c[21], ["护士"], "2026-01-05", city="南京"),
              zh_post("zh-city-same-b", c[21], ["护士"], "2026-02-05", city="南京市鼓楼区", v=1), True, "TEMPORAL"))
 

@@ -43,6 +43,10 @@ MODEL_GAPS: dict[str, str] = {
                      "p=0.52 < 0.70 (the model reads any role change as another job)",
     "ja-multi-drop": "one role dropped among four (TEMPORAL): role_sim 0.75, roles_changed 0.25, p=0.43 < 0.70 "
                      "(role_sim 0.75 contributes -0.7; no employer field, the text names it mid-sentence)",
+    "en-city-header": "the same HN header reposted (team size changed): p=0.97, vetoed 'location_moved=dev->dev': "
+                      "features.place_names' _CAP_RE reads 'Senior Dev' out of 'Senior DevOps' in the role segment, "
+                      "and 'dev' is no word of either text, so each side 'names a place the other never mentions' "
+                      "(the same veto drops train pair hn-46889635/hn-46481959 at p=0.95)",
     "zh-city-b": "same ad for 成都 and 重庆: p=0.96, no veto: features._cjk_places reads 成都 as 成 + the suffix 都 "
                  "(as in 東京都) and drops the 1-character unit, so one side names no place",
     "ja-city-a": "same ad for 広島市中区 and 福山市 (both 広島県): p=0.94, no veto: places are compared as units "
