@@ -699,14 +699,16 @@ def _role_core(line: str) -> str:
     else:
         core = _sub_folded(_ROLE_NOISE, core, " ")
     core = _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
-    return "" if core[:1] in _CONTACT_FIRST and _CONTACT_LEAD_RE.match(core) else core
+    return "" if core[:1] in _NOT_ROLE_FIRST and _NOT_ROLE_LEAD_RE.match(core) else core
 
 
-#: A line telling how to apply or whom to write ("Contact our CTO directly at …") names no role.
-_CONTACT_LEAD_RE = re.compile(
+#: A line telling how to apply or whom to write ("Contact our CTO directly at …"), or a duty or requirement
+#: ("负责dapp应用开发", "熟悉 iOS 开发": responsible for / familiar with) names no role.
+_NOT_ROLE_LEAD_RE = re.compile(
     r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|visit|"
-    r"see|check\s+out)\b")
-_CONTACT_FIRST = frozenset("cCeEaArRsSwWpPdDqQiIvV")
+    r"see|check\s+out)\b|"
+    r"(?:负责|負責|参与|參與|熟悉|具备|具備|协助|協助|完成|配合|根据|根據|掌握|了解|精通|擅长|擅長|能够|能夠)(?!人)")
+_NOT_ROLE_FIRST = frozenset("cCeEaArRsSwWpPdDqQiIvV负負参參熟具协協完配根掌了精擅能")
 
 
 _HIRING_LIST = _Pre(_HIRING_LIST_RE, lines=True)
@@ -716,6 +718,8 @@ _LIST_SPLIT_RE = re.compile(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*")
 _BRACKET_OPEN_RE = re.compile(r"[\[【〔(（]")
 
 
+_TAGLINE_RE = re.compile(r"(?:月給|年収|時給|日給|年俸|年間休日|年休|賞与|完全?週休|土日|残業|未経験|応募者全員|面接|手当|"
+                         r"月薪|年薪|薪资|薪水|五险一金|双休|周末双休)")
 _JOB_COUNT_RE = re.compile(r"(?:ほか|他)\s*\d*\s*職種.*$|募集$")
 
 
@@ -743,6 +747,8 @@ def _roles(
         if lang != "en" and "・" in t:
             pieces = [q for p in pieces for q in _middot_roles(p, lang)]
         parts = [c for c in (_clean_role(r) for r in pieces) if c]
+        if lang != "en":  # pay and holiday taglines ("月給40万円以上◎…", "年間休日127日！…") are no roles
+            parts = [c for c in parts if not _TAGLINE_RE.match(c)]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
     joined = "\n".join(lines)

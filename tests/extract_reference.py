@@ -4,8 +4,8 @@ Extracted for the same posting. Do not edit; do not import outside tests.
 
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
 e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
-notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact lines are no role lines;
-'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'.
+notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
+'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles.
 """
 
 from __future__ import annotations
@@ -311,7 +311,8 @@ def _role_core(line: str) -> str:
     core = _ROLE_NOISE_RE.sub(" ", core)
     core = re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
     contact = (r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|"
-               r"visit|see|check\s+out)\b")
+               r"visit|see|check\s+out)\b|(?:负责|負責|参与|參與|熟悉|具备|具備|协助|協助|完成|配合|根据|根據|掌握|"
+               r"了解|精通|擅长|擅長|能够|能夠)(?!人)")
     return "" if re.match(contact, core) else core
 
 
@@ -333,6 +334,10 @@ def _roles(
                 split.extend(qs if len(qs) >= 2 and all(_looks_like_role(x, lang) for x in qs) else [p])
             pieces = split
         parts = [c for c in (_clean_role(r) for r in pieces) if c]
+        if lang != "en":
+            tagline = (r"(?:月給|年収|時給|日給|年俸|年間休日|年休|賞与|完全?週休|土日|残業|未経験|応募者全員|面接|手当|"
+                       r"月薪|年薪|薪资|薪水|五险一金|双休|周末双休)")
+            parts = [c for c in parts if not re.match(tagline, c)]
         good = [r for r in parts if _looks_like_role(r, lang)]
         roles.extend(good or (parts if title_given else []))
     for line in lines:

@@ -928,6 +928,13 @@ def _ja_cases() -> list[Case]:
     add(Case("ja-role-sales", "other_role", "ja",
              ja_post("ja-role-sales-a", c[3], ["施工管理"], "2026-01-05", html=True),
              ja_post("ja-role-sales-b", c[3], ["営業"], "2026-01-05", html=True), False, "PARTIAL"))
+    co = JaCo("ツクシ電設", "ツクシ電設株式会社", "tsukushi-densetsu.jp", "福岡県", "北九州市小倉北区", "工場と商業施設の電気設備工事")
+    add(Case("ja-role-tagline", "other_role", "ja",
+             ja_post("ja-role-tagline-a", co, ["施工管理"], "2026-01-05", company=co.legal,
+                     title="年間休日125日★賞与年2回【施工管理】"),
+             ja_post("ja-role-tagline-b", co, ["営業"], "2026-01-05", company=co.legal,
+                     title="年間休日125日★賞与年2回【営業】"), False, "PARTIAL",
+             note="one tagline, two roles (the role only in brackets and the body)"))
     add(Case("ja-role-repost", "other_role", "ja",
              ja_post("ja-role-repost-a", c[4], ["薬剤師"], "2026-01-05"),
              ja_post("ja-role-repost-b", c[4], ["薬剤師"], "2026-02-16", v=1), True, "TEMPORAL",
