@@ -211,12 +211,13 @@ DESCRIPTION_FIELD = "description"
 FOOTER_LINES_MAX = 3
 """At most this many trailing platform-footer lines are dropped from a CJK description (footer_core)."""
 _FOOTER_TAIL = 400  # footer_core looks at this many trailing characters
-# A short last line (plain or <p>/<br> separated) naming where the ad is listed: "※この求人情報は「…」に
-# 掲載されています", "掲載期間：…", "本职位信息由…发布，未经许可请勿转载", "来源：…".
+# A short last line (plain or <p>/<br> separated) naming where the ad is listed or the listing's own data:
+# "※この求人情報は「…」に掲載されています", "掲載期間：…", "求人番号：…", "本职位信息由…发布，未经许可请勿转载",
+# "来源：…", "发布时间：…".
 _FOOTER_RE = re.compile(
     r"(?:\n|<p[^<>]{0,40}>|<br\s*/?>)\s*[^\n<>]{0,80}"
-    r"(?:この求人(?:情報)?は|求人情報は|掲載期間|掲載開始|掲載終了|に掲載|本(?:职位|岗位|招聘)信息|信息(?:由|来自)|"
-    r"转载|來源[:：]|来源[:：])"
+    r"(?:この求人(?:情報)?は|求人情報は|掲載期間|掲載開始|掲載終了|掲載日|に掲載|最終更新|更新日|求人番号|求人ID|"
+    r"本(?:职位|岗位|招聘)信息|信息(?:由|来自)|转载|來源[:：]|来源[:：]|发布(?:时间|日期)|更新时间|浏览(?:次数|量))"
     r"[^\n<>]{0,80}(?:</p>)?\s*$"
 )
 

@@ -5,7 +5,7 @@ Extracted for the same posting. Do not edit; do not import outside tests.
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
 e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
 notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
-'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles.
+'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 """
 
 from __future__ import annotations
@@ -236,7 +236,8 @@ _ROLE_WORDS_CJK = re.compile(
     r"专家|專家|总监|總監|负责人|研究员|研究員|分析师|分析師|架构师|架構師|主管|助理|客服|专员|專員|市场|商务|销售|"
     r"HR|BD|hr|bd|合伙人|CTO|cto|COO|CFO|顾问|顧問|讲师|编辑|翻译|风控|交易员|研究|开发者|"
     r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ|営業|事務|保守|担当|リーダー|職|士|師|員|"
-    r"スタイリスト|ドライバー|プランナー|介護|販売|技術者|コンサルタント|警備|施工管理|店長|候補)$"
+    r"スタイリスト|ドライバー|プランナー|介護|販売|技術者|コンサルタント|警備|施工管理|店長|候補|"
+    r"护工|護工|普工|电工|電工|焊工|司机|司機|保安|保洁|保潔|月嫂|育儿嫂)$"
 )
 _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
 _HIRING_LIST_RE = re.compile(

@@ -764,6 +764,11 @@ def _zh_cases() -> list[Case]:
              zh_post("zh-multi-swap-a", sy, ["iOS开发工程师", "产品经理"], "2026-01-05"),
              zh_post("zh-multi-swap-b", sy, ["iOS开发工程师", "测试工程师"], "2026-02-05"), False, "PARTIAL",
              note="one of two roles replaced"))
+    base = zh_post("zh-meta-listing-a", c[0], ["护工"], "2026-01-05")
+    add(Case("zh-meta-listing", "metadata", "zh", base,
+             base | {"id": "zh-meta-listing-b", "description": base["description"]
+                     + "\n\n发布时间：2026-01-05 12:30　浏览次数：1024"},
+             True, "FULL", same_profile=True, note="the board's listing data at the end"))
     return out
 
 
@@ -1078,6 +1083,11 @@ def _ja_cases() -> list[Case]:
              ja_post("ja-multi-title-swap-a", co, ["営業", "経理スタッフ"], "2026-03-05", title="営業・経理スタッフ"),
              ja_post("ja-multi-title-swap-b", co, ["営業", "ドライバー"], "2026-04-05", title="営業・ドライバー"),
              False, "PARTIAL", note="one of two roles replaced"))
+    base = ja_post("ja-meta-listing-a", c[2], ["施工管理"], "2026-01-05", html=True)
+    add(Case("ja-meta-listing", "metadata", "ja", base,
+             base | {"id": "ja-meta-listing-b", "source": "other", "description": base["description"]
+                     + "<p>求人番号：K-20931</p><p>掲載日：2026/01/05　最終更新日：2026/01/19</p>"},
+             True, "FULL", same_profile=True, note="the board's listing data at the end (HTML)"))
     return out
 
 

@@ -47,6 +47,9 @@ MODEL_GAPS: dict[str, str] = {
                       "features.place_names' _CAP_RE reads 'Senior Dev' out of 'Senior DevOps' in the role segment, "
                       "and 'dev' is no word of either text, so each side 'names a place the other never mentions' "
                       "(the same veto drops train pair hn-46889635/hn-46481959 at p=0.95)",
+    "zh-meta-listing": "a copy plus the board's listing line ('发布时间…浏览次数…'; profile_sig equal): p=0.57 < 0.70, "
+                       "roles_unknown (-0.6): features._merge_roles drops 2-character CJK roles (护工, one bigram), "
+                       "so a 护工 ad never has known roles",
     "zh-city-b": "same ad for 成都 and 重庆: p=0.96, no veto: features._cjk_places reads 成都 as 成 + the suffix 都 "
                  "(as in 東京都) and drops the 1-character unit, so one side names no place",
     "ja-city-a": "same ad for 広島市中区 and 福山市 (both 広島県): p=0.94, no veto: places are compared as units "

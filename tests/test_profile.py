@@ -690,6 +690,8 @@ def test_platform_footer_is_not_part_of_a_cjk_signature() -> None:
     html_body = "<p>负责后端服务开发。</p><p>三年以上 Go 经验。</p>"
     assert fc(html_body + "<p>本职位信息由码农招聘网发布，未经许可请勿转载。</p>") == html_body
     assert fc("本职位信息由码农招聘网发布") == "本职位信息由码农招聘网发布"  # nothing but a footer: kept
+    assert fc(body + "\n求人番号：A-88213\n掲載日：2026/01/05") == body
+    assert fc(html_body + "<p>发布时间：2026-01-05 浏览次数：320</p>") == html_body
     assert fc(body + "\n" + "负责" * 60 + "转载" + "。" * 50) == body + "\n" + "负责" * 60 + "转载" + "。" * 50
     post = {"id": "f", "title": "経理スタッフ", "description": body}
     assert profile.posting_profile_signature(post) == profile.posting_profile_signature(
