@@ -399,6 +399,17 @@ def _en_cases() -> list[Case]:
     add(Case("en-city-header", "other_city", "en", a, b, True, "TEMPORAL",
              note="the same header reposted: no place changed ('DevOps' is no place)"))
 
+    gc = Co("Gullwing Dental", "gullwingdental.com", "Phoenix, AZ", "scheduling for dental offices", "35")
+
+    def body_city(pid: str, city: str) -> dict[str, Any]:
+        p = en_fields(pid, gc, "Account Executive", "2026-01-05")
+        return {"id": pid, "title": "Account Executive", "company": gc.name, "posted_at": p["posted_at"],
+                "description": p["description"] + f"\n\nLocation: {city} (in office four days a week)"}
+
+    add(Case("en-city-body", "other_city", "en", body_city("en-city-body-a", "Phoenix, AZ"),
+             body_city("en-city-body-b", "Salt Lake City, UT"), False, "PARTIAL",
+             note="the city only in a 'Location:' line of the text"))
+
     # multi_role
     three = ["Backend Engineer", "Frontend Engineer", "Data Scientist"]
     add(Case("en-multi-add", "multi_role", "en",
@@ -1019,6 +1030,12 @@ def _ja_cases() -> list[Case]:
     add(Case("ja-city-b", "other_city", "ja",
              ja_post("ja-city-b-a", c[21], ["ドライバー"], "2026-01-05", location="愛知県名古屋市港区"),
              ja_post("ja-city-b-b", c[21], ["ドライバー"], "2026-01-05", location="静岡県浜松市中央区"), False, "PARTIAL"))
+    co = JaCo("ナデシコ介護", "株式会社ナデシコ介護", "nadeshiko-kaigo.jp", "宮城県", "仙台市泉区", "デイサービスを運営")
+    a = ja_post("ja-city-heading-a", co, ["介護職員"], "2026-01-05", location="宮城県仙台市泉区", company=co.legal)
+    b = ja_post("ja-city-heading-b", co, ["介護職員"], "2026-01-05", location="山形県山形市", company=co.legal)
+    for p in (a, b):
+        del p["location"]  # the place only under 【勤務地】 in the text
+    add(Case("ja-city-heading", "other_city", "ja", a, b, False, "PARTIAL", note="the place only under 【勤務地】"))
     add(Case("ja-city-same", "other_city", "ja",
              ja_post("ja-city-same-a", c[22], ["介護職員"], "2026-01-05", location="神奈川県横浜市港北区"),
              ja_post("ja-city-same-b", c[22], ["介護職員"], "2026-02-05", location="横浜市港北区（新横浜駅 徒歩7分）", v=1),
