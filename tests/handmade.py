@@ -938,6 +938,11 @@ def _ja_cases() -> list[Case]:
              ja_post("ja-role-nurse-nofield-a", c[1], ["看護師"], "2026-01-05", title="看護師◆日勤のみ◆残業ほぼなし"),
              ja_post("ja-role-nurse-nofield-b", c[1], ["介護職員"], "2026-01-05", title="介護職員◆日勤のみ◆残業ほぼなし"),
              False, "PARTIAL", note="care home: nurse vs care worker, same tagline"))
+    co = JaCo("すずかけ苑", "社会福祉法人すずかけ苑", "suzukake-en.or.jp", "愛知県", "豊橋市", "特別養護老人ホームを運営")
+    kango = dict(ja_post("ja-role-kango-a", co, ["看護師"], "2026-01-05", company=co.legal, title="看護職員（正社員）"))
+    kaigo = dict(ja_post("ja-role-kango-b", co, ["介護職員"], "2026-01-05", company=co.legal, title="介護職員（正社員）"))
+    add(Case("ja-role-kango", "other_role", "ja", kango, kaigo, False, "PARTIAL",
+             note="看護職員 vs 介護職員: one word apart"))
     add(Case("ja-role-eng", "other_role", "ja",
              ja_post("ja-role-eng-a", c[2], ["バックエンドエンジニア"], "2026-01-05"),
              ja_post("ja-role-eng-b", c[2], ["フロントエンドエンジニア"], "2026-01-05"), False, "PARTIAL"))

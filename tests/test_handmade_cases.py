@@ -47,6 +47,8 @@ MODEL_GAPS: dict[str, str] = {
                       "features.place_names' _CAP_RE reads 'Senior Dev' out of 'Senior DevOps' in the role segment, "
                       "and 'dev' is no word of either text, so each side 'names a place the other never mentions' "
                       "(the same veto drops train pair hn-46889635/hn-46481959 at p=0.95)",
+    "ja-role-kango": "看護職員 vs 介護職員 of one care home (PARTIAL): p=0.73, role_sim 1.00: features._same_role takes "
+                     "them for one role (bigram Jaccard 0.5 through 職員), as with 前端/后端工程师",
     "zh-meta-listing": "a copy plus the board's listing line ('发布时间…浏览次数…'; profile_sig equal): p=0.57 < 0.70, "
                        "roles_unknown (-0.6): features._merge_roles drops 2-character CJK roles (护工, one bigram), "
                        "so a 护工 ad never has known roles",
