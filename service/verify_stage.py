@@ -47,11 +47,11 @@ def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: 
     return wanted
 
 
-def extract_chunk(postings: list[dict[str, Any]]) -> list[Any]:
-    """`signatures.extract.extract` of each posting (a worker task)."""
+def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list[Any]:
+    """`signatures.extract.extract` of each posting (a worker task; `families`: see `extract`)."""
     from signatures.extract import extract
 
-    return [extract(p) for p in postings]
+    return [extract(p, families) for p in postings]
 
 
 def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
@@ -61,7 +61,7 @@ def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarr
 
     blobs: list[bytes] = []
     g, gj, s, sj = [], [], [], []
-    for ex in extract_chunk(postings):
+    for ex in extract_chunk(postings, families=False):  # the Verifier's features never read ex.families
         hashes = line_hashes(ex)
         blobs.append(pickle.dumps((ex, hashes), protocol=pickle.HIGHEST_PROTOCOL))
         glob, scoped, jk = line_keys(ex, hashes)
@@ -122,7 +122,7 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
     for s in range(0, len(al), DECIDE_BATCH):
         pairs = [(prepared[x], prepared[y]) for x, y in zip(al[s:s + DECIDE_BATCH], bl[s:s + DECIDE_BATCH],
                                                              strict=True)]
-        for d in v.decide_many(pairs):
+        for d in v.decide_many(pairs, explain_all=False):
             scores.append(d.score)
             why.append(d.reasons if d.duplicate else ())
     return np.asarray(scores, np.float64), why

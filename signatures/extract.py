@@ -944,8 +944,10 @@ def _str(v: Any) -> str:
     return str(v)
 
 
-def extract(posting: Mapping[str, Any]) -> Extracted:
-    """Main text, sections and job fields of one posting (JSON object per DESIGN.md).
+def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
+    """Main text, sections and job fields of one posting (JSON object per DESIGN.md). `families=False`
+    leaves `families` empty: the Verifier's features never read it (they use `role_families` of the
+    announced roles), so its extraction skips that work.
 
     Raises ValueError when `posting` is not a mapping with an `id`."""
     if not isinstance(posting, Mapping):
@@ -1042,7 +1044,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         roles=tuple(roles[:40]),
         mentions=_mentions(title + "\n" + "\n".join(context), lang),
         salaries=_salaries(tup_lines + ((title,) if title else ()), flines + ([ftitle] if title else [])),
-        families=_families_in("\n".join([title, *context])),
+        families=_families_in("\n".join([title, *context])) if families else (),
         posted_at=str(posted) if posted else None,
         site=site,
         fields_found=tuple(found),

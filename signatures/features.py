@@ -194,22 +194,16 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
     # one token stream over all lines (so re-flowed lines keep their shingles), URLs left out (tracking
-    # and requisition links change between reposts; contacts are compared separately)
-    toks: list[str] = []
-    tw: list[float] = []
-    for line, wt in zip(ex.lines, lw, strict=True):
-        t = _tokens(_URL_RE.sub(" ", line))
-        toks.extend(t)
-        tw.extend([float(wt)] * len(t))
-    hs = shingle_hashes(toks, k)
-    if len(toks) <= k:
-        ws = [min(tw)] if toks else []
-    else:
-        twa = np.array(tw, dtype=np.float32)
-        ws = np.minimum.reduce([twa[i : len(twa) - k + 1 + i] for i in range(k)]).tolist()
-    if hs:
-        arr = np.array(hs, dtype=np.uint64)
-        warr = np.array(ws, dtype=np.float32)
+    # and requisition links change between reposts; contacts are compared separately). The text is
+    # normalized once: NFKC and lowercasing never join or create line breaks, so per line it is the same.
+    norm = unicodedata.normalize("NFKC", _URL_RE.sub(" ", "\n".join(ex.lines))).lower().split("\n")
+    per_line = [_TOKEN_RE.findall(line) for line in norm] if ex.lines else []
+    toks = [t for line in per_line for t in line]
+    tw = np.repeat(np.asarray(lw, np.float32), [len(t) for t in per_line]) if toks else np.zeros(0, np.float32)
+    arr = np.array(shingle_hashes(toks, k), np.uint64)
+    if len(arr):
+        m = min(k, len(tw))
+        warr = np.minimum.reduce([tw[i : len(tw) - m + 1 + i] for i in range(m)])
         order = np.lexsort((-warr, arr))  # by hash, highest weight first
         arr, warr = arr[order], warr[order]
         keep = np.ones(len(arr), dtype=bool)
@@ -295,18 +289,18 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
 
 
 _SEARCH_RE = re.compile(r"[^\w]+")
+_PLURAL_RE = re.compile(r"\b([0-9a-z_]{3,})s\b")  # an ASCII word of 4+ characters ending in s
 
 
 def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
-    words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
+    return _PLURAL_RE.sub(r"\1", " ".join(_SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()))
 
 
 def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
     """(roles named by one side that the other side's text never mentions, all roles named)."""
-    novel = sum(1 for k in a.role_keys if f" {k} " not in b.search_text and k not in b.search_text.replace(" ", ""))
-    novel += sum(1 for k in b.role_keys if f" {k} " not in a.search_text and k not in a.search_text.replace(" ", ""))
+    novel = sum(1 for k in a.role_keys if f" {k} " not in b.search_text and k not in b.compact_text)
+    novel += sum(1 for k in b.role_keys if f" {k} " not in a.search_text and k not in a.compact_text)
     return novel, len(a.role_keys) + len(b.role_keys)
 
 
@@ -428,7 +422,6 @@ _PLACE_WORDS = {
     "ny": "nyc", "manhattan": "nyc", "brooklyn": "nyc", "sfba": "sf", "usa": "us", "england": "uk", "europe": "eu",
     "european": "eu", "australia": "aus", "au": "aus",
 }
-_NON_ALNUM_RE = re.compile(r"[^a-z0-9]+")
 _SHORT_PLACES = frozenset({"sf", "la", "dc", "nyc", "uk", "us", "eu", "nz"})  # other 2-letter codes are ambiguous
 #: Capitalized header words that are not places: work mode, contract, role and filler words.
 _NOT_PLACE = frozenset(
@@ -447,7 +440,7 @@ _HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a
 
 def _place_words(text: str) -> list[str]:
     """Lowercase words of `text` with place spellings folded (New York / NY / Brooklyn -> nyc)."""
-    words = _NON_ALNUM_RE.sub(" ", text.lower()).split()
+    words = _alnum_words(text.lower())
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -499,9 +492,18 @@ def _cjk_places(location: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ALNUM_ONLY = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))
+
+
+def _alnum_words(text: str) -> list[str]:
+    """The maximal runs of [a-z0-9] in `text`: every other character, non-ASCII ones included, separates
+    words, so a byte table does the work of a regex (`re.sub("[^a-z0-9]+", " ", text).split()`)."""
+    return text.encode("ascii", "replace").translate(_ALNUM_ONLY).decode("ascii").split()
+
+
 def _place_vocab(ex: Extracted) -> frozenset[str]:
     """Every word of the posting, as written and with place spellings folded: 'never mentions' checks."""
-    words = _NON_ALNUM_RE.sub(" ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
+    words = _alnum_words(" ".join((ex.title, ex.location, ex.company, ex.text)).lower())
     vocab = set(words)
     vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
     if vocab & _PLACE_BIGRAM_FIRST:
@@ -537,11 +539,22 @@ def _employer(a: Prepared, b: Prepared) -> tuple[float, float]:
     return 0.0, 0.0
 
 
+def _common(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions in `x` and in `y` of the values both hold (sorted unique arrays), ascending: what
+    np.intersect1d(..., return_indices=True) gives, by binary search instead of a merge sort."""
+    if not len(y):
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    pos = np.searchsorted(y, x)
+    pos[pos == len(y)] = 0
+    ia = np.flatnonzero(y[pos] == x)
+    return ia, pos[ia]
+
+
 def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence."""
     f = np.zeros(len(FEATURES), dtype=np.float64)
     if len(a.sh) and len(b.sh):
-        _, ia, ib = np.intersect1d(a.sh, b.sh, assume_unique=True, return_indices=True)
+        ia, ib = _common(a.sh, b.sh)
         n = len(ia)
         f[_I["text_jaccard"]] = n / (len(a.sh) + len(b.sh) - n)
         f[_I["text_copy"]] = 1.0 if f[_I["text_jaccard"]] >= 0.95 else 0.0

@@ -119,6 +119,41 @@ def test_decide_many_matches_decide(corpus: dict[str, dict], verifier: Verifier)
     assert verifier.decide_many([]) == []
 
 
+def test_lean_verifier_path_decides_as_the_full_one(corpus: dict[str, dict], verifier: Verifier) -> None:
+    """What the engine runs (extraction without `families`, reasons for duplicates only) decides every pair
+    as the full path does, with the same reasons for the duplicates."""
+    from signatures.extract import extract
+
+    full = [verifier.prepare(p) for p in corpus.values()]
+    lean = [verifier.prepare(extract(p, families=False)) for p in corpus.values()]
+    idx = [(i, j) for i in range(len(full)) for j in range(len(full)) if i != j]
+    want = verifier.decide_many([(full[i], full[j]) for i, j in idx])
+    got = verifier.decide_many([(lean[i], lean[j]) for i, j in idx], explain_all=False)
+    assert any(d.duplicate for d in want) and not all(d.duplicate for d in want)
+    for w, g in zip(want, got, strict=True):
+        assert (g.duplicate, g.score) == (w.duplicate, w.score)
+        assert g.reasons == (w.reasons if w.duplicate else ())
+
+
+def test_pair_helpers_match_their_reference_forms() -> None:
+    """The searchsorted intersection and the byte-table word split give what np.intersect1d and the
+    regex they replace give."""
+    import re
+
+    from signatures.features import _alnum_words, _common
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        x = np.unique(rng.integers(0, 60, rng.integers(0, 40)).astype(np.uint64))
+        y = np.unique(rng.integers(0, 60, rng.integers(0, 40)).astype(np.uint64))
+        _, ia, ib = np.intersect1d(x, y, assume_unique=True, return_indices=True)
+        got = _common(x, y)
+        assert got[0].tolist() == ia.tolist() and got[1].tolist() == ib.tolist()
+    for text in ["new york, ny | remote", "Zürich–Genève straße 東京 a1b2", "İstanbul ǅ ﬁne\u2028x", "", "--"]:
+        low = text.lower()
+        assert _alnum_words(low) == re.sub(r"[^a-z0-9]+", " ", low).split()
+
+
 def test_sklearn_recipe_learns_a_separable_rule_and_roundtrips() -> None:
     from service.train import fit, model_features
 
