@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import orjson
 import xxhash
 
-from signatures.extract import Extracted, extract, normalize_line
+from signatures.extract import LINE_CACHE, Extracted, extract, normalize_line
 
 __all__ = ["ArrayBoilerplate", "BoilerplateModel", "LearningRecord", "check_record", "company_key", "job_key",
            "learning_record", "line_hash", "line_hashes", "line_keys"]
@@ -33,6 +34,7 @@ _CORP_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def line_hash(line: str) -> int:
     """Stable 64-bit hash of a line's normalized form (0 when the line is too short to matter)."""
     norm = normalize_line(line)

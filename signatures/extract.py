@@ -10,6 +10,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -442,6 +443,10 @@ def detect_lang(text: str) -> str:
 
 # --------------------------------------------------------------------------- normalization
 
+#: Entries of the per-line caches (pure functions of one line): postings repeat lines (company blurbs,
+#: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. ~10-30 MB each.
+LINE_CACHE = 1 << 16
+
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -450,6 +455,7 @@ _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 _ASCII_WORD_OR_SPACE = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(256))
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def normalize_line(line: str) -> str:
     """Canonical form of a line for hashing: NFKC, lowercase, only letters/digits (spaces squeezed)."""
     if line.isascii():  # NFKC is the identity; bytes.translate + split is ~5x faster than the regex
@@ -623,6 +629,7 @@ def _clean_role(s: str) -> str:
     return normalize_line(s)[:60]
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _looks_like_role(s: str, lang: str) -> bool:
     if not s or len(s) > 80:
         return False
@@ -684,6 +691,7 @@ def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | N
     return _sub_spans(pre.cs, blank(folded) if blank else folded, text, lambda m: repl)
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _role_core(line: str) -> str:
     """A line minus URLs, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -` prefixes."""
     core = _URL_ONLY_RE.sub(" ", line) if "http" in line else line

@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,15 @@ import xxhash
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
-from signatures.extract import Extracted, _sub_spans, _unopened, extract, normalize_line, role_families
+from signatures.extract import (
+    LINE_CACHE,
+    Extracted,
+    _sub_spans,
+    _unopened,
+    extract,
+    normalize_line,
+    role_families,
+)
 
 __all__ = [
     "ALWAYS_KNOWN",
@@ -85,6 +93,13 @@ def _tokens(line: str) -> list[str]:
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", line).lower())
 
 
+@lru_cache(maxsize=LINE_CACHE)
+def _line_tokens(line: str) -> tuple[str, ...]:
+    """`_tokens` of one line of main text with its URLs left out (tracking and requisition links change
+    between reposts; contacts are compared separately); cached per line."""
+    return tuple(_tokens(_URL_RE.sub(" ", line)))
+
+
 def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     """64-bit xxhash of every k-token shingle (the whole line when it is shorter than k)."""
     if not tokens:
@@ -92,6 +107,33 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     if len(tokens) <= k:
         return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
     return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _line_shingles(line: str, k: int) -> tuple[int, ...]:
+    """`shingle_hashes` of the shingles lying within one line (none when it has fewer than k tokens)."""
+    toks = _line_tokens(line)
+    return tuple(shingle_hashes(toks, k)) if len(toks) >= k else ()
+
+
+def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], toks: Sequence[str],
+                     k: int) -> list[int]:
+    """`shingle_hashes(toks, k)` of the token stream `toks` (the lines' tokens `per_line` concatenated), in
+    the same order: the shingles within a line come from the per-line cache, only the k-1 shingles
+    starting near a line's end (they run into the next lines) are hashed here."""
+    n = len(toks)
+    if n <= k:
+        return shingle_hashes(toks, k)
+    out: list[int] = []
+    start = 0
+    for line, lt in zip(lines, per_line, strict=True):
+        m = len(lt)
+        if m >= k:
+            out.extend(_line_shingles(line, k))
+        out.extend(xxhash.xxh64_intdigest("\x1f".join(toks[i : i + k]).encode())
+                   for i in range(start + max(0, m - k + 1), min(start + m, n - k + 1)))
+        start += m
+    return out
 
 
 def _grams(s: str) -> frozenset[str]:
@@ -193,14 +235,11 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
-    # one token stream over all lines (so re-flowed lines keep their shingles), URLs left out (tracking
-    # and requisition links change between reposts; contacts are compared separately). The text is
-    # normalized once: NFKC and lowercasing never join or create line breaks, so per line it is the same.
-    norm = unicodedata.normalize("NFKC", _URL_RE.sub(" ", "\n".join(ex.lines))).lower().split("\n")
-    per_line = [_TOKEN_RE.findall(line) for line in norm] if ex.lines else []
+    # one token stream over all lines (so re-flowed lines keep their shingles)
+    per_line = [_line_tokens(line) for line in ex.lines]
     toks = [t for line in per_line for t in line]
     tw = np.repeat(np.asarray(lw, np.float32), [len(t) for t in per_line]) if toks else np.zeros(0, np.float32)
-    arr = np.array(shingle_hashes(toks, k), np.uint64)
+    arr = np.array(_stream_shingles(ex.lines, per_line, toks, k), np.uint64)
     if len(arr):
         m = min(k, len(tw))
         warr = np.minimum.reduce([tw[i : len(tw) - m + 1 + i] for i in range(m)])
@@ -224,7 +263,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         title=_title_grams(ex.title),
         roles=_merge_roles(announced),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
-        search_text=" " + _search_form(ex.title + " " + ex.text) + " ",
+        search_text=_search_text(ex),
         employers=employer_names(ex, sites),
         named=bool(ex.company),
         contacts=contacts,
@@ -289,12 +328,19 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
 
 
 _SEARCH_RE = re.compile(r"[^\w]+")
-_PLURAL_RE = re.compile(r"\b([0-9a-z_]{3,})s\b")  # an ASCII word of 4+ characters ending in s
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
-    return _PLURAL_RE.sub(r"\1", " ".join(_SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()))
+    words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
+
+
+def _search_text(ex: Extracted) -> str:
+    """`_search_form` of title and text, padded with spaces: built line by line (words never span the
+    space and line breaks between them, so it is the same string) from the per-line cache."""
+    return " " + " ".join(f for f in map(_search_form, (ex.title, *ex.lines)) if f) + " "
 
 
 def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
