@@ -119,21 +119,36 @@ def _line_shingles(line: str, k: int) -> tuple[int, ...]:
 def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], toks: Sequence[str],
                      k: int) -> list[int]:
     """`shingle_hashes(toks, k)` of the token stream `toks` (the lines' tokens `per_line` concatenated), in
-    the same order: the shingles within a line come from the per-line cache, only the k-1 shingles
-    starting near a line's end (they run into the next lines) are hashed here."""
+    the same order: the shingles within a line come from the per-line cache, the k-1 shingles starting
+    near a line's end (they run into the next line) from a cache of line pairs when the next line holds
+    k-1 tokens or more, else they are hashed here."""
     n = len(toks)
     if n <= k:
         return shingle_hashes(toks, k)
     out: list[int] = []
     start = 0
-    for line, lt in zip(lines, per_line, strict=True):
+    last = len(lines) - 1
+    for i, (line, lt) in enumerate(zip(lines, per_line, strict=True)):
         m = len(lt)
         if m >= k:
             out.extend(_line_shingles(line, k))
-        out.extend(xxhash.xxh64_intdigest("\x1f".join(toks[i : i + k]).encode())
-                   for i in range(start + max(0, m - k + 1), min(start + m, n - k + 1)))
+        if m and i < last and len(per_line[i + 1]) >= k - 1:
+            out.extend(_crossing_shingles(line, lines[i + 1], k))
+        else:
+            out.extend(xxhash.xxh64_intdigest("\x1f".join(toks[j : j + k]).encode())
+                       for j in range(start + max(0, m - k + 1), min(start + m, n - k + 1)))
         start += m
     return out
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _crossing_shingles(line: str, nxt: str, k: int) -> tuple[int, ...]:
+    """Hashes of the shingles starting in `line`'s last k-1 tokens and running into `nxt` (which holds at
+    least k-1 tokens), in order."""
+    a, b = _line_tokens(line), _line_tokens(nxt)
+    m = len(a)
+    joined = (*a, *b[: k - 1])
+    return tuple(xxhash.xxh64_intdigest("\x1f".join(joined[j : j + k]).encode()) for j in range(max(0, m - k + 1), m))
 
 
 def _grams(s: str) -> frozenset[str]:
@@ -153,6 +168,7 @@ _TITLE_NOISE_RE = re.compile(
 _PAY_WORD_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|待遇")  # _TITLE_NOISE_RE's `.*$` words
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _title_grams(title: str) -> frozenset[str]:
     """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
     scan = _unopened(title, "[【〔", "]】〕")  # same matches, without rescanning from unclosed brackets
@@ -288,7 +304,12 @@ def announced_families(ex: Extracted) -> frozenset[str]:
     """Role families (frontend, ml, sales, ...) of the announced roles and of a title given as a field:
     a blurb saying "our ML platform" or "led by" adds none."""
     given_title = (ex.title,) if ex.title and "title" not in ex.fields_found else ()
-    return frozenset(role_families("", (*given_title, *announced_roles(ex)), ex.lang))
+    return _families_of((*given_title, *announced_roles(ex)), ex.lang)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _families_of(names: tuple[str, ...], lang: str) -> frozenset[str]:
+    return frozenset(role_families("", names, lang))
 
 
 def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -387,10 +408,13 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     """Distinct announced roles of an English posting as word sets: lowercase, singular, abbreviations spelled
     out, seniority dropped; of roles that contain one another the most specific is kept. Empty for other
     languages (no word boundaries to go by)."""
-    if ex.lang != "en":
-        return ()
+    return _role_word_sets(announced_roles(ex)) if ex.lang == "en" else ()
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
-    words = (w for w in map(_role_words, announced_roles(ex)) if w and not w <= _GENERIC_ROLE_WORDS)
+    words = (w for w in map(_role_words, roles) if w and not w <= _GENERIC_ROLE_WORDS)
     for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
@@ -507,9 +531,15 @@ def place_names(ex: Extracted) -> frozenset[str]:
     (東京都渋谷区 -> 東京, 渋谷; 深圳/香港 -> 深圳, 香港), work-mode words (远程, リモート) left out."""
     if ex.lang != "en":
         return _cjk_places(ex.location)
-    parts = [x for x in _HEADER_SPLIT_RE.split(ex.lines[0]) if x] if ex.lines else []
-    segs = [ex.location, *(parts[1:] if len(parts) >= 2 else ())]
-    role_words = {w for r in (*ex.roles, *ex.mentions) for w in r.split()}
+    return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
+                    ) -> frozenset[str]:
+    parts = [x for x in _HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
+    segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
+    role_words = {w for r in (*roles, *mentions) for w in r.split()}
     out: set[str] = set()
     for seg in segs:
         if "http" in seg or any(c.isdigit() for c in seg):

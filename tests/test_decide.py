@@ -149,6 +149,14 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         _, ia, ib = np.intersect1d(x, y, assume_unique=True, return_indices=True)
         got = _common(x, y)
         assert got[0].tolist() == ia.tolist() and got[1].tolist() == ib.tolist()
+    from signatures.features import _line_tokens, _stream_shingles, shingle_hashes
+
+    words = ["a", "b", "c", "dd", "e", "f"]
+    for _ in range(300):  # short, empty and long lines: the cached stream is the plain one, in order
+        lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 7))]
+        per_line = [_line_tokens(ln) for ln in lines]
+        toks = [t for lt in per_line for t in lt]
+        assert _stream_shingles(lines, per_line, toks, 3) == shingle_hashes(toks, 3)
     for text in ["new york, ny | remote", "Zürich–Genève straße 東京 a1b2", "İstanbul ǅ ﬁne\u2028x", "", "--"]:
         low = text.lower()
         assert _alnum_words(low) == re.sub(r"[^a-z0-9]+", " ", low).split()
