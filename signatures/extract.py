@@ -822,6 +822,12 @@ def _role_context(line: str, lang: str, folded: str | None = None) -> bool:
     return _HIRING_WORDS.search(_fold(line) if folded is None else folded) is not None
 
 
+@lru_cache(maxsize=LINE_CACHE)
+def _context_line(line: str, lang: str) -> bool:
+    """`_role_context` of one line of main text, cached (its fold is the line's part of the text's fold)."""
+    return _role_context(line, lang)
+
+
 def _singular(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
@@ -1031,7 +1037,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
             cleaned.setdefault(c, None)
     roles = list(cleaned)
     ftitle = _fold(title)
-    context = [ln for ln, fl in zip(tup_lines, flines, strict=True) if _role_context(ln, lang, fl)]
+    context = [ln for ln in tup_lines if _context_line(ln, lang)]
     site = _str(posting.get("source")).strip().lower()
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))

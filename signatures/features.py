@@ -578,15 +578,37 @@ def _alnum_words(text: str) -> list[str]:
 
 
 def _place_vocab(ex: Extracted) -> frozenset[str]:
-    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks."""
-    words = _alnum_words(" ".join((ex.title, ex.location, ex.company, ex.text)).lower())
-    vocab = set(words)
+    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks.
+    Built part by part (title, location, company, each line; words never span them) from a per-part cache,
+    two-word places also across parts."""
+    vocab: set[str] = set()
+    pairs: set[str] = set()
+    last = ""
+    for part in (ex.title, ex.location, ex.company, *ex.lines):
+        words, first, end, inner = _vocab_part(part)
+        if not first:
+            continue
+        vocab |= words
+        pairs |= inner
+        if last in _PLACE_BIGRAM_FIRST:
+            pairs.add(_PLACE_BIGRAMS.get(f"{last} {first}", ""))
+        last = end
     vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
     if vocab & _PLACE_BIGRAM_FIRST:
-        vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
-                     for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
+        vocab |= pairs
         vocab.discard("")
     return frozenset(vocab)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _vocab_part(part: str) -> tuple[frozenset[str], str, str, frozenset[str]]:
+    """One part's words, its first and last word and its two-word places ("" for none)."""
+    words = _alnum_words(part.lower())
+    if not words:
+        return frozenset(), "", "", frozenset()
+    inner = {_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
+             for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST}
+    return frozenset(words), words[0], words[-1], frozenset(inner)
 
 
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:

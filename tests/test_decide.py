@@ -139,6 +139,7 @@ def test_pair_helpers_match_their_reference_forms() -> None:
     """The searchsorted intersection and the byte-table word split give what np.intersect1d and the
     regex they replace give."""
     import re
+    from typing import Any
 
     from signatures.features import _alnum_words, _common
 
@@ -157,6 +158,24 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         per_line = [_line_tokens(ln) for ln in lines]
         toks = [t for lt in per_line for t in lt]
         assert _stream_shingles(lines, per_line, toks, 3) == shingle_hashes(toks, 3)
+    from service.synth import generate
+    from signatures.extract import extract
+    from signatures.features import _PLACE_BIGRAM_FIRST, _PLACE_BIGRAMS, _PLACE_WORDS, _place_vocab
+
+    def vocab_reference(ex: Any) -> frozenset[str]:  # the whole-text form the per-part cache replaces
+        words = re.sub(r"[^a-z0-9]+", " ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
+        vocab = set(words)
+        vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
+        if vocab & _PLACE_BIGRAM_FIRST:
+            vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
+                         for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
+            vocab.discard("")
+        return frozenset(vocab)
+
+    posts = [*generate(60, seed=2), {"id": "x", "title": "Engineer, New", "location": "York", "company": "San",
+                                     "description": "Francisco\n\nnew\n\n \n\nyork bay area la"}]
+    assert all(_place_vocab(ex) == vocab_reference(ex) for ex in map(extract, posts))
+    assert "nyc" in _place_vocab(extract(posts[-1]))
     for text in ["new york, ny | remote", "Zürich–Genève straße 東京 a1b2", "İstanbul ǅ ﬁne\u2028x", "", "--"]:
         low = text.lower()
         assert _alnum_words(low) == re.sub(r"[^a-z0-9]+", " ", low).split()
