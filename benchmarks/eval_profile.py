@@ -12,7 +12,7 @@ the split is by employer cluster, see the pairs README):
   (locked dev pairs are never read; with --split locked the dev pairs are skipped);
 * new: the blind-labeled DIR/{lang}-pairs.jsonl rows with that split.
 DIR defaults to benchmarks/labels when it holds the files, else ../labeling/final next to --data's parent.
-Per method and set: precision / recall of signature equality. Then, over all postings of the file:
+Per method and set: precision / recall of signature equality (and recall on FULL pairs alone). Then, over all postings of the file:
 * collisions: how many postings share a signature, how many pairs collide, how many of those pairs are
   labeled duplicate / non-duplicate (chosen split only) or unlabeled with dissimilar descriptions
   (character 4-gram Jaccard < 0.5) - candidates for false merges;
@@ -83,7 +83,10 @@ def load_pair_sets(data: Path, pairs_dir: Path, lang: str, split: str) -> dict[s
     split are dropped before anything reads their labels."""
     out: dict[str, list[dict]] = {}
     split_file = pairs_dir / f"{lang}-dev-split.jsonl"
-    if split != "locked" and split_file.is_file():
+    dev_file = pairs_dir / f"{lang}-dev-pairs.jsonl"  # benchmarks/labels: the dev pairs with their split
+    if split != "locked" and dev_file.is_file():
+        out["dev"] = [r for r in _jsonl(dev_file) if r.get("split") == split]
+    elif split != "locked" and split_file.is_file():
         keep = {frozenset((r["a"], r["b"])) for r in _jsonl(split_file) if r["split"] == split}
         dev = _jsonl(data / "labels" / f"{lang}-dev-pairs.jsonl")
         out["dev"] = [r for r in dev if frozenset((r["a"], r["b"])) in keep]
@@ -184,6 +187,8 @@ def evaluate(
     all_pairs = [pr for pairs in sets.values() for pr in pairs if pr["a"] in posts and pr["b"] in posts]
     for name, pairs in {**sets, "all": all_pairs}.items():
         out[name] = _pr(sigs, [pr for pr in pairs if pr["a"] in posts and pr["b"] in posts])
+    full = [pr for pr in all_pairs if pr["label"] == "FULL"]
+    out["full"] = (sum(sigs[pr["a"]] == sigs[pr["b"]] for pr in full), len(full))
     labels = {frozenset((pr["a"], pr["b"])): pr["label"] for pr in all_pairs}
     groups: dict[str, list[str]] = defaultdict(list)
     for k, s in sigs.items():
@@ -218,7 +223,7 @@ def _fmt_pr(tp_fp_fn: tuple[int, int, int]) -> str:
 
 HEADER = (
     f"{'lang':4} {'method':30} {'dev P/R':>11} {'TP/FP/FN':>10} | {'new P/R':>11} {'TP/FP/FN':>10} | "
-    f"{'all P/R':>11} {'TP/FP/FN':>10} | {'coll.posts':>10} {'coll.pairs':>10} {'=dup':>4} {'=non':>4} "
+    f"{'all P/R':>11} {'TP/FP/FN':>10} {'FULL R':>12} | {'coll.posts':>10} {'coll.pairs':>10} {'=dup':>4} {'=non':>4} "
     f"{'dissim':>6} | {'stress':>7} | {'company':>7} {'title+tag':>9} {'footer':>6} | {'post/s':>7}"
 )
 
@@ -226,6 +231,8 @@ HEADER = (
 def row(lang: str, name: str, r: dict[str, object]) -> str:
     rob = r.get("robust") or {}
     cells = " | ".join(_fmt_pr(r[k]) if k in r else f"{'-':>22}" for k in ("dev", "new", "all"))
+    hit, n_full = r["full"]  # type: ignore[misc]
+    cells += f" {hit / n_full if n_full else float('nan'):5.3f} {hit:3}/{n_full:<3}"
     robust = (f"{rob['company']:7.3f} {rob['title_tag']:9.3f} {rob['footer']:6.3f}" if rob
               else f"{'':7} {'':9} {'':6}")
     return (
@@ -419,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
                 with ctx():
                     print(row(lang, "  " + name, evaluate(posts, sets, _profile_sig, lang, robust=False)))
     print(
-        "P/R: signature equality on the pairs of the split (dup = FULL/SEMANTIC/TEMPORAL), TP/FP/FN counts. "
+        "P/R: signature equality on the pairs of the split (dup = FULL/SEMANTIC/TEMPORAL), TP/FP/FN counts; "
+        "FULL R: recall on the pairs labeled FULL alone (the same ad; a reworded one is not expected to match). "
         "coll.*: all postings of the file; =dup/=non: colliding pairs labeled dup/non-dup; dissim: unlabeled "
         "colliding pairs with description 4-gram Jaccard < 0.5. stress: non-dup pairs given identical "
         "title+company that still collide. company / title+tag / footer: share of postings whose signature "

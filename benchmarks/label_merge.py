@@ -6,6 +6,9 @@ Every pair is labeled by two labelers independently (passes 1 and 2); where they
 duplicate decision (FULL/SEMANTIC/TEMPORAL vs PARTIAL/NON) — the ceiling of any model on the set.
 
     python benchmarks/label_merge.py --pairs /work/labeling/pairs --passes /work/labeling/out --out benchmarks/labels
+
+A later round (its own pair file, pair ids that never repeat) is added to the existing files with
+`--pairs-name 'round3-{lang}.jsonl' --append`: its pairs replace any earlier merge of the same ids.
 """
 
 from __future__ import annotations
@@ -34,8 +37,13 @@ def _passes(passes: Path, lang: str) -> dict[int, dict[str, dict]]:
     return out
 
 
-def merge(pairs_dir: Path, passes: Path, lang: str) -> tuple[list[dict], dict]:
-    pairs = [json.loads(x) for x in open(pairs_dir / f"{lang}-pairs.jsonl", encoding="utf-8")]
+def pair_list(pairs_dir: Path, lang: str, name: str = "{lang}-pairs.jsonl") -> list[dict]:
+    """The selected pairs of a language (label_select.py output)."""
+    return [json.loads(x) for x in open(pairs_dir / name.replace("{lang}", lang), encoding="utf-8")]
+
+
+def merge(pairs_dir: Path, passes: Path, lang: str, name: str = "{lang}-pairs.jsonl") -> tuple[list[dict], dict]:
+    pairs = pair_list(pairs_dir, lang, name)
     by_pass = _passes(passes, lang)
     rows, stats = [], Counter()
     for p in pairs:
@@ -78,13 +86,27 @@ def main() -> None:
     ap.add_argument("--passes", required=True, help="directory of <job>-p<N>/batch_*.jsonl labeler outputs")
     ap.add_argument("--out", required=True)
     ap.add_argument("--langs", default="en,zh,ja")
+    ap.add_argument("--pairs-name", default="{lang}-pairs.jsonl", help="pair file in --pairs ({lang} replaced)")
+    ap.add_argument("--append", action="store_true",
+                    help="keep the out file's other pairs and append these (re-running replaces them)")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for lang in args.langs.split(","):
-        rows, st = merge(Path(args.pairs), Path(args.passes), lang)
-        with open(out / f"{lang}-pairs.jsonl", "w", encoding="utf-8") as f:
+        rows, st = merge(Path(args.pairs), Path(args.passes), lang, args.pairs_name)
+        target = out / f"{lang}-pairs.jsonl"
+        kept = []
+        if args.append and target.exists():
+            drop = {p["pair"] for p in pair_list(Path(args.pairs), lang, args.pairs_name)}
+            kept = [x for x in target.read_text(encoding="utf-8").splitlines()
+                    if x.strip() and json.loads(x)["pair"] not in drop]
+        tmp = target.with_suffix(".tmp")  # a failed run leaves the existing file whole
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines(x + "\n" for x in kept)
             f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        tmp.replace(target)
+        if kept:
+            print(f"{lang}: kept {len(kept)} earlier pairs of {target}")
         d = st["double"] or 1
         print(f"{lang}: {len(rows)} pairs ({Counter(r['split'] for r in rows)}), "
               f"labels {dict(Counter(r['label'] for r in rows))}; double-labeled {st['double']}: "

@@ -36,22 +36,9 @@ def _stdin_text(encoding: str | None) -> str:
                         "--encoding") from None
 
 
-#: Stands for a stdin line skipped by --skip-bad-lines (it gets an empty output line).
-_SKIPPED = object()
-
-
 def _jsonl_items(bad: io.BadLines | None, encoding: str | None) -> Iterator[tuple[int, object]]:
-    for lineno, raw in enumerate(sys.stdin.buffer, start=1):
-        if not raw.strip():
-            continue
-        try:
-            yield lineno, io.parse_json_line(raw.removeprefix(io.BOM) if lineno == 1 else raw, f"stdin line {lineno}",
-                                             encoding)
-        except UserError as exc:
-            if bad is None:
-                raise
-            bad.add("stdin", lineno, exc)
-            yield lineno, _SKIPPED
+    """stdin's JSON lines; a line skipped by --skip-bad-lines comes as io.SKIPPED (an empty output line)."""
+    return io.iter_json_lines(sys.stdin.buffer, "stdin", encoding, bad)
 
 
 _JSONL_BATCH = 2048
@@ -181,7 +168,7 @@ def register(app: typer.Typer) -> None:
 
         def sign_line(obj: object, lineno: int) -> str:
             """One --jsonl line: a bad one is an error, or with --skip-bad-lines an empty line."""
-            if obj is _SKIPPED:
+            if obj is io.SKIPPED:
                 return ""
             try:
                 return sign(obj, f"stdin line {lineno}")

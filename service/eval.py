@@ -91,20 +91,14 @@ def read_postings(paths: Sequence[str]) -> dict[str, dict[str, Any]]:
     return {p["id"]: p for path in paths for _, p in io.read_postings(path)}
 
 
-def _jsonl(path: str) -> Iterable[tuple[int, Any]]:
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if raw.strip():
-                yield lineno, io.parse_json_line(raw.removeprefix(io.BOM) if lineno == 1 else raw,
-                                                 f"{path} line {lineno}")
-
-
 def read_pairs(path: str, postings: Mapping[str, Any]) -> list[LabeledPair]:
     """Labeled pairs `{"a", "b", "label"}` from JSON Lines; every id must be among `postings`."""
     if not os.path.isfile(path):
         raise UserError(f"{path}: no such file")
     pairs = []
-    for lineno, obj in _jsonl(path):
+    with open(path, "rb") as fh:
+        rows = list(io.iter_json_lines(fh, path))
+    for lineno, obj in rows:
         if not isinstance(obj, dict) or not {"a", "b", "label"} <= obj.keys():
             raise UserError(f"{path} line {lineno}: a labeled pair needs 'a', 'b' and 'label'")
         label = str(obj["label"]).upper()

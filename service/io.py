@@ -210,6 +210,28 @@ def parse_json_line(raw: bytes, where: str, encoding: str | None = None) -> Any:
         raise UserError(f"{where}: not valid JSON ({exc})") from None
 
 
+def iter_json_lines(lines: Iterable[bytes], name: str, encoding: str | None = None,
+                    bad: BadLines | None = None) -> Iterator[tuple[int, Any]]:
+    """(line number, JSON value) of each non-blank line of `lines` (a binary file or stdin), a UTF-8
+    byte-order mark on line 1 dropped; a bad line is a UserError naming `name` and the line, or, when
+    `bad` collects them, is counted there and yielded as (line number, SKIPPED)."""
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield lineno, parse_json_line(raw.removeprefix(BOM) if lineno == 1 else raw, f"{name} line {lineno}",
+                                          encoding)
+        except UserError as exc:
+            if bad is None:
+                raise
+            bad.add(name, lineno, exc)
+            yield lineno, SKIPPED
+
+
+#: Stands for a line `iter_json_lines` skipped into its BadLines.
+SKIPPED = object()
+
+
 #: Whether this process (or the one it forked from) warned about postings without text already.
 _NO_TEXT_WARNED = [False]
 

@@ -47,11 +47,11 @@ def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: 
     return wanted
 
 
-def extract_chunk(postings: list[dict[str, Any]]) -> list[Any]:
-    """`signatures.extract.extract` of each posting (a worker task)."""
+def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list[Any]:
+    """`signatures.extract.extract` of each posting (a worker task; `families`: see `extract`)."""
     from signatures.extract import extract
 
-    return [extract(p) for p in postings]
+    return [extract(p, families) for p in postings]
 
 
 def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
@@ -61,7 +61,7 @@ def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarr
 
     blobs: list[bytes] = []
     g, gj, s, sj = [], [], [], []
-    for ex in extract_chunk(postings):
+    for ex in extract_chunk(postings, families=False):  # the Verifier's features never read ex.families
         hashes = line_hashes(ex)
         blobs.append(pickle.dumps((ex, hashes), protocol=pickle.HIGHEST_PROTOCOL))
         glob, scoped, jk = line_keys(ex, hashes)
@@ -74,16 +74,17 @@ def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarr
 
 
 class _HashedWeights:
-    """The boilerplate model as `prepare` asks for it (`line_weights(ex)`), answered from the line hashes
-    extraction already computed (`next_hashes`, set before each prepare) instead of hashing every line again."""
+    """The boilerplate model as `prepare` asks for it (`line_weights(ex)`), answered with the weights computed
+    beforehand for a whole unit of postings (`next_weights`, set before each prepare) from the line hashes
+    extraction already computed, instead of hashing and looking up every posting's lines on its own."""
 
     def __init__(self, model: Any) -> None:
         self.model = model
-        self.next_hashes: np.ndarray | None = None
+        self.next_weights: np.ndarray | None = None
 
     def line_weights(self, ex: Any) -> np.ndarray:
-        hashes, self.next_hashes = self.next_hashes, None
-        return self.model.line_weights(ex, hashes)
+        weights, self.next_weights = self.next_weights, None
+        return self.model.line_weights(ex) if weights is None else weights
 
 
 _CACHE: dict[str, tuple[Any, _HashedWeights]] = {}
@@ -111,18 +112,23 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
     model_dir, spool, offs, lens, a, b = args
     v, weights = _verifier_for(model_dir)
     with open(spool, "rb") as fh:
-        prepared = []
+        loaded = []
         for o, n in zip(offs.tolist(), lens.tolist(), strict=True):
             fh.seek(o)
-            ex, weights.next_hashes = pickle.loads(fh.read(n))
-            prepared.append(v.prepare(ex))
+            loaded.append(pickle.loads(fh.read(n)))
+    exs = [ex for ex, _ in loaded]
+    prepared = []
+    for ex, w in zip(exs, weights.model.line_weights_many(exs, [h for _, h in loaded]), strict=True):
+        weights.next_weights = w
+        prepared.append(v.prepare(ex))
+    del loaded, exs
     scores: list[float] = []
     why: list[tuple[str, ...]] = []
     al, bl = a.tolist(), b.tolist()
     for s in range(0, len(al), DECIDE_BATCH):
         pairs = [(prepared[x], prepared[y]) for x, y in zip(al[s:s + DECIDE_BATCH], bl[s:s + DECIDE_BATCH],
                                                              strict=True)]
-        for d in v.decide_many(pairs):
+        for d in v.decide_many(pairs, explain_all=False):
             scores.append(d.score)
             why.append(d.reasons if d.duplicate else ())
     return np.asarray(scores, np.float64), why

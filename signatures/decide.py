@@ -409,9 +409,10 @@ class Verifier:
         return self.decide_many([(a, b)], est)[0]
 
     def decide_many(
-        self, pairs: Sequence[tuple[Prepared, Prepared]], est: np.ndarray | None = None
+        self, pairs: Sequence[tuple[Prepared, Prepared]], est: np.ndarray | None = None, explain_all: bool = True
     ) -> list[Decision]:
-        """Decisions for many pairs at once (one feature matrix, one model pass, contributions in one pass)."""
+        """Decisions for many pairs at once (one feature matrix, one model pass, contributions in one pass);
+        `explain_all=False`: reasons for the duplicates only (the others get ()), which saves their cost."""
         if est is not None and len(est) != len(pairs):
             raise ValueError("decide_many: est must have one value per pair")
         if not pairs:
@@ -421,13 +422,19 @@ class Verifier:
         p = self.model.proba(X)
         vetoed = self.model.vetoed(X_all)
         score = np.where(vetoed, np.minimum(p, VETO_CAP), p)
-        contrib = self.model.contributions_many(X)
+        dup = score >= self.threshold
+        explain = np.ones(len(pairs), bool) if explain_all else dup
+        contrib = np.zeros_like(X)
+        if explain.any():
+            contrib[explain] = self.model.contributions_many(X[explain])
         out = []
         for i in range(len(pairs)):
-            dup = bool(score[i] >= self.threshold)
+            if not explain[i]:
+                out.append(Decision(bool(dup[i]), float(score[i]), ()))
+                continue
             e = None if est is None else float(est[i])
             added = families_added(*pairs[i]) if "families_changed" in self.model.features else ()
             vetoes = _veto_reasons(self.model, X_all[i], *pairs[i]) if vetoed[i] else ()
             reasons = (f"p={p[i]:.2f}", *vetoes) + _explain(contrib[i], X[i], self.model.features, e, added)
-            out.append(Decision(dup, float(score[i]), reasons))
+            out.append(Decision(bool(dup[i]), float(score[i]), reasons))
         return out

@@ -10,6 +10,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -442,6 +443,10 @@ def detect_lang(text: str) -> str:
 
 # --------------------------------------------------------------------------- normalization
 
+#: Entries of the per-line caches (pure functions of one line): postings repeat lines (company blurbs,
+#: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. ~10-30 MB each.
+LINE_CACHE = 1 << 16
+
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -450,6 +455,7 @@ _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 _ASCII_WORD_OR_SPACE = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(256))
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def normalize_line(line: str) -> str:
     """Canonical form of a line for hashing: NFKC, lowercase, only letters/digits (spaces squeezed)."""
     if line.isascii():  # NFKC is the identity; bytes.translate + split is ~5x faster than the regex
@@ -627,6 +633,7 @@ def _clean_role(s: str) -> str:
     return normalize_line(s)[:60]
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _looks_like_role(s: str, lang: str) -> bool:
     if not s or len(s) > 80:
         return False
@@ -688,6 +695,7 @@ def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | N
     return _sub_spans(pre.cs, blank(folded) if blank else folded, text, lambda m: repl)
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _role_core(line: str) -> str:
     """A line minus URLs, e-mail addresses, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -`
     prefixes (an address at acme.dev or a link names no role)."""
@@ -848,6 +856,12 @@ def _role_context(line: str, lang: str, folded: str | None = None) -> bool:
     return _HIRING_WORDS.search(_fold(line) if folded is None else folded) is not None
 
 
+@lru_cache(maxsize=LINE_CACHE)
+def _context_line(line: str, lang: str) -> bool:
+    """`_role_context` of one line of main text, cached (its fold is the line's part of the text's fold)."""
+    return _role_context(line, lang)
+
+
 def _singular(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
@@ -997,8 +1011,10 @@ def _str(v: Any) -> str:
     return str(v)
 
 
-def extract(posting: Mapping[str, Any]) -> Extracted:
-    """Main text, sections and job fields of one posting (JSON object per DESIGN.md).
+def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
+    """Main text, sections and job fields of one posting (JSON object per DESIGN.md). `families=False`
+    leaves `families` empty: the Verifier's features never read it (they use `role_families` of the
+    announced roles), so its extraction skips that work.
 
     Raises ValueError when `posting` is not a mapping with an `id`."""
     if not isinstance(posting, Mapping):
@@ -1082,7 +1098,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
             cleaned.setdefault(c, None)
     roles = list(cleaned)
     ftitle = _fold(title)
-    context = [ln for ln, fl in zip(tup_lines, flines, strict=True) if _role_context(ln, lang, fl)]
+    context = [ln for ln in tup_lines if _context_line(ln, lang)]
     site = _str(posting.get("source")).strip().lower()
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))
@@ -1103,7 +1119,7 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
         roles=tuple(roles[:40]),
         mentions=_mentions(title + "\n" + "\n".join(context), lang),
         salaries=_salaries(tup_lines + ((title,) if title else ()), flines + ([ftitle] if title else [])),
-        families=_families_in("\n".join([title, *context])),
+        families=_families_in("\n".join([title, *context])) if families else (),
         posted_at=str(posted) if posted else None,
         site=site,
         fields_found=tuple(found),

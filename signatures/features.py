@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,15 @@ import xxhash
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
-from signatures.extract import Extracted, _sub_spans, _unopened, extract, normalize_line, role_families
+from signatures.extract import (
+    LINE_CACHE,
+    Extracted,
+    _sub_spans,
+    _unopened,
+    extract,
+    normalize_line,
+    role_families,
+)
 
 __all__ = [
     "ALWAYS_KNOWN",
@@ -85,6 +93,13 @@ def _tokens(line: str) -> list[str]:
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", line).lower())
 
 
+@lru_cache(maxsize=LINE_CACHE)
+def _line_tokens(line: str) -> tuple[str, ...]:
+    """`_tokens` of one line of main text with its URLs left out (tracking and requisition links change
+    between reposts; contacts are compared separately); cached per line."""
+    return tuple(_tokens(_URL_RE.sub(" ", line)))
+
+
 def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     """64-bit xxhash of every k-token shingle (the whole line when it is shorter than k)."""
     if not tokens:
@@ -92,6 +107,48 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     if len(tokens) <= k:
         return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
     return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _line_shingles(line: str, k: int) -> tuple[int, ...]:
+    """`shingle_hashes` of the shingles lying within one line (none when it has fewer than k tokens)."""
+    toks = _line_tokens(line)
+    return tuple(shingle_hashes(toks, k)) if len(toks) >= k else ()
+
+
+def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], toks: Sequence[str],
+                     k: int) -> list[int]:
+    """`shingle_hashes(toks, k)` of the token stream `toks` (the lines' tokens `per_line` concatenated), in
+    the same order: the shingles within a line come from the per-line cache, the k-1 shingles starting
+    near a line's end (they run into the next line) from a cache of line pairs when the next line holds
+    k-1 tokens or more, else they are hashed here."""
+    n = len(toks)
+    if n <= k:
+        return shingle_hashes(toks, k)
+    out: list[int] = []
+    start = 0
+    last = len(lines) - 1
+    for i, (line, lt) in enumerate(zip(lines, per_line, strict=True)):
+        m = len(lt)
+        if m >= k:
+            out.extend(_line_shingles(line, k))
+        if m and i < last and len(per_line[i + 1]) >= k - 1:
+            out.extend(_crossing_shingles(line, lines[i + 1], k))
+        else:
+            out.extend(xxhash.xxh64_intdigest("\x1f".join(toks[j : j + k]).encode())
+                       for j in range(start + max(0, m - k + 1), min(start + m, n - k + 1)))
+        start += m
+    return out
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _crossing_shingles(line: str, nxt: str, k: int) -> tuple[int, ...]:
+    """Hashes of the shingles starting in `line`'s last k-1 tokens and running into `nxt` (which holds at
+    least k-1 tokens), in order."""
+    a, b = _line_tokens(line), _line_tokens(nxt)
+    m = len(a)
+    joined = (*a, *b[: k - 1])
+    return tuple(xxhash.xxh64_intdigest("\x1f".join(joined[j : j + k]).encode()) for j in range(max(0, m - k + 1), m))
 
 
 def _grams(s: str) -> frozenset[str]:
@@ -111,6 +168,7 @@ _TITLE_NOISE_RE = re.compile(
 _PAY_WORD_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|待遇")  # _TITLE_NOISE_RE's `.*$` words
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _title_grams(title: str) -> frozenset[str]:
     """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
     scan = _unopened(title, "[【〔", "]】〕")  # same matches, without rescanning from unclosed brackets
@@ -193,23 +251,14 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
-    # one token stream over all lines (so re-flowed lines keep their shingles), URLs left out (tracking
-    # and requisition links change between reposts; contacts are compared separately)
-    toks: list[str] = []
-    tw: list[float] = []
-    for line, wt in zip(ex.lines, lw, strict=True):
-        t = _tokens(_URL_RE.sub(" ", line))
-        toks.extend(t)
-        tw.extend([float(wt)] * len(t))
-    hs = shingle_hashes(toks, k)
-    if len(toks) <= k:
-        ws = [min(tw)] if toks else []
-    else:
-        twa = np.array(tw, dtype=np.float32)
-        ws = np.minimum.reduce([twa[i : len(twa) - k + 1 + i] for i in range(k)]).tolist()
-    if hs:
-        arr = np.array(hs, dtype=np.uint64)
-        warr = np.array(ws, dtype=np.float32)
+    # one token stream over all lines (so re-flowed lines keep their shingles)
+    per_line = [_line_tokens(line) for line in ex.lines]
+    toks = [t for line in per_line for t in line]
+    tw = np.repeat(np.asarray(lw, np.float32), [len(t) for t in per_line]) if toks else np.zeros(0, np.float32)
+    arr = np.array(_stream_shingles(ex.lines, per_line, toks, k), np.uint64)
+    if len(arr):
+        m = min(k, len(tw))
+        warr = np.minimum.reduce([tw[i : len(tw) - m + 1 + i] for i in range(m)])
         order = np.lexsort((-warr, arr))  # by hash, highest weight first
         arr, warr = arr[order], warr[order]
         keep = np.ones(len(arr), dtype=bool)
@@ -230,7 +279,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         title=_title_grams(ex.title),
         roles=_merge_roles(announced),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
-        search_text=" " + _search_form(ex.title + " " + ex.text) + " ",
+        search_text=_search_text(ex),
         employers=employer_names(ex, sites),
         named=bool(ex.company),
         contacts=contacts,
@@ -255,7 +304,12 @@ def announced_families(ex: Extracted) -> frozenset[str]:
     """Role families (frontend, ml, sales, ...) of the announced roles and of a title given as a field:
     a blurb saying "our ML platform" or "led by" adds none."""
     given_title = (ex.title,) if ex.title and "title" not in ex.fields_found else ()
-    return frozenset(role_families("", (*given_title, *announced_roles(ex)), ex.lang))
+    return _families_of((*given_title, *announced_roles(ex)), ex.lang)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _families_of(names: tuple[str, ...], lang: str) -> frozenset[str]:
+    return frozenset(role_families("", names, lang))
 
 
 def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -297,16 +351,23 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
 _SEARCH_RE = re.compile(r"[^\w]+")
 
 
+@lru_cache(maxsize=LINE_CACHE)
 def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
     words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
 
 
+def _search_text(ex: Extracted) -> str:
+    """`_search_form` of title and text, padded with spaces: built line by line (words never span the
+    space and line breaks between them, so it is the same string) from the per-line cache."""
+    return " " + " ".join(f for f in map(_search_form, (ex.title, *ex.lines)) if f) + " "
+
+
 def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
     """(roles named by one side that the other side's text never mentions, all roles named)."""
-    novel = sum(1 for k in a.role_keys if f" {k} " not in b.search_text and k not in b.search_text.replace(" ", ""))
-    novel += sum(1 for k in b.role_keys if f" {k} " not in a.search_text and k not in a.search_text.replace(" ", ""))
+    novel = sum(1 for k in a.role_keys if f" {k} " not in b.search_text and k not in b.compact_text)
+    novel += sum(1 for k in b.role_keys if f" {k} " not in a.search_text and k not in a.compact_text)
     return novel, len(a.role_keys) + len(b.role_keys)
 
 
@@ -347,10 +408,13 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     """Distinct announced roles of an English posting as word sets: lowercase, singular, abbreviations spelled
     out, seniority dropped; of roles that contain one another the most specific is kept. Empty for other
     languages (no word boundaries to go by)."""
-    if ex.lang != "en":
-        return ()
+    return _role_word_sets(announced_roles(ex)) if ex.lang == "en" else ()
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
-    words = (w for w in map(_role_words, announced_roles(ex)) if w and not w <= _GENERIC_ROLE_WORDS)
+    words = (w for w in map(_role_words, roles) if w and not w <= _GENERIC_ROLE_WORDS)
     for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
@@ -428,7 +492,6 @@ _PLACE_WORDS = {
     "ny": "nyc", "manhattan": "nyc", "brooklyn": "nyc", "sfba": "sf", "usa": "us", "england": "uk", "europe": "eu",
     "european": "eu", "australia": "aus", "au": "aus",
 }
-_NON_ALNUM_RE = re.compile(r"[^a-z0-9]+")
 _SHORT_PLACES = frozenset({"sf", "la", "dc", "nyc", "uk", "us", "eu", "nz"})  # other 2-letter codes are ambiguous
 #: Capitalized header words that are not places: work mode, contract, role and filler words.
 _NOT_PLACE = frozenset(
@@ -447,7 +510,7 @@ _HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a
 
 def _place_words(text: str) -> list[str]:
     """Lowercase words of `text` with place spellings folded (New York / NY / Brooklyn -> nyc)."""
-    words = _NON_ALNUM_RE.sub(" ", text.lower()).split()
+    words = _alnum_words(text.lower())
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -468,9 +531,15 @@ def place_names(ex: Extracted) -> frozenset[str]:
     (東京都渋谷区 -> 東京, 渋谷; 深圳/香港 -> 深圳, 香港), work-mode words (远程, リモート) left out."""
     if ex.lang != "en":
         return _cjk_places(ex.location)
-    parts = [x for x in _HEADER_SPLIT_RE.split(ex.lines[0]) if x] if ex.lines else []
-    segs = [ex.location, *(parts[1:] if len(parts) >= 2 else ())]
-    role_words = {w for r in (*ex.roles, *ex.mentions) for w in r.split()}
+    return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
+                    ) -> frozenset[str]:
+    parts = [x for x in _HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
+    segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
+    role_words = {w for r in (*roles, *mentions) for w in r.split()}
     out: set[str] = set()
     for seg in segs:
         if "http" in seg or any(c.isdigit() for c in seg):
@@ -499,16 +568,47 @@ def _cjk_places(location: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ALNUM_ONLY = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))
+
+
+def _alnum_words(text: str) -> list[str]:
+    """The maximal runs of [a-z0-9] in `text`: every other character, non-ASCII ones included, separates
+    words, so a byte table does the work of a regex (`re.sub("[^a-z0-9]+", " ", text).split()`)."""
+    return text.encode("ascii", "replace").translate(_ALNUM_ONLY).decode("ascii").split()
+
+
 def _place_vocab(ex: Extracted) -> frozenset[str]:
-    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks."""
-    words = _NON_ALNUM_RE.sub(" ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
-    vocab = set(words)
+    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks.
+    Built part by part (title, location, company, each line; words never span them) from a per-part cache,
+    two-word places also across parts."""
+    vocab: set[str] = set()
+    pairs: set[str] = set()
+    last = ""
+    for part in (ex.title, ex.location, ex.company, *ex.lines):
+        words, first, end, inner = _vocab_part(part)
+        if not first:
+            continue
+        vocab |= words
+        pairs |= inner
+        if last in _PLACE_BIGRAM_FIRST:
+            pairs.add(_PLACE_BIGRAMS.get(f"{last} {first}", ""))
+        last = end
     vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
     if vocab & _PLACE_BIGRAM_FIRST:
-        vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
-                     for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
+        vocab |= pairs
         vocab.discard("")
     return frozenset(vocab)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _vocab_part(part: str) -> tuple[frozenset[str], str, str, frozenset[str]]:
+    """One part's words, its first and last word and its two-word places ("" for none)."""
+    words = _alnum_words(part.lower())
+    if not words:
+        return frozenset(), "", "", frozenset()
+    inner = {_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
+             for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST}
+    return frozenset(words), words[0], words[-1], frozenset(inner)
 
 
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -537,11 +637,22 @@ def _employer(a: Prepared, b: Prepared) -> tuple[float, float]:
     return 0.0, 0.0
 
 
+def _common(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions in `x` and in `y` of the values both hold (sorted unique arrays), ascending: what
+    np.intersect1d(..., return_indices=True) gives, by binary search instead of a merge sort."""
+    if not len(y):
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    pos = np.searchsorted(y, x)
+    pos[pos == len(y)] = 0
+    ia = np.flatnonzero(y[pos] == x)
+    return ia, pos[ia]
+
+
 def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence."""
     f = np.zeros(len(FEATURES), dtype=np.float64)
     if len(a.sh) and len(b.sh):
-        _, ia, ib = np.intersect1d(a.sh, b.sh, assume_unique=True, return_indices=True)
+        ia, ib = _common(a.sh, b.sh)
         n = len(ia)
         f[_I["text_jaccard"]] = n / (len(a.sh) + len(b.sh) - n)
         f[_I["text_copy"]] = 1.0 if f[_I["text_jaccard"]] >= 0.95 else 0.0

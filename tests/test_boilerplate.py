@@ -109,6 +109,9 @@ def test_array_model_gives_the_same_weights(monkeypatch: pytest.MonkeyPatch) -> 
         assert np.array_equal(array_model.line_weights(ex, boilerplate.line_hashes(ex)), w)
         flagged += int((w < 1).sum())
     assert flagged > 0  # the comparison covered boilerplate lines, not only job text
+    many = array_model.line_weights_many(exs, [boilerplate.line_hashes(ex) for ex in exs])
+    assert all(np.array_equal(m, dict_model.line_weights(ex)) for m, ex in zip(many, exs, strict=True))
+    assert array_model.line_weights_many([], []) == []
     again = boilerplate.ArrayBoilerplate.from_arrays(array_model.arrays())
     assert all(np.array_equal(again.line_weights(ex), array_model.line_weights(ex)) for ex in exs[:50])
     assert again.jobs_with_line(exs[-1], BLURB) == dict_model.jobs_with_line(exs[-1], BLURB) >= 3

@@ -119,6 +119,68 @@ def test_decide_many_matches_decide(corpus: dict[str, dict], verifier: Verifier)
     assert verifier.decide_many([]) == []
 
 
+def test_lean_verifier_path_decides_as_the_full_one(corpus: dict[str, dict], verifier: Verifier) -> None:
+    """What the engine runs (extraction without `families`, reasons for duplicates only) decides every pair
+    as the full path does, with the same reasons for the duplicates."""
+    from signatures.extract import extract
+
+    full = [verifier.prepare(p) for p in corpus.values()]
+    lean = [verifier.prepare(extract(p, families=False)) for p in corpus.values()]
+    idx = [(i, j) for i in range(len(full)) for j in range(len(full)) if i != j]
+    want = verifier.decide_many([(full[i], full[j]) for i, j in idx])
+    got = verifier.decide_many([(lean[i], lean[j]) for i, j in idx], explain_all=False)
+    assert any(d.duplicate for d in want) and not all(d.duplicate for d in want)
+    for w, g in zip(want, got, strict=True):
+        assert (g.duplicate, g.score) == (w.duplicate, w.score)
+        assert g.reasons == (w.reasons if w.duplicate else ())
+
+
+def test_pair_helpers_match_their_reference_forms() -> None:
+    """The searchsorted intersection and the byte-table word split give what np.intersect1d and the
+    regex they replace give."""
+    import re
+    from typing import Any
+
+    from signatures.features import _alnum_words, _common
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        x = np.unique(rng.integers(0, 60, rng.integers(0, 40)).astype(np.uint64))
+        y = np.unique(rng.integers(0, 60, rng.integers(0, 40)).astype(np.uint64))
+        _, ia, ib = np.intersect1d(x, y, assume_unique=True, return_indices=True)
+        got = _common(x, y)
+        assert got[0].tolist() == ia.tolist() and got[1].tolist() == ib.tolist()
+    from signatures.features import _line_tokens, _stream_shingles, shingle_hashes
+
+    words = ["a", "b", "c", "dd", "e", "f"]
+    for _ in range(300):  # short, empty and long lines: the cached stream is the plain one, in order
+        lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 7))]
+        per_line = [_line_tokens(ln) for ln in lines]
+        toks = [t for lt in per_line for t in lt]
+        assert _stream_shingles(lines, per_line, toks, 3) == shingle_hashes(toks, 3)
+    from service.synth import generate
+    from signatures.extract import extract
+    from signatures.features import _PLACE_BIGRAM_FIRST, _PLACE_BIGRAMS, _PLACE_WORDS, _place_vocab
+
+    def vocab_reference(ex: Any) -> frozenset[str]:  # the whole-text form the per-part cache replaces
+        words = re.sub(r"[^a-z0-9]+", " ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
+        vocab = set(words)
+        vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
+        if vocab & _PLACE_BIGRAM_FIRST:
+            vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
+                         for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
+            vocab.discard("")
+        return frozenset(vocab)
+
+    posts = [*generate(60, seed=2), {"id": "x", "title": "Engineer, New", "location": "York", "company": "San",
+                                     "description": "Francisco\n\nnew\n\n \n\nyork bay area la"}]
+    assert all(_place_vocab(ex) == vocab_reference(ex) for ex in map(extract, posts))
+    assert "nyc" in _place_vocab(extract(posts[-1]))
+    for text in ["new york, ny | remote", "Zürich–Genève straße 東京 a1b2", "İstanbul ǅ ﬁne\u2028x", "", "--"]:
+        low = text.lower()
+        assert _alnum_words(low) == re.sub(r"[^a-z0-9]+", " ", low).split()
+
+
 def test_sklearn_recipe_learns_a_separable_rule_and_roundtrips() -> None:
     from service.train import fit, model_features
 
