@@ -851,6 +851,7 @@ class Ingestor:
             pool.pop(ids[i], None)
         pool_recs = list(pool.values())
         npool = len(pool_recs)
+        self.stats["candidates"] += npool
         rows = pool_recs + [new_recs[i] for i in fresh]
         first_key = date_key([r.first_seen for r in rows])
         res = self._group_rows(rows, first_key, npool, skip) if fresh else None
