@@ -36,7 +36,7 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -632,9 +632,10 @@ class Ingestor:
         return frozenset(big)
 
     def _solr_candidates(self, feats: list[dict[str, Any]], keys: list[list[str]], skip: frozenset[int],
-                         blocking: bool) -> list[_Rec]:
+                         blocking: bool, known: Container[str] = ()) -> list[_Rec]:
         """Stored postings sharing a band key, an exact key or (`blocking`) a blocking key not in `skip` with
-        a batch posting: one request, at most max_candidates postings."""
+        a batch posting, at most max_candidates, except those in `known` (the recent window has them, found
+        by the same keys): their ids first, then the others' fields (most are usually known)."""
         values: dict[str, list[str]] = {
             "mh_bands": sorted({k for ks in keys for k in ks}),
             "content_key_s": sorted({_hex(f["content"]) for f in feats if f["content"]}),
@@ -644,7 +645,7 @@ class Ingestor:
         if blocking:
             for c, name in enumerate(BLOCK_FIELDS):
                 values[name] = sorted({_hex(k) for f in feats if (k := int(f["blocks"][c])) and k not in skip})
-        params: dict[str, Any] = {"fl": STATE_FL, "rows": self.max_candidates}
+        params: dict[str, Any] = {"fl": "id", "rows": self.max_candidates + len(known)}
         shoulds = []
         for n, (field_name, vals) in enumerate(values.items()):
             if vals:
@@ -655,7 +656,10 @@ class Ingestor:
         # as a filter, not q: /select defaults to edismax, and SolrCloud rejects big {!terms} main queries
         params["q"] = "*:*"
         params["fq"] = "{!bool cache=false " + " ".join(shoulds) + "}"
-        return _recs_from_docs(self.solr.query(params)["response"]["docs"])
+        found = [d["id"] for d in self.solr.query(params)["response"]["docs"]]
+        need = [pid for pid in found if pid not in known][:self.max_candidates]
+        self.stats["candidates_fetched"] += len(need)
+        return _recs_from_docs(self.solr.get(need, fl=STATE_FL)) if need else []
 
     def _fetch_extracted(self, recs: Sequence[_Rec]) -> None:
         """Into the extraction cache: the stored text of postings known by their features only (Solr's)."""
@@ -841,7 +845,7 @@ class Ingestor:
         blocking = self.verifier is not None  # like dedup: blocking pairs only go to the Verifier
         skip = self._big_blocks([feats[i] for i in fresh]) if fresh and blocking else frozenset()
         pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(
-            [feats[i] for i in fresh], [keys[i] for i in fresh], skip, blocking)} if fresh else {}
+            [feats[i] for i in fresh], [keys[i] for i in fresh], skip, blocking, self.window.recs)} if fresh else {}
         # postings written by this process but possibly not searchable yet: newer than Solr's view
         for i in fresh:
             lookup = keys[i] + exact_keys(feats[i]) + (block_keys(feats[i], skip) if blocking else [])
@@ -849,7 +853,7 @@ class Ingestor:
                 pool[r.id] = r
         for i in fresh:  # the old version of a posting re-sent with new content is no candidate: the new one is
             pool.pop(ids[i], None)
-        pool_recs = list(pool.values())
+        pool_recs = sorted(pool.values(), key=lambda r: (r.first_seen or "~", r.id))  # deterministic rows
         npool = len(pool_recs)
         self.stats["candidates"] += npool
         rows = pool_recs + [new_recs[i] for i in fresh]
