@@ -259,6 +259,18 @@ class BatchSource:
         yield self.band_codes, self.multi, self.exact_codes, len(self.band_codes)
 
 
+def _codes(values: Sequence[str]) -> np.ndarray:
+    """An integer code per value (equal values, equal codes)."""
+    return np.unique(np.array(values, dtype=object), return_inverse=True)[1].astype(np.int64).reshape(len(values))
+
+
+def _chain(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edges (i, j) that connect the rows with equal `key` (each to the next in key order)."""
+    order = np.argsort(key, kind="stable")
+    same = key[order][1:] == key[order][:-1]
+    return order[:-1][same].astype(np.int64), order[1:][same].astype(np.int64)
+
+
 def row_outcome(res: Mapping[str, Any], i: int, ids: Sequence[str]) -> tuple[float | None, list[str], str | None]:
     """Row i's best accepted edge from the engine's result: (score, why, matched posting)."""
     bits = int(res["bits"][i])
@@ -671,44 +683,66 @@ class Ingestor:
             self._remember(d["id"], need[d["id"]].feats["content"], ex)
         self.stats["extracted"] += len(got)
 
-    def _pair_verifier(self, recs: Sequence[_Rec]) -> Verify | None:
+    def _pair_verifier(self, recs: Sequence[_Rec], together: np.ndarray) -> Verify | None:
         """The engine's `verify` over rows of `recs`: the Verifier with the collection's boilerplate model
         (prepared postings reused across batches while the model is unchanged); the text from the record,
-        the cache, else Solr. A pair whose text is gone (deleted meanwhile) is no duplicate."""
+        the cache, else Solr. A pair whose text is gone (deleted meanwhile) is no duplicate. Pairs are
+        decided in rounds, per two parts the likeliest pair (highest estimate) first: a pair whose postings
+        are already together -- the same `together` code (their stored group) or joined by a pair accepted
+        in an earlier round -- cannot change the grouping, so it is not decided (not accepted, score 0)."""
         v = self.verifier
         if v is None:
             return None
+        prepared: dict[int, Any] = {}
+        link_i, link_j = _chain(together)
 
-        def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
-            rows = np.unique(np.concatenate([vi, vj])).tolist()
-            self._fetch_extracted([recs[r] for r in rows])
-            prepared: dict[int, Any] = {}
-            for r in rows:
+        def prep(r: int) -> Any | None:
+            if r not in prepared:
                 rec = recs[r]
                 ex = rec.ex if rec.ex is not None else self._extracted.get((rec.id, rec.feats["content"]))
                 prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex)
+            return prepared[r]
+
+        def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
             accept = np.zeros(len(vi), bool)
             score = np.zeros(len(vi), np.float32)
             why: list[tuple[str, ...]] = [()] * len(vi)
-            al, bl = vi.tolist(), vj.tolist()
-            todo = [k for k in range(len(al)) if prepared[al[k]] is not None and prepared[bl[k]] is not None]
-            for k, d in zip(todo, v.decide_many([(prepared[al[k]], prepared[bl[k]]) for k in todo]), strict=True):
-                accept[k], score[k] = d.duplicate, d.score
-                why[k] = tuple(d.reasons) if d.duplicate else ()
-            self.stats["verifier_pairs"] += len(todo)
+            left = np.arange(len(vi))
+            while len(left):
+                acc = np.flatnonzero(accept)
+                lab = component_labels(np.concatenate([vi[acc], link_i]), np.concatenate([vj[acc], link_j]), len(recs))
+                left = left[lab[vi[left]] != lab[vj[left]]]
+                if not len(left):
+                    break
+                a, b = lab[vi[left]], lab[vj[left]]
+                lo, hi = np.minimum(a, b), np.maximum(a, b)
+                order = np.lexsort((-est[left], hi, lo))
+                first = np.ones(len(order), bool)
+                first[1:] = (lo[order][1:] != lo[order][:-1]) | (hi[order][1:] != hi[order][:-1])
+                sel = left[order[first]]
+                left = np.setdiff1d(left, sel, assume_unique=True)
+                rows = np.unique(np.concatenate([vi[sel], vj[sel]])).tolist()
+                self._fetch_extracted([recs[r] for r in rows if r not in prepared])
+                todo = [k for k in sel.tolist() if prep(int(vi[k])) is not None and prep(int(vj[k])) is not None]
+                pairs = [(prepared[int(vi[k])], prepared[int(vj[k])]) for k in todo]
+                for k, d in zip(todo, v.decide_many(pairs), strict=True):
+                    accept[k], score[k] = d.duplicate, d.score
+                    why[k] = tuple(d.reasons) if d.duplicate else ()
+                self.stats["verifier_pairs"] += len(todo)
             return accept, score, why
 
         return verify
 
     def _group_rows(self, recs: Sequence[_Rec], first_key: np.ndarray, first_new: int | None = None,
-                    skip: frozenset[int] = frozenset()) -> dict[str, Any]:
+                    skip: frozenset[int] = frozenset(), together: np.ndarray | None = None) -> dict[str, Any]:
         """The engine (service.engine.find_groups) over `recs`: the same evidence, Verifier, blocking pairs
         and grouping as `jobdedup dedup`. `first_new`: rows from there on are the batch's new postings and
         only their pairs are proposed (BatchSource; blocking keys in `skip` left out); None: all pairs
-        (ArrayIndex, e.g. a group decided again)."""
+        (ArrayIndex, e.g. a group decided again). `together`: per row a code, equal for rows known to be
+        in one group (default: none are)."""
         f, blocks = feature_table(recs)
-        verify = self._pair_verifier(recs)
+        verify = self._pair_verifier(recs, np.arange(len(recs)) if together is None else together)
         extra = None
         if verify is not None and len(recs) > 1:
             if skip:
@@ -754,15 +788,8 @@ class Ingestor:
         without takes its earliest new posting (or the group of straight-indexed copies of it, `straight`).
         Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it)."""
         n = len(rows)
-        label = res["label"]
-        ai, aj = [], []
-        for key in (label, np.unique(np.array(groups + [f"\x00{r.id}" for r in rows[npool:]], dtype=object),
-                                     return_inverse=True)[1]):
-            order = np.argsort(key, kind="stable")
-            same = key[order][1:] == key[order][:-1]
-            ai.append(order[:-1][same])
-            aj.append(order[1:][same])
-        comp = component_labels(np.concatenate(ai), np.concatenate(aj), n)
+        (li, lj), (gi, gj) = _chain(res["label"]), _chain(_codes(groups + [f"\x00{r.id}" for r in rows[npool:]]))
+        comp = component_labels(np.concatenate([li, gi]), np.concatenate([lj, gj]), n)
         stored: dict[int, set[str]] = {}
         for j in range(npool):
             stored.setdefault(int(comp[j]), set()).add(groups[j])
@@ -858,8 +885,9 @@ class Ingestor:
         self.stats["candidates"] += npool
         rows = pool_recs + [new_recs[i] for i in fresh]
         first_key = date_key([r.first_seen for r in rows])
-        res = self._group_rows(rows, first_key, npool, skip) if fresh else None
         groups = [r.dup_group for r in pool_recs]
+        together = _codes(groups + [f"\x00{r.id}" for r in rows[npool:]])
+        res = self._group_rows(rows, first_key, npool, skip, together) if fresh else None
         # a canonical posting re-sent as another job (no longer with any of its old group): the rest of its
         # group is decided again first, so the batch's postings join their new groups
         orphaned = set()
