@@ -6,6 +6,7 @@ generated postings with reposts, HTML recruitment-agency copies and crawl re-sig
 from __future__ import annotations
 
 import io as _io
+from collections import Counter
 from pathlib import Path
 
 import orjson
@@ -36,7 +37,10 @@ def stored_groups(solr: Solr) -> dict[str, str]:
     return {d["id"]: d["dup_group"] for d in docs}
 
 
-def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("fresh_process", [False, True], ids=["window", "solr"])
+def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, fresh_process: bool) -> None:
+    # fresh_process: a new service process per batch, so every candidate comes from Solr's band, exact and
+    # blocking-key queries (the recent window is empty)
     postings = list(generate(N, seed=7, agency_rate=0.3, resight_rate=0.05))
     ids = {p["id"] for p in postings}
     assert len(ids) < N  # crawl re-sightings: the same id again
@@ -53,10 +57,15 @@ def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path) 
     assert any(len(g) > 1 and g & agency for g in want)  # agency copies are grouped with their jobs
 
     solr = Solr(f"{clean_solr}/postings")
-    ing = Ingestor(solr, commit_within_ms=300)
+    runs = [Ingestor(solr, commit_within_ms=300)]
     for s in range(0, N, BATCH):
-        ing.ingest(postings[s:s + BATCH])
-    assert ing.stats["verifier_pairs"] > 0
+        if fresh_process and s:
+            solr.commit()
+            runs.append(Ingestor(solr, commit_within_ms=300))
+        runs[-1].ingest(postings[s:s + BATCH])
+    stats = sum((ing.stats for ing in runs), Counter())
+    assert stats["verifier_pairs"] > 0
+    assert stats["candidates_fetched"] > 0 if fresh_process else stats["candidates_fetched"] == 0
     indexed = stored_groups(solr)
     assert indexed.keys() == dedup.keys()
     assert partition(indexed) == want
