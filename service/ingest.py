@@ -226,6 +226,20 @@ def feature_table(recs: Sequence[_Rec]) -> tuple[FeatureBatch, np.ndarray]:
     return fb, blocks
 
 
+def _earlier_equal(col: np.ndarray, new: np.ndarray, nn: int) -> np.ndarray:
+    """Codes r * nn + b of the pairs of a `new` row b and an earlier row r with the same non-zero key in
+    `col` (a sort join: linear in the rows plus the pairs)."""
+    order = np.argsort(col, kind="stable")
+    keys = col[order]
+    q = col[new]
+    lo = np.searchsorted(keys, q, "left")
+    cnt = np.where(q != 0, np.searchsorted(keys, q, "right") - lo, 0)
+    b = np.repeat(new, cnt)
+    r = order[np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)]
+    keep = r < b
+    return r[keep].astype(np.int64) * nn + b[keep]
+
+
 class BatchSource:
     """The service's candidate source (engine.CandidateSource): each new posting (rows from `first_new` on)
     paired with every row before it -- the pool (Solr's band / exact / blocking-key matches and the recent
@@ -234,24 +248,13 @@ class BatchSource:
     pairs were decided when they arrived, so they are not proposed again."""
 
     def __init__(self, f: FeatureBatch, first_new: int, nn: int) -> None:
-        n = len(f.content)
-        new = np.arange(first_new, n)
-        before = np.arange(n)[None, :] < new[:, None]           # (new rows, all rows): row before the new one
-        exact = np.zeros(before.shape, bool)
-        for col in (f.content, f.url, f.profile):
-            exact |= (col[new][:, None] == col[None, :]) & (col[None, :] != 0)
-        exact &= before
-        shared = np.zeros(before.shape, np.int32)
-        for b in range(f.bands.shape[1]):
-            col = f.bands[:, b]
-            shared += (col[new][:, None] == col[None, :]) & (col[None, :] != 0)
-        shared *= before
-        ei, ej = np.nonzero(exact)
-        self.exact_codes = np.sort(ej.astype(np.int64) * nn + new[ei])
-        bi, bj = np.nonzero(shared)
-        codes = bj.astype(np.int64) * nn + new[bi]
-        order = np.argsort(codes, kind="stable")
-        self.band_codes, self.multi = codes[order], (shared[bi, bj] >= 2)[order]
+        new = np.arange(first_new, len(f.content))
+        self.exact_codes, _ = np.unique(np.concatenate(
+            [_earlier_equal(col, new, nn) for col in (f.content, f.url, f.profile)]), return_counts=True)
+        band = [_earlier_equal(f.bands[:, b], new, nn) for b in range(f.bands.shape[1])]
+        self.band_codes, shared = np.unique(np.concatenate(band) if band else np.zeros(0, np.int64),
+                                            return_counts=True)
+        self.multi = shared >= 2
         self.total = len(self.exact_codes) + len(self.band_codes)
 
     def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray, int]]:
