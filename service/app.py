@@ -120,6 +120,9 @@ class _IngestCollector:
             ("jobdedup_extracted", "extracted", "Postings run through content extraction"),
             ("jobdedup_boilerplate_learned", "boilerplate_added",
              "Written postings given to the boilerplate model (added in steps, see Ingestor.learn_every)"),
+            ("jobdedup_candidates", "candidates", "Candidate postings compared with new postings (Solr + window)"),
+            ("jobdedup_merged_groups", "merged_groups",
+             "Stored groups merged into another because a new posting duplicated both"),
         ):
             yield CounterMetricFamily(name, doc, value=st.get(key, 0))
         yield GaugeMetricFamily("jobdedup_boilerplate_postings",

@@ -37,6 +37,7 @@ SMALL_BLOCK = 6   # blocks up to this size are paired completely
 MAX_BLOCK = 64    # employer / contact blocks larger than this are skipped (employer_title still applies)
 KEYS = ("employer", "contact", "employer_title")
 _CAPPED = (True, True, False)
+CAPPED_COLUMNS = tuple(c for c, capped in enumerate(_CAPPED) if capped)  # key columns capped at MAX_BLOCK
 
 _FIRST_LINE_RE = re.compile(r"(?is)^\s*(.*?)(?:<p>|<br\s*/?>|\n|</p>|$)")
 _TAG_RE = re.compile(r"<[^>]{0,2000}>")

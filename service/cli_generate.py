@@ -20,6 +20,9 @@ def register(app: typer.Typer) -> None:
         resight_rate: float = typer.Option(
             0.05, "--resight-rate", help="Share of lines that re-sight an earlier posting (crawl log, same id)."
         ),
+        agency_rate: float = typer.Option(
+            0.0, "--agency-rate", help="Share of reposts that are HTML recruitment-agency copies (agency as company)."
+        ),
     ) -> None:
         """Write N synthetic job postings with reposts and crawl-log re-sightings.
 
@@ -33,8 +36,10 @@ def register(app: typer.Typer) -> None:
             raise UserError("--dup-rate must be in [0, 1)")
         if not 0.0 <= resight_rate < 1.0:
             raise UserError("--resight-rate must be in [0, 1)")
+        if not 0.0 <= agency_rate <= 1.0:
+            raise UserError("--agency-rate must be in [0, 1]")
         if lang not in ("en", "zh", "ja", "mixed"):
             raise UserError(f"--lang must be en, zh, ja or mixed, got {lang!r}")
-        gen = Generator(lang=lang, dup_rate=dup_rate, seed=seed, resight_rate=resight_rate)
+        gen = Generator(lang=lang, dup_rate=dup_rate, seed=seed, resight_rate=resight_rate, agency_rate=agency_rate)
         with cli_output(output) as out:
             io.write_jsonl(out, gen.postings(n), chunk=1000)

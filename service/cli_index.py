@@ -117,7 +117,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                             "or leave bad lines out with --skip-bad-lines)" if done else str(exc)) from None
 
     try:
-        if workers <= 1:
+        if workers <= 0:
             for b in batches():
                 apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
         else:

@@ -1,4 +1,12 @@
-"""Ingest with dedup into Solr: features -> candidates (Solr, recent window, batch) -> decide -> write.
+"""Ingest with dedup into Solr: features -> candidates (Solr, recent window, batch) -> the engine -> write.
+
+Decisions are `jobdedup dedup`'s (service.engine.find_groups): the batch's new postings and their candidates
+-- stored postings sharing an LSH band key, an exact key or a blocking key (service.candidates; the keys are
+stored in `employer_key_s`, `contact_key_s`, `employer_title_key_s`), the recent window, the batch's earlier
+postings -- go through the same candidate filter, evidence, Verifier, blocking pairs and connected
+components (`BatchSource` is the engine's candidate source for a batch). A new posting that duplicates
+postings of two stored groups merges them into the group whose canonical posting came first
+(`Ingestor._merge`), as dedup's components would.
 
 One `Ingestor` per process. Group assignment is serialized by a lock: the candidate lookup, the
 decision, the Solr write and the update of the in-process recent-postings window happen under it, so
@@ -28,16 +36,18 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import orjson
 
-from service import decision_glue, sketching
-from service.features import compute_features
-from service.regroup import band_keys_of, write_groups
+from service import candidates, decision_glue, sketching
+from service.engine import Verify, date_key, find_groups
+from service.features import FeatureBatch, compute_features
+from service.graph import component_labels
+from service.regroup import write_groups
 from service.settings import settings
 from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
@@ -48,18 +58,19 @@ from signatures import SIG_VERSION, minhash, textprofile
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
 MAX_TEXT_CHARS = settings().max_text_chars
 
-#: Largest group whose members are all decided against each other when it loses its canonical posting;
-#: beyond it each member is checked against the new canonical only.
-MAX_REGROUP = 2000
-
 #: Fields the service computes; a client's values for them are ignored.
 COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",
             "sig_version", "seen_count", "content_key_s", "url_key_s", "company_key_s", "title_key_s",
-            "location_key_s", "ntok_i", "dup_why_ss", "dup_match_s")
+            "location_key_s", "ntok_i", "dup_why_ss", "dup_match_s", "employer_key_s", "contact_key_s",
+            "employer_title_key_s")
+#: Stored blocking keys (service.candidates.KEYS, in that order): the service's blocking candidates.
+BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
+_BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
 _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
-            "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version")
+            "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
+            + ",".join(BLOCK_FIELDS))
 #: The stored source fields the Verifier's `prepare` reads (extraction, field evidence, date gap).
 VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "posted_at", "first_seen", "lang",
                  "source")
@@ -68,19 +79,6 @@ VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "po
 def encode_sketch(sketch: np.ndarray) -> str:
     """A sketch as base64 text for the stored `mh_sketch` field (signatures.minhash's encoding)."""
     return minhash.encode_sketch(sketch)
-
-
-def decode_sketch(text: str | None) -> np.ndarray | None:
-    """Stored `mh_sketch` -> uint32 low bits for comparison; None when absent or of another size."""
-    if not text:
-        return None
-    try:
-        arr = minhash.decode_sketch(text, sketching.NUM_PERM)
-    except ValueError:
-        return None
-    if bool(minhash.is_empty(arr)):
-        return None
-    return arr.astype(np.uint32)
 
 
 def iso_instant(value: str | None, where: str) -> str | None:
@@ -122,9 +120,15 @@ class Result:
                 "matched": self.matched}
 
 
+#: A posting's group fields: (group, duplicate_of, score, why, matched)
+Outcome = tuple[str, str | None, float | None, list[str], str | None]
+
+
 @dataclass
 class _Rec:
-    """What the service knows about one posting for candidate comparison."""
+    """What the service knows about one posting for candidate comparison: `feats` holds its keys (content,
+    url, profile_sig, company, title, location, ntok), LSH band keys (`bands`, uint64) and blocking keys
+    (`blocks`, uint64, service.candidates.KEYS)."""
 
     id: str
     feats: dict[str, Any]
@@ -138,28 +142,56 @@ class _Rec:
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
     """Feature dicts, uint32 sketches, full uint64 sketches and band keys of a batch."""
     fb = compute_features(postings, with_keys=True)
+    blocks = candidates.blocking_keys(postings)
     full_keys = fb.band_keys
     feats, keys = [], []
     for i in range(len(postings)):
         feats.append({
             "content": int(fb.content[i]), "url": int(fb.url[i]), "profile_sig": fb.profile_hex[i],
             "company": int(fb.company[i]), "title": int(fb.title[i]), "location": int(fb.location[i]),
-            "ntok": int(fb.ntok[i]),
+            "ntok": int(fb.ntok[i]), "bands": fb.bands[i], "blocks": blocks[i],
         })
         keys.append(full_keys[i] if full_keys is not None else [])
     return feats, fb.sketch, fb.sketch_full, keys
 
 
-def _feats_from_doc(doc: Mapping[str, Any]) -> dict[str, Any]:
-    def h(name: str) -> int:
-        v = doc.get(name)
+def _recs_from_docs(docs: Sequence[Mapping[str, Any]], with_keys: bool = False) -> list[_Rec]:
+    """Stored postings (STATE_FL) as candidate records (`with_keys`: with their window lookup keys);
+    postings without a sketch are left out."""
+    def h(d: Mapping[str, Any], name: str) -> int:
+        v = d.get(name)
         try:
             return int(v, 16) if v else 0
         except ValueError:
             return 0
-    return {"content": h("content_key_s"), "url": h("url_key_s"), "profile_sig": doc.get("profile_sig") or "",
-            "company": h("company_key_s"), "title": h("title_key_s"), "location": h("location_key_s"),
-            "ntok": int(doc.get("ntok_i") or 0)}
+
+    kept, fulls = [], []
+    for d in docs:
+        text = d.get("mh_sketch")
+        if not text:
+            continue
+        try:
+            full = minhash.decode_sketch(text, sketching.NUM_PERM)
+        except ValueError:
+            continue
+        if not bool(minhash.is_empty(full)):
+            kept.append(d)
+            fulls.append(full)
+    if not kept:
+        return []
+    full = np.stack(fulls).astype(np.uint64)
+    bands = sketching.band_hashes_batch(full)
+    band_strs = sketching.band_keys_batch(full) if with_keys else None
+    out = []
+    for k, d in enumerate(kept):
+        f = {"content": h(d, "content_key_s"), "url": h(d, "url_key_s"), "profile_sig": d.get("profile_sig") or "",
+             "company": h(d, "company_key_s"), "title": h(d, "title_key_s"), "location": h(d, "location_key_s"),
+             "ntok": int(d.get("ntok_i") or 0), "bands": bands[k],
+             "blocks": np.array([h(d, b) for b in BLOCK_FIELDS], np.uint64)}
+        lookup = band_strs[k] + exact_keys(f) + block_keys(f) if band_strs is not None else []
+        out.append(_Rec(d["id"], f, full[k].astype(np.uint32), d.get("dup_group") or d["id"], lookup,
+                        first_seen=d.get("first_seen")))
+    return out
 
 
 def exact_keys(feats: Mapping[str, Any]) -> list[str]:
@@ -174,40 +206,83 @@ def exact_keys(feats: Mapping[str, Any]) -> list[str]:
     return out
 
 
-class _Table:
-    """Candidate features as arrays: pool postings first, then the batch's own postings in order."""
-
-    def __init__(self, pool: list[_Rec], batch_feats: list[dict[str, Any]], batch_ids: list[str]) -> None:
-        rows = [r.feats for r in pool] + batch_feats
-        self.ids = np.array([r.id for r in pool] + list(batch_ids), dtype=object)
-        self.groups: list[str] = [r.dup_group for r in pool]
-        self.cols = {k: np.array([_key64(x[k]) for x in rows], dtype=np.uint64)
-                     for k in ("content", "url", "profile_sig", "company", "title", "location")}
-        self.ntok = np.array([x["ntok"] for x in rows], dtype=np.int64)
-        self.npool = len(pool)
-
-    def decide(self, i: int, n: int, est: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Placeholder decision of batch posting i against the first n candidates: accept, score, bits,
-        company conflict (decision_glue.pair_evidence)."""
-        cols = {("profile" if k == "profile_sig" else k): v for k, v in self.cols.items()}
-        return decision_glue.pair_evidence(cols, self.ntok, np.full(n, self.npool + i), np.arange(n), est)
+def block_keys(feats: Mapping[str, Any], skip: frozenset[int] = frozenset()) -> list[str]:
+    """Lookup keys of the posting's blocking keys (window index), except the keys in `skip` (blocks too big)."""
+    return [f"{pre}{_hex(int(k))}" for pre, k in zip(_BLOCK_PREFIX, feats["blocks"].tolist(), strict=True)
+            if k and int(k) not in skip]
 
 
-def _outcome(pid: str, decided: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]], cand: _Table,
-             est: np.ndarray) -> tuple[str, str | None, float | None, list[str], str | None]:
-    """A posting's group from its decisions against the candidates before it: the group of the accepted
-    candidate with the best score (ties: the smallest group id), else its own. Returns (group,
-    duplicate_of, score, why, matched)."""
-    accept, sc, bits, vwhy = decided
-    accept = accept & (cand.ids[:len(accept)] != pid)
-    if not accept.any():
-        return pid, None, None, [], None
-    idx = np.flatnonzero(accept)
-    top = sc[idx].max()
-    best = min(idx[sc[idx] == top], key=lambda j: cand.groups[j])
-    group = cand.groups[best]
-    why = decision_glue.why_list(int(bits[best]), float(est[best])) + vwhy.get(int(best), [])
-    return group, group if group != pid else None, round(float(top), 4), why, str(cand.ids[best])
+def feature_table(recs: Sequence[_Rec]) -> tuple[FeatureBatch, np.ndarray]:
+    """The records as the engine's arrays (service.features.FeatureBatch) and their blocking keys."""
+    def col(k: str) -> np.ndarray:
+        return np.array([_key64(r.feats[k]) for r in recs], np.uint64)
+
+    sketch = np.stack([r.sketch for r in recs]) if recs else np.zeros((0, sketching.NUM_PERM), np.uint32)
+    bands = np.stack([r.feats["bands"] for r in recs]) if recs else np.zeros((0, sketching.NUM_BANDS), np.uint64)
+    blocks = np.stack([r.feats["blocks"] for r in recs]).astype(np.uint64) if recs else \
+        np.zeros((0, len(candidates.KEYS)), np.uint64)
+    fb = FeatureBatch(col("content"), col("url"), col("profile_sig"), col("company"), col("title"), col("location"),
+                      np.array([r.feats["ntok"] for r in recs], np.int32), sketch, bands, [])
+    return fb, blocks
+
+
+def _earlier_equal(col: np.ndarray, new: np.ndarray, nn: int) -> np.ndarray:
+    """Codes r * nn + b of the pairs of a `new` row b and an earlier row r with the same non-zero key in
+    `col` (a sort join: linear in the rows plus the pairs)."""
+    order = np.argsort(col, kind="stable")
+    keys = col[order]
+    q = col[new]
+    lo = np.searchsorted(keys, q, "left")
+    cnt = np.where(q != 0, np.searchsorted(keys, q, "right") - lo, 0)
+    b = np.repeat(new, cnt)
+    r = order[np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)]
+    keep = r < b
+    return r[keep].astype(np.int64) * nn + b[keep]
+
+
+class BatchSource:
+    """The service's candidate source (engine.CandidateSource): each new posting (rows from `first_new` on)
+    paired with every row before it -- the pool (Solr's band / exact / blocking-key matches and the recent
+    window), then the batch's earlier postings -- with which it shares an exact key (content, canonical URL,
+    profile signature) or an LSH band key; `multi` says whether two bands or more collided. The pool's own
+    pairs were decided when they arrived, so they are not proposed again."""
+
+    def __init__(self, f: FeatureBatch, first_new: int, nn: int) -> None:
+        new = np.arange(first_new, len(f.content))
+        self.exact_codes, _ = np.unique(np.concatenate(
+            [_earlier_equal(col, new, nn) for col in (f.content, f.url, f.profile)]), return_counts=True)
+        band = [_earlier_equal(f.bands[:, b], new, nn) for b in range(f.bands.shape[1])]
+        self.band_codes, shared = np.unique(np.concatenate(band) if band else np.zeros(0, np.int64),
+                                            return_counts=True)
+        self.multi = shared >= 2
+        self.total = len(self.exact_codes) + len(self.band_codes)
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray | None, np.ndarray, int]]:
+        yield self.exact_codes, None, self.exact_codes, len(self.exact_codes)
+        yield self.band_codes, self.multi, self.exact_codes, len(self.band_codes)
+
+
+def _codes(values: Sequence[str]) -> np.ndarray:
+    """An integer code per value (equal values, equal codes)."""
+    return np.unique(np.array(values, dtype=object), return_inverse=True)[1].astype(np.int64).reshape(len(values))
+
+
+def _chain(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edges (i, j) that connect the rows with equal `key` (each to the next in key order)."""
+    order = np.argsort(key, kind="stable")
+    same = key[order][1:] == key[order][:-1]
+    return order[:-1][same].astype(np.int64), order[1:][same].astype(np.int64)
+
+
+def row_outcome(res: Mapping[str, Any], i: int, ids: Sequence[str]) -> tuple[float | None, list[str], str | None]:
+    """Row i's best accepted edge from the engine's result: (score, why, matched posting)."""
+    bits = int(res["bits"][i])
+    if not bits:
+        return None, [], None
+    s = float(res["score"][i])
+    why = decision_glue.why_list(bits, float(res["est"][i])) + list(res["reasons"].get(i, ()))
+    m = int(res["match"][i])
+    return (None if s != s else round(s, 4)), why, (ids[m] if m >= 0 else None)
 
 
 def _values(v: Any) -> list[Any]:
@@ -543,33 +618,63 @@ class Ingestor:
         while len(self._extracted) > self.window.size:
             self._extracted.popitem(last=False)
 
-    def _solr_candidates(self, feats: list[dict[str, Any]], keys: list[list[str]]) -> list[_Rec]:
-        bands = sorted({k for ks in keys for k in ks})
-        contents = sorted({_hex(f["content"]) for f in feats if f["content"]})
-        urls = sorted({_hex(f["url"]) for f in feats if f["url"]})
-        profs = sorted({f["profile_sig"] for f in feats
-                        if f["profile_sig"] and f["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE})
-        params: dict[str, Any] = {"fl": STATE_FL, "rows": self.max_candidates}
+    def _big_blocks(self, feats: list[dict[str, Any]]) -> frozenset[int]:
+        """The batch's capped blocking keys (employer, contact) whose block -- postings in Solr plus the
+        batch's -- is over candidates.MAX_BLOCK: dedup leaves such blocks out (employer_title still applies),
+        and so does the service. One facet request."""
+        counts = {c: Counter(k for f in feats if (k := int(f["blocks"][c]))) for c in candidates.CAPPED_COLUMNS}
+        counts = {c: cnt for c, cnt in counts.items() if cnt}
+        if not counts:
+            return frozenset()
+        big = {k for cnt in counts.values() for k, m in cnt.items() if m > candidates.MAX_BLOCK}
+        most = max(m for cnt in counts.values() for m in cnt.values())
+        params: dict[str, Any] = {"rows": 0, "facet": "true", "facet.limit": -1, "facet.sort": "index",
+                                  "facet.mincount": max(1, candidates.MAX_BLOCK + 1 - most),
+                                  "facet.field": [BLOCK_FIELDS[c] for c in counts]}
         shoulds = []
-        for name, field_name, values in (("qb", "mh_bands", bands), ("qc", "content_key_s", contents),
-                                         ("qu", "url_key_s", urls), ("qp", "profile_sig", profs)):
-            if values:
-                params[name] = terms_query(field_name, values)
-                shoulds.append(f"should=${name}")
+        for c, cnt in counts.items():
+            params[f"qk{c}"] = terms_query(BLOCK_FIELDS[c], sorted(_hex(k) for k in cnt))
+            shoulds.append(f"should=$qk{c}")
+        params["q"] = "*:*"
+        params["fq"] = "{!bool cache=false " + " ".join(shoulds) + "}"
+        found = self.solr.query(params).get("facet_counts", {}).get("facet_fields", {})
+        for c, cnt in counts.items():
+            flat = found.get(BLOCK_FIELDS[c], [])
+            for value, n in zip(flat[::2], flat[1::2], strict=True):
+                k = _key64(value)
+                if k in cnt and n + cnt[k] > candidates.MAX_BLOCK:
+                    big.add(k)
+        return frozenset(big)
+
+    def _solr_candidates(self, feats: list[dict[str, Any]], keys: list[list[str]], skip: frozenset[int],
+                         blocking: bool, known: Container[str] = ()) -> list[_Rec]:
+        """Stored postings sharing a band key, an exact key or (`blocking`) a blocking key not in `skip` with
+        a batch posting, at most max_candidates, except those in `known` (the recent window has them, found
+        by the same keys): their ids first, then the others' fields (most are usually known)."""
+        values: dict[str, list[str]] = {
+            "mh_bands": sorted({k for ks in keys for k in ks}),
+            "content_key_s": sorted({_hex(f["content"]) for f in feats if f["content"]}),
+            "url_key_s": sorted({_hex(f["url"]) for f in feats if f["url"]}),
+            "profile_sig": sorted({f["profile_sig"] for f in feats
+                                   if f["profile_sig"] and f["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE})}
+        if blocking:
+            for c, name in enumerate(BLOCK_FIELDS):
+                values[name] = sorted({_hex(k) for f in feats if (k := int(f["blocks"][c])) and k not in skip})
+        params: dict[str, Any] = {"fl": "id", "rows": self.max_candidates + len(known)}
+        shoulds = []
+        for n, (field_name, vals) in enumerate(values.items()):
+            if vals:
+                params[f"q{n}"] = terms_query(field_name, vals)
+                shoulds.append(f"should=$q{n}")
         if not shoulds:
             return []
         # as a filter, not q: /select defaults to edismax, and SolrCloud rejects big {!terms} main queries
         params["q"] = "*:*"
         params["fq"] = "{!bool cache=false " + " ".join(shoulds) + "}"
-        docs = self.solr.query(params)["response"]["docs"]
-        out = []
-        for d in docs:
-            sk = decode_sketch(d.get("mh_sketch"))
-            if sk is None:
-                continue
-            out.append(_Rec(d["id"], _feats_from_doc(d), sk, d.get("dup_group") or d["id"], [],
-                            first_seen=d.get("first_seen")))
-        return out
+        found = [d["id"] for d in self.solr.query(params)["response"]["docs"]]
+        need = [pid for pid in found if pid not in known][:self.max_candidates]
+        self.stats["candidates_fetched"] += len(need)
+        return _recs_from_docs(self.solr.get(need, fl=STATE_FL)) if need else []
 
     def _fetch_extracted(self, recs: Sequence[_Rec]) -> None:
         """Into the extraction cache: the stored text of postings known by their features only (Solr's)."""
@@ -581,64 +686,170 @@ class Ingestor:
             self._remember(d["id"], need[d["id"]].feats["content"], ex)
         self.stats["extracted"] += len(got)
 
-    def _verify(self, batch: Sequence[Any], ids: list[str], pool_recs: list[_Rec],
-                cand: _Table, est_all: np.ndarray, extracted: list[Any | None],
-                unchanged: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[str]]]]:
-        """Decisions of each batch posting against its candidates (pool, then the earlier batch postings):
-        the placeholder rule, with ambiguous MinHash pairs decided by the issue-5 Verifier (with the
-        collection's boilerplate model). Candidates' text: window records, the cache, else Solr.
-        Postings re-sent unchanged (`unchanged`) are not decided at all: they keep their group."""
-        npool = len(pool_recs)
-        decided = []
-        amb_pairs: list[tuple[int, int]] = []
+    def _pair_verifier(self, recs: Sequence[_Rec], together: np.ndarray) -> Verify | None:
+        """The engine's `verify` over rows of `recs`: the Verifier with the collection's boilerplate model
+        (prepared postings reused across batches while the model is unchanged); the text from the record,
+        the cache, else Solr. A pair whose text is gone (deleted meanwhile) is no duplicate. Pairs are
+        decided in rounds, per two parts the likeliest pair (highest estimate) first: a pair whose postings
+        are already together -- the same `together` code (their stored group) or joined by a pair accepted
+        in an earlier round -- cannot change the grouping, so it is not decided (not accepted, score 0)."""
         v = self.verifier
-        for i in range(len(batch)):
-            n = npool + i
-            if i in unchanged:
-                decided.append((np.zeros(n, bool), np.zeros(n, np.float32), np.zeros(n, np.int32), {}))
+        if v is None:
+            return None
+        prepared: dict[int, Any] = {}
+        link_i, link_j = _chain(together)
+
+        def prep(r: int) -> Any | None:
+            if r not in prepared:
+                rec = recs[r]
+                ex = rec.ex if rec.ex is not None else self._extracted.get((rec.id, rec.feats["content"]))
+                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex)
+            return prepared[r]
+
+        def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
+            accept = np.zeros(len(vi), bool)
+            score = np.zeros(len(vi), np.float32)
+            why: list[tuple[str, ...]] = [()] * len(vi)
+            left = np.arange(len(vi))
+            while len(left):
+                acc = np.flatnonzero(accept)
+                lab = component_labels(np.concatenate([vi[acc], link_i]), np.concatenate([vj[acc], link_j]), len(recs))
+                left = left[lab[vi[left]] != lab[vj[left]]]
+                if not len(left):
+                    break
+                a, b = lab[vi[left]], lab[vj[left]]
+                lo, hi = np.minimum(a, b), np.maximum(a, b)
+                order = np.lexsort((-est[left], hi, lo))
+                first = np.ones(len(order), bool)
+                first[1:] = (lo[order][1:] != lo[order][:-1]) | (hi[order][1:] != hi[order][:-1])
+                sel = left[order[first]]
+                left = np.setdiff1d(left, sel, assume_unique=True)
+                rows = np.unique(np.concatenate([vi[sel], vj[sel]])).tolist()
+                self._fetch_extracted([recs[r] for r in rows if r not in prepared])
+                todo = [k for k in sel.tolist() if prep(int(vi[k])) is not None and prep(int(vj[k])) is not None]
+                pairs = [(prepared[int(vi[k])], prepared[int(vj[k])]) for k in todo]
+                for k, d in zip(todo, v.decide_many(pairs), strict=True):
+                    accept[k], score[k] = d.duplicate, d.score
+                    why[k] = tuple(d.reasons) if d.duplicate else ()
+                self.stats["verifier_pairs"] += len(todo)
+            return accept, score, why
+
+        return verify
+
+    def _group_rows(self, recs: Sequence[_Rec], first_key: np.ndarray, first_new: int | None = None,
+                    skip: frozenset[int] = frozenset(), together: np.ndarray | None = None) -> dict[str, Any]:
+        """The engine (service.engine.find_groups) over `recs`: the same evidence, Verifier, blocking pairs
+        and grouping as `jobdedup dedup`. `first_new`: rows from there on are the batch's new postings and
+        only their pairs are proposed (BatchSource; blocking keys in `skip` left out); None: all pairs
+        (ArrayIndex, e.g. a group decided again). `together`: per row a code, equal for rows known to be
+        in one group (default: none are)."""
+        f, blocks = feature_table(recs)
+        verify = self._pair_verifier(recs, np.arange(len(recs)) if together is None else together)
+        extra = None
+        if verify is not None and len(recs) > 1:
+            if skip:
+                blocks[np.isin(blocks, np.fromiter(skip, np.uint64, len(skip)))] = 0
+            xi, xj = candidates.block_pairs(blocks, first_key)
+            if first_new is not None:
+                keep = np.maximum(xi, xj) >= first_new
+                xi, xj = xi[keep], xj[keep]
+            extra = (xi, xj)
+        source = BatchSource(f, first_new, max(len(recs), 1)) if first_new is not None else None
+        return find_groups(f, first_key, verify, extra, source=source)
+
+    def _dates(self, p: Mapping[str, Any], old: Mapping[str, Any] | None, now: str) -> tuple[str, str, int]:
+        """first_seen, last_seen and seen_count of a posting as it will be stored (a re-sighting moves them)."""
+        fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
+        ls = iso_instant(p.get("last_seen"), "last_seen") or fs
+        seen = p.get("seen_count") if isinstance(p.get("seen_count"), int) and p.get("seen_count") > 0 else 1
+        if old is not None:
+            ofs, ols = old.get("first_seen"), old.get("last_seen")
+            oseen = int(old.get("seen_count") or 1)
+            dated = any(p.get(k) for k in ("first_seen", "last_seen", "posted_at"))
+            if not dated:  # a plain re-send (e.g. a retried batch) is not a new sighting
+                fs, ls = ofs or fs, ols or ls
+            seen = oseen + 1 if (dated and ols and ls > ols) else oseen
+            fs = min(fs, ofs) if ofs else fs
+            ls = max(ls, ols) if ols else ls
+        return fs, ls, seen
+
+    def _head_dates(self, groups: set[str]) -> dict[str, str]:
+        """first_seen of the groups' canonical postings (the window, else Solr)."""
+        out = {g: r.first_seen for g in groups if (r := self.window.recs.get(g)) is not None and r.first_seen}
+        ask = sorted(groups - out.keys())
+        if ask:
+            out.update((d["id"], d["first_seen"]) for d in self.solr.get(ask, fl="id,first_seen") if d.get("first_seen"))
+        return out
+
+    def _assign(self, rows: list[_Rec], npool: int, groups: list[str], res: Mapping[str, Any],
+                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]]
+                ) -> tuple[dict[str, Outcome], dict[str, str], dict[str, str]]:
+        """Groups of the new rows (from npool on): the engine's components joined with the stored groups of
+        the pool rows (`groups`), so a posting that duplicates two groups merges them, like dedup's connected
+        components. A component with stored groups takes the one whose canonical posting came first; one
+        without takes its earliest new posting (or the group of straight-indexed copies of it, `straight`).
+        Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it)."""
+        n = len(rows)
+        (li, lj), (gi, gj) = _chain(res["label"]), _chain(_codes(groups + [f"\x00{r.id}" for r in rows[npool:]]))
+        comp = component_labels(np.concatenate([li, gi]), np.concatenate([lj, gj]), n)
+        stored: dict[int, set[str]] = {}
+        for j in range(npool):
+            stored.setdefault(int(comp[j]), set()).add(groups[j])
+        members: dict[int, list[int]] = {}
+        for b in range(npool, n):
+            members.setdefault(int(comp[b]), []).append(b)
+        contested = {g for c in members for g in stored.get(c, ()) if len(stored[c]) > 1}
+        heads = self._head_dates(contested) if contested else {}
+        ids = [r.id for r in rows]
+        out: dict[str, Outcome] = {}
+        merges: dict[str, str] = {}
+        via: dict[str, str] = {}
+        for c, bs in members.items():
+            gs = stored.get(c)
+            head_out: Outcome | None = None
+            if gs:
+                winner = min(gs, key=lambda g: (heads.get(g) or "~", g))
+                for g in gs - {winner}:
+                    merges[g], via[g] = winner, ids[bs[0]]
+            else:
+                w = min(bs, key=lambda b: (int(first_key[b]), b))
+                winner = ids[w]
+                if winner in straight:  # heads no group yet: join the straight-indexed copies'
+                    winner, matched = straight[ids[w]]
+                    head_out = (winner, matched, 1.0, ["solr_signature"], matched)
+                    self.stats["joined_straight"] += 1
+            for b in bs:
+                if ids[b] == winner:
+                    out[ids[b]] = (winner, None, None, [], None)
+                elif head_out is not None and b == w:
+                    out[ids[b]] = head_out
+                else:
+                    out[ids[b]] = (winner, winner, *row_outcome(res, b, ids))
+        return out, merges, via
+
+    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str], skip: set[str]) -> None:
+        """Move the postings of the loser groups (`merges`: loser -> winner) into the winner's group, except
+        `skip` (written by the batch itself). The loser's canonical posting becomes a duplicate of the
+        winner, why `group_merged`, matched: the new posting that joined the two (`via`)."""
+        ids = {r.id for r in self.window.recs.values() if r.dup_group in merges}
+        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(merges)), "fl": "id"},
+                                           rows=1000):
+            ids.update(d["id"] for d in page)
+        new: dict[str, tuple[str, str, float | None, list[str], str]] = {}
+        fl = "id,dup_group,dup_score,dup_why_ss,dup_match_s"
+        for d in self.solr.get(sorted(ids - skip), fl=fl):  # real-time get: the latest version
+            g = d.get("dup_group")
+            if g not in merges:
                 continue
-            accept, sc, bits, cc = cand.decide(i, n, est_all[i, :n])
-            decided.append((accept, sc.copy(), bits.copy(), {}))
-            if v is None:
-                continue
-            amb = decision_glue.ambiguous(bits, est_all[i, :n], cc) & (cand.ids[:n] != ids[i])
-            amb_pairs.extend((i, int(j)) for j in np.flatnonzero(amb))
-        if v is None or not amb_pairs:
-            return decided
-
-        def content(j: int) -> int:
-            return int(cand.cols["content"][j])
-
-        def cached(j: int) -> Any | None:
-            if j >= npool:
-                return extracted[j - npool]
-            r = pool_recs[j]
-            return r.ex if r.ex is not None else self._extracted.get((r.id, content(j)))
-
-        self._fetch_extracted([pool_recs[j] for j in {j for _, j in amb_pairs if j < npool}])
-        prepared: dict[int, Any] = {}  # candidate row -> Prepared, with the model as it is now
-
-        def prep(j: int) -> Any | None:
-            if j not in prepared:
-                ex = cached(j)
-                prepared[j] = None if ex is None else self._prepare(v, str(cand.ids[j]), content(j), ex)
-            return prepared[j]
-
-        pairs, where = [], []
-        for i, j in amb_pairs:
-            a, b = prep(npool + i), prep(j)
-            if a is None or b is None:  # no stored text (e.g. deleted meanwhile): keep the placeholder decision
-                continue
-            pairs.append((a, b))
-            where.append((i, j))
-        for (i, j), d in zip(where, v.decide_many(pairs), strict=True):  # est is in why already (jaccard~)
-            accept, sc, bits, why = decided[i]
-            accept[j] = d.duplicate
-            sc[j] = d.score
-            bits[j] = decision_glue.VERIFIED
-            why[j] = list(d.reasons)
-        self.stats["verifier_pairs"] += len(pairs)
-        return decided
+            w = merges[g]
+            new[d["id"]] = (w, w, None, ["group_merged"], via[g]) if d["id"] == g else \
+                (w, w, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
+        write_groups(self.solr, new, self.commit_within_ms)
+        for pid, (g, *_rest) in new.items():
+            if (r := self.window.recs.get(pid)) is not None:
+                r.dup_group = g
+        self.stats["merged_groups"] += len(merges)
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
@@ -656,76 +867,74 @@ class Ingestor:
         if missing and self.verifier is not None:  # e.g. deleted since the check outside the lock
             for i, ex in zip(missing, extract_postings([batch[i] for i in missing]), strict=True):
                 extracted[i] = ex
-
-        lookup = [keys[i] + exact_keys(feats[i]) for i in range(len(batch))]
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        dates = [self._dates(p, existing.get(ids[i]), now) for i, p in enumerate(batch)]
+        new_recs = [_Rec(ids[i], feats[i], sketches[i], ids[i], keys[i] + exact_keys(feats[i]) + block_keys(feats[i]),
+                         extracted[i], dates[i][0]) for i in range(len(batch))]
         fresh = [i for i in range(len(batch)) if i not in unchanged]
-        pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates([feats[i] for i in fresh],
-                                                                        [keys[i] for i in fresh])} if fresh else {}
+        blocking = self.verifier is not None  # like dedup: blocking pairs only go to the Verifier
+        skip = self._big_blocks([feats[i] for i in fresh]) if fresh and blocking else frozenset()
+        pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(
+            [feats[i] for i in fresh], [keys[i] for i in fresh], skip, blocking, self.window.recs)} if fresh else {}
         # postings written by this process but possibly not searchable yet: newer than Solr's view
         for i in fresh:
-            for r in self.window.candidates(lookup[i]):
+            lookup = keys[i] + exact_keys(feats[i]) + (block_keys(feats[i], skip) if blocking else [])
+            for r in self.window.candidates(lookup):
                 pool[r.id] = r
         for i in fresh:  # the old version of a posting re-sent with new content is no candidate: the new one is
             pool.pop(ids[i], None)
-        pool_recs = list(pool.values())
-        cand = _Table(pool_recs, feats, ids)
-        allsk = np.concatenate([np.stack([r.sketch for r in pool_recs]) if pool_recs
-                                else np.zeros((0, sketches.shape[1]), np.uint32), sketches])
-        est_all = (sketches[:, None, :] == allsk[None, :, :]).mean(axis=2) if len(batch) else np.zeros((0, 0))
-        decided = self._verify(batch, ids, pool_recs, cand, est_all, extracted, unchanged) if len(batch) else []
-        # a canonical posting re-sent as another job (it accepts none of its old group): the rest of its group
-        # is decided again first, so the batch's postings join their new groups
+        pool_recs = sorted(pool.values(), key=lambda r: (r.first_seen or "~", r.id))  # deterministic rows
         npool = len(pool_recs)
-        pool_groups = np.array(cand.groups, dtype=object)
-        orphaned = {pid for i, pid in enumerate(ids) if i not in unchanged and existing.get(pid, {}).get("dup_group") == pid
-                    and not (decided[i][0][:npool] & (pool_groups == pid) & (cand.ids[:npool] != pid)).any()}
+        self.stats["candidates"] += npool
+        rows = pool_recs + [new_recs[i] for i in fresh]
+        first_key = date_key([r.first_seen for r in rows])
+        groups = [r.dup_group for r in pool_recs]
+        together = _codes(groups + [f"\x00{r.id}" for r in rows[npool:]])
+        res = self._group_rows(rows, first_key, npool, skip, together) if fresh else None
+        # a canonical posting re-sent as another job (no longer with any of its old group): the rest of its
+        # group is decided again first, so the batch's postings join their new groups
+        orphaned = set()
+        if res is not None:
+            label = res["label"]
+            in_group = np.array(groups, dtype=object)
+            for k, i in enumerate(fresh):
+                if existing.get(ids[i], {}).get("dup_group") == ids[i] and \
+                        not ((label[:npool] == label[npool + k]) & (in_group == ids[i])).any():
+                    orphaned.add(ids[i])
         regrouped = self._regroup(orphaned, skip={ids[i] for i in fresh}) if orphaned else {}
-        for j, r in enumerate(pool_recs):
-            if r.id in regrouped:
-                cand.groups[j] = regrouped[r.id][0]
-        straight = self._straight_groups({i: batch[i] for i in fresh})
-        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        groups = [regrouped[r.id][0] if r.id in regrouped else g for r, g in zip(pool_recs, groups, strict=True)]
+        outcome: dict[str, Outcome] = {}
+        merges: dict[str, str] = {}
+        via: dict[str, str] = {}
+        if res is not None:
+            straight = {ids[i]: g for i, g in self._straight_groups({i: batch[i] for i in fresh}).items()}
+            outcome, merges, via = self._assign(rows, npool, groups, res, first_key, straight)
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
-        new_recs: list[_Rec] = []
         for i, p in enumerate(batch):
             pid = ids[i]
             old = existing.get(pid)
             f = feats[i]
             if i in unchanged:
-                group = old["dup_group"]
-                dup_of = old.get("duplicate_of")
-                score = old.get("dup_score")
-                why = list(old.get("dup_why_ss") or [])
-                matched = old.get("dup_match_s")
-                if pid in regrouped:
-                    group, dup_of, score, why, matched = regrouped[pid]
+                group, dup_of, score, why, matched = regrouped.get(pid) or (
+                    old["dup_group"], old.get("duplicate_of"), old.get("dup_score"), list(old.get("dup_why_ss") or []),
+                    old.get("dup_match_s"))
+                if group in merges:  # its group was merged into another
+                    group, dup_of, score, why, matched = (merges[group], merges[group], None, ["group_merged"],
+                                                          via[group]) if pid == group else \
+                        (merges[group], merges[group], score, why, matched)
             else:
-                group, dup_of, score, why, matched = _outcome(pid, decided[i], cand, est_all[i])
-                if group == pid and i in straight:  # heads no group yet: join the straight-indexed copies'
-                    group, matched = straight[i]
-                    dup_of, score, why = matched, 1.0, ["solr_signature"]
-                    self.stats["joined_straight"] += 1
-            cand.groups.append(group)
+                group, dup_of, score, why, matched = outcome[pid]
+            new_recs[i].dup_group = group
             status = "updated" if old is not None else ("duplicate" if dup_of else "new")
-            fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
-            ls = iso_instant(p.get("last_seen"), "last_seen") or fs
-            seen = p.get("seen_count") if isinstance(p.get("seen_count"), int) and p.get("seen_count") > 0 else 1
-            if old is not None:
-                ofs, ols = old.get("first_seen"), old.get("last_seen")
-                oseen = int(old.get("seen_count") or 1)
-                dated = any(p.get(k) for k in ("first_seen", "last_seen", "posted_at"))
-                if not dated:  # a plain re-send (e.g. a retried batch) is not a new sighting
-                    fs, ls = ofs or fs, ols or ls
-                seen = oseen + 1 if (dated and ols and ls > ols) else oseen
-                fs = min(fs, ofs) if ofs else fs
-                ls = max(ls, ols) if ols else ls
+            fs, ls, seen = dates[i]
             doc = _clean_doc(p, self.schema.derived)
             doc.update({
                 "profile_sig": f["profile_sig"] or None, "mh_bands": keys[i], "mh_sketch": encode_sketch(full[i]),
                 "content_key_s": _hex(f["content"]) or None, "url_key_s": _hex(f["url"]) or None,
                 "company_key_s": _hex(f["company"]) or None, "title_key_s": _hex(f["title"]) or None,
                 "location_key_s": _hex(f["location"]) or None, "ntok_i": f["ntok"],
+                **{name: _hex(int(k)) or None for name, k in zip(BLOCK_FIELDS, f["blocks"].tolist(), strict=True)},
                 "dup_group": group, "duplicate_of": dup_of, "dup_score": score, "dup_why_ss": why or None,
                 "dup_match_s": matched, "sig_version": SIG_VERSION,
                 "first_seen": fs, "last_seen": ls, "seen_count": seen,
@@ -733,7 +942,6 @@ class Ingestor:
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
-            new_recs.append(_Rec(pid, f, sketches[i], group, lookup[i], extracted[i], fs))
         self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
                           if i not in unchanged and extracted[i] is not None)
         refused = self._write(docs)
@@ -745,6 +953,10 @@ class Ingestor:
                     self.solr.delete_old_copy(pid, old["dup_group"], old["_version_"])
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
+        refused_ids = {ids[i] for i in refused}
+        merges = {g: w for g, w in merges.items() if via[g] not in refused_ids}
+        if merges:
+            self._merge(merges, via, set(ids))
         # written: now (and only now) the window, the caches and the boilerplate model learn the batch
         for i, r in enumerate(new_recs):
             if i not in refused:
@@ -802,22 +1014,17 @@ class Ingestor:
                 out[i] = other
         return out
 
-    def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, tuple[str, str | None, float | None, list[str],
-                                                                            str | None]]:
+    def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, Outcome]:
         """The postings left in `groups`, whose canonical posting is no longer theirs (except `skip`: batch
-        postings decided anew), decided again among themselves in the canonical order (earliest first_seen,
-        then id): each joins the earliest member it duplicates, else heads its own group. Writes their group
+        postings decided anew), grouped again among themselves by the engine, like dedup (connected
+        components of the accepted pairs; canonical: earliest first_seen, then id). Writes their group
         fields (service.regroup) and puts them in the window with their new group; returns (group,
         duplicate_of, score, why, matched) by id."""
         members: dict[str, _Rec] = {}
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)),
                                             "fl": STATE_FL}, rows=1000):
-            for d in page:
-                sk = decode_sketch(d.get("mh_sketch"))
-                if sk is not None:
-                    f = _feats_from_doc(d)
-                    keys = (band_keys_of(d["mh_sketch"]) or []) + exact_keys(f)
-                    members[d["id"]] = _Rec(d["id"], f, sk, d["dup_group"], keys, first_seen=d.get("first_seen"))
+            for r in _recs_from_docs(page, with_keys=True):
+                members[r.id] = r
         for r in list(self.window.recs.values()):  # newer than Solr's view
             if r.dup_group in groups:
                 members[r.id] = r
@@ -829,23 +1036,11 @@ class Ingestor:
             return {}
         recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
         ids = [r.id for r in recs]
-        cand = _Table([], [r.feats for r in recs], ids)
-        sk = np.stack([r.sketch for r in recs])
-        if len(recs) > MAX_REGROUP:  # a huge group: each member against the new canonical only (memory O(n))
-            est = (sk == sk[0]).mean(axis=1, dtype=np.float32)[:, None]
-            decided = [cand.decide(i, min(i, 1), est[i, :min(i, 1)]) + ({},) for i in range(len(recs))]
-        else:
-            est = np.empty((len(recs), len(recs)), np.float32)
-            for s in range(0, len(recs), 64):
-                est[s:s + 64] = (sk[s:s + 64, None, :] == sk[None, :, :]).mean(axis=2)
-            if self.verifier is not None:
-                self._fetch_extracted(recs)
-            extracted = [r.ex if r.ex is not None else self._extracted.get((r.id, r.feats["content"])) for r in recs]
-            decided = self._verify(recs, ids, [], cand, est, extracted, set())
-        out = {}
-        for i, r in enumerate(recs):
-            out[r.id] = _outcome(r.id, decided[i], cand, est[i])
-            cand.groups.append(out[r.id][0])
+        res = self._group_rows(recs, date_key([r.first_seen for r in recs]))
+        out: dict[str, Outcome] = {}
+        for i, pid in enumerate(ids):
+            g = ids[int(res["canonical"][i])]
+            out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
         write_groups(self.solr, {pid: (g, d or "", sc, why, m or "") for pid, (g, d, sc, why, m) in out.items()},
                      self.commit_within_ms)
         for r in recs:

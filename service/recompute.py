@@ -41,7 +41,7 @@ from service.engine import Phases, date_key, find_groups, worker_pool
 from service.errors import SolrUnavailable, UserError
 from service.features import FeatureBatch, compute_features
 from service.files import atomic_output, write_atomic
-from service.ingest import VERIFY_FIELDS, _hex, encode_sketch
+from service.ingest import BLOCK_FIELDS, VERIFY_FIELDS, _hex, encode_sketch
 from service.regroup import set_op, write_groups
 from service.solr import Solr
 from service.state import BoilerplateState, default_state_dir, model_path
@@ -52,7 +52,7 @@ from signatures.textprofile import solr_fields_signatures
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
 STATE_FL = ("signature,profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,"
-            "dup_score,dup_why_ss,dup_match_s")
+            "dup_score,dup_why_ss,dup_match_s," + ",".join(BLOCK_FIELDS))
 _SEP = "\x1f"  # joins the stored why list into one comparable string
 _ARRAYS = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
 
@@ -94,8 +94,9 @@ def _posting(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: (v[0] if isinstance(v, list) and k != "id" and v else v) for k, v in doc.items()}
 
 
-def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str, sig: str) -> bool:
-    return (doc.get("sig_version") != SIG_VERSION or (doc.get("profile_sig") or "") != prof
+def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str, sig: str,
+                        blocks: list[str]) -> bool:
+    return ([doc.get(f) or "" for f in BLOCK_FIELDS] != blocks or doc.get("sig_version") != SIG_VERSION or (doc.get("profile_sig") or "") != prof
             or (doc.get("signature") or "") != sig
             or (doc.get("mh_sketch") or "") != sketch_text or (doc.get("content_key_s") or "") != ck
             or (doc.get("url_key_s") or "") != uk)
@@ -107,11 +108,13 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
     postings = [_posting(d) for d in docs]
     fb = compute_features(postings, with_keys=True)
     solr_sigs = solr_fields_signatures(postings, PROFILE_FIELDS)
+    blocks = candidates.blocking_keys(postings)  # dedup's blocking keys: its extra verifier pairs
     updates = []
     for i, d in enumerate(docs):
         sk_text = encode_sketch(fb.sketch_full[i])
         ck, uk = _hex(fb.content[i]), _hex(fb.url[i])
-        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk, solr_sigs[i]):
+        bk = [_hex(int(k)) for k in blocks[i].tolist()]  # stored too: the service's blocking candidates
+        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk, solr_sigs[i], bk):
             updates.append({
                 "id": d["id"], "dup_group": d.get("dup_group") or d["id"],  # the route (SolrCloud router.field)
                 "signature": set_op(solr_sigs[i]),
@@ -119,7 +122,7 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
                 "mh_sketch": set_op(sk_text), "content_key_s": set_op(ck), "url_key_s": set_op(uk),
                 "company_key_s": set_op(_hex(fb.company[i])), "title_key_s": set_op(_hex(fb.title[i])),
                 "location_key_s": set_op(_hex(fb.location[i])), "ntok_i": set_op(int(fb.ntok[i])),
-                "sig_version": set_op(SIG_VERSION),
+                "sig_version": set_op(SIG_VERSION), **{f: set_op(k) for f, k in zip(BLOCK_FIELDS, bk, strict=True)},
             })
     if updates:
         solr.update(updates, commit_within_ms=commit_within_ms)
@@ -132,7 +135,6 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
     write_atomic(directory / f"page-{page:06d}.jsonl",
                  b"".join(orjson.dumps({k: p[k] for k in VERIFY_FIELDS if p.get(k) is not None}) + b"\n"
                           for p in postings))
-    blocks = candidates.blocking_keys(postings)  # dedup's blocking keys: its extra verifier pairs
     buf = io.BytesIO()
     np.savez(buf, ids=ids.astype(str), old=old.astype(str), first=first, blocks=blocks,
              **{name: getattr(fb, name) for name in _ARRAYS})

@@ -4,7 +4,9 @@ Jobs are drawn from built-in vocabularies (titles, companies, locations, paragra
 Japanese). A job is re-posted the way real ones are: paragraphs restructured, shortened or extended,
 metadata reformatted (company suffix, location style, phone format), the equal-opportunity paragraph
 dropped or added, and crawl logs re-sight the same posting (same id) on later days. Companies post
-several different jobs that share the company blurb and benefits: hard negatives.
+several different jobs that share the company blurb and benefits: hard negatives. With `agency_rate`, a
+share of the reposts are recruitment-agency copies: the text as HTML (paragraphs, lists), the agency as
+`company`, the employer named in the first line and an agency footer.
 
 Every posting carries `synthetic_job` (the ground-truth job key) so tests can score a dedup run.
 """
@@ -184,6 +186,7 @@ _JA = {
 }
 
 _VOCAB = {"en": _EN, "zh": _ZH, "ja": _JA}
+_AGENCIES = ["Talent Bridge Recruiting", "Peak Staffing Partners", "Northstar Search", "Hire Harbor Agency"]
 _BOARDS = ["jobs.example.com", "careers.example.org", "work.example.net", "hire.example.io", "talent.example.dev"]
 
 
@@ -214,7 +217,8 @@ class _Job:
 class Generator:
     """Deterministic (per seed) stream of synthetic postings with reposts and crawl re-sightings."""
 
-    def __init__(self, lang: str = "en", dup_rate: float = 0.6, seed: int = 0, resight_rate: float = 0.05) -> None:
+    def __init__(self, lang: str = "en", dup_rate: float = 0.6, seed: int = 0, resight_rate: float = 0.05,
+                 agency_rate: float = 0.0) -> None:
         if lang not in _VOCAB and lang != "mixed":
             raise ValueError(f"unknown language {lang!r}; use one of {', '.join(LANGS)} or mixed")
         if not 0.0 <= dup_rate < 1.0:
@@ -222,6 +226,7 @@ class Generator:
         self.lang = lang
         self.dup_rate = dup_rate
         self.resight_rate = resight_rate
+        self.agency_rate = agency_rate
         self.rng = random.Random(seed)
         self.companies: dict[str, list[_Company]] = {k: [] for k in _VOCAB}
         self.recent: list[_Job] = []
@@ -343,6 +348,22 @@ class Generator:
             text = text.replace(job.company.phone, job.company.phone.replace(" ", "-"))
         return {"title": job.title, "company": company, "location": location, "description": text, "lang": job.lang}
 
+    def _agency_copy(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A recruitment agency's copy of a rendered posting: HTML text, the agency as company, the
+        employer in the first line and the agency's footer (its own contact)."""
+        agency = self.rng.choice(_AGENCIES)
+        paras = []
+        for para in body["description"].split("\n\n"):
+            lines = para.split("\n")
+            if all(ln[:2] in ("- ", "* ", "• ") for ln in lines):
+                paras.append("<ul>" + "".join(f"<li>{ln[2:]}</li>" for ln in lines) + "</ul>")
+            else:
+                paras.append(f"<p>{'<br>'.join(lines)}</p>")
+        slug = "".join(ch for ch in agency.lower() if ch.isalnum())
+        head = f"<p><strong>{body['company']}</strong> | {body['location']} | {body['title']}</p>"
+        foot = f"<p><em>Posted by {agency} on behalf of our client. Apply via jobs@{slug}.example.com.</em></p>"
+        return {**body, "company": agency, "description": head + "".join(paras) + foot}
+
     # -- the stream ------------------------------------------------------------------------------
     def postings(self, n: int) -> Iterator[dict[str, Any]]:
         """Yield n postings (lines); reposts follow their job within a few hundred postings."""
@@ -371,6 +392,8 @@ class Generator:
                     self.recent.pop(0)
                 repost = False
             body = self._render(job, repost)
+            if repost and self.agency_rate and r.random() < self.agency_rate:
+                body = self._agency_copy(body)
             job.n_posts += 1
             board = r.choice(_BOARDS) if repost else f"careers.{job.company.domain}"
             serial += 1
@@ -392,6 +415,7 @@ class Generator:
 
 
 def generate(n: int, lang: str = "en", dup_rate: float = 0.6, seed: int = 0,
-             resight_rate: float = 0.05) -> Iterator[dict[str, Any]]:
+             resight_rate: float = 0.05, agency_rate: float = 0.0) -> Iterator[dict[str, Any]]:
     """Convenience: a stream of n synthetic postings."""
-    return Generator(lang=lang, dup_rate=dup_rate, seed=seed, resight_rate=resight_rate).postings(n)
+    return Generator(lang=lang, dup_rate=dup_rate, seed=seed, resight_rate=resight_rate,
+                     agency_rate=agency_rate).postings(n)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from solr_fixture import clear_core
 
-from service import ingest
 from service.ingest import Ingestor, prepare_batch
 from service.solr import Solr
 from service.synth import generate
@@ -125,9 +124,7 @@ def test_refused_canonical_leaves_no_headless_group(solr: Solr) -> None:
     assert_every_group_has_its_head(state)
 
 
-def test_huge_group_checks_members_against_the_new_canonical_only(clean_solr: str,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "MAX_REGROUP", 2)
+def test_two_heads_leaving_in_one_batch_leave_one_group_with_a_head(clean_solr: str) -> None:
     solr = Solr(f"{clean_solr}/postings")
     ing = Ingestor(solr, commit_within_ms=200)
     ing.ingest([eng("e1", 1), eng("e2", 2, 1), eng("e3", 3, 2), eng("e5", 5, 1)])

@@ -1,0 +1,197 @@
+"""`jobdedup index` against Solr's own /update and against `jobdedup dedup`, on the same postings, one run.
+
+    python benchmarks/bench_index_vs_dedup.py -n 5000                 # starts a local Solr, stops it after
+    python benchmarks/bench_index_vs_dedup.py -n 5000 --solr http://127.0.0.1:8983/solr   # a running Solr
+    python benchmarks/bench_index_vs_dedup.py -n 5000 --extra real.jsonl   # plus real postings (JSON Lines)
+
+Data: `jobdedup generate -n N --seed 7 --agency-rate 0.1` (reposts, HTML recruitment-agency copies, crawl
+re-sightings of the same id), optionally followed by the postings of --extra. Steps, on one Solr core
+`postings` (the shipped configset, so both writes run the same update chain):
+* `solr_update_s`: delete all, POST the file (dates as Solr instants, done before the clock starts) to
+  /update in batches of --batch-size, one client, then commit -- Solr's own indexing time; measured before
+  `index` and again after `dedup` (the machine's load varies), the ratio is against their mean;
+* `index_s`: delete all, `jobdedup index` of the same file (service.cli_index.index_file, fresh state dir,
+  --workers), including its final commit;
+* groups: every posting's dup_group read back from Solr, compared with `jobdedup dedup` of the same file
+  (service.embedded.dedup_file, --workers) as partitions: pairwise precision / recall / F1
+  (benchmarks/compare_groups.pairwise), and both against the generator's ground truth (synthetic_job).
+Prints one JSON object, with the machine's load (`uptime`) before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io as _io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import orjson
+import requests
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+from compare_groups import pairwise  # noqa: E402
+
+
+def _load() -> str:
+    """The 1/5/15-minute load averages (as `uptime` shows them)."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3]) if os.path.exists("/proc/loadavg") else ""
+
+
+def make_file(path: Path, n: int, seed: int, agency_rate: float, extra: str | None) -> None:
+    """The benchmark's postings: generated (reposts, agency copies, re-sightings), then --extra's."""
+    from service.synth import generate
+
+    with open(path, "wb") as fh:
+        for p in generate(n, seed=seed, agency_rate=agency_rate):
+            fh.write(orjson.dumps(p) + b"\n")
+        if extra:
+            with open(extra, "rb") as src:
+                for line in src:
+                    if line.strip():
+                        fh.write(line.rstrip(b"\n") + b"\n")
+
+
+def straight_bodies(path: Path, batch: int) -> list[bytes]:
+    """The file as /update request bodies, dates as Solr instants (what Solr's date field accepts)."""
+    from service.ingest import iso_instant
+
+    docs = []
+    with open(path, "rb") as fh:
+        for line in fh:
+            p = orjson.loads(line)
+            for k in ("first_seen", "last_seen"):
+                if p.get(k):
+                    p[k] = iso_instant(p[k], k)
+            docs.append(p)
+    return [orjson.dumps(docs[i:i + batch]) for i in range(0, len(docs), batch)]
+
+
+def solr_update(core: str, bodies: list[bytes]) -> float:
+    """Delete all, post every body, commit: seconds from the first post to the end of the commit."""
+    s = requests.Session()
+    hdr = {"Content-Type": "application/json"}
+    s.post(f"{core}/update", data=b'{"delete":{"query":"*:*"},"commit":{}}', headers=hdr, timeout=300).raise_for_status()
+    t0 = time.perf_counter()
+    for body in bodies:
+        r = s.post(f"{core}/update", data=body, headers=hdr, timeout=300)
+        if r.status_code != 200:
+            raise SystemExit(f"update failed: {r.text[:1000]}")
+    s.post(f"{core}/update", data=b'{"commit":{}}', headers=hdr, timeout=300).raise_for_status()
+    return time.perf_counter() - t0
+
+
+def solr_groups(core: str) -> dict[str, str]:
+    """id -> dup_group of every posting in the core."""
+    from service.solr import Solr
+
+    out: dict[str, str] = {}
+    for docs, _, _ in Solr(core).stream({"q": "*:*", "fl": "id,dup_group"}, rows=2000):
+        out.update((d["id"], d.get("dup_group") or d["id"]) for d in docs)
+    return out
+
+
+def dedup_groups(path: Path, workers: int) -> tuple[dict[str, str], float]:
+    """id -> group of `jobdedup dedup` of the file, and its seconds."""
+    from service.embedded import dedup_file
+
+    buf = _io.BytesIO()
+    t0 = time.perf_counter()
+    dedup_file(str(path), buf, workers=workers, quiet=True)
+    took = time.perf_counter() - t0
+    return {r["id"]: r["group"] for r in map(orjson.loads, buf.getvalue().splitlines())}, took
+
+
+def truth(path: Path) -> dict[str, str]:
+    """id -> the generator's job key (postings without one, e.g. --extra: their own id)."""
+    out: dict[str, str] = {}
+    with open(path, "rb") as fh:
+        for line in fh:
+            p = orjson.loads(line)
+            out[p["id"]] = p.get("synthetic_job") or p["id"]
+    return out
+
+
+def agreement(a: dict[str, str], b: dict[str, str]) -> dict[str, float | int]:
+    """Pairwise P / R / F1 of partition b against partition a over their common ids."""
+    ids = sorted(a.keys() & b.keys())
+
+    def labels(m: dict[str, str]) -> np.ndarray:
+        codes: dict[str, int] = {}
+        return np.array([codes.setdefault(m[i], len(codes)) for i in ids], np.int64)
+
+    la, lb = labels(a), labels(b)
+    p, r, f1 = pairwise(la, lb)
+    return {"ids": len(ids), "only_a": len(a.keys() - b.keys()), "only_b": len(b.keys() - a.keys()),
+            "groups_a": len(set(la.tolist())), "groups_b": len(set(lb.tolist())),
+            "P": round(p, 4), "R": round(r, 4), "F1": round(f1, 4)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--agency-rate", type=float, default=0.1)
+    ap.add_argument("--extra", help="more postings (JSON Lines) appended to the generated ones")
+    ap.add_argument("--solr", help="base URL of a running Solr with core postings (default: start local-solr)")
+    ap.add_argument("--batch-size", type=int, default=200)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--keep", help="directory to keep the data file and both group files in")
+    args = ap.parse_args()
+
+    from service.cli_index import index_file
+
+    work = Path(args.keep or tempfile.mkdtemp(prefix="bench-ivd-"))
+    work.mkdir(parents=True, exist_ok=True)
+    data = work / f"postings-{args.n}-s{args.seed}.jsonl"
+    make_file(data, args.n, args.seed, args.agency_rate, args.extra)
+    out: dict[str, object] = {"n": args.n, "seed": args.seed, "agency_rate": args.agency_rate, "extra": args.extra,
+                              "batch_size": args.batch_size, "workers": args.workers, "load_before": _load()}
+    home = None
+    base = args.solr
+    if base is None:
+        sys.path.insert(0, str(REPO / "tests"))
+        from solr_fixture import start_local_solr
+
+        home = Path(tempfile.mkdtemp(prefix="bench-solr-"))
+        base = start_local_solr(home)
+    core = base.rstrip("/") + "/postings"
+    try:
+        bodies = straight_bodies(data, args.batch_size)
+        before = solr_update(core, bodies)
+        requests.post(f"{core}/update", json={"delete": {"query": "*:*"}}, params={"commit": "true"},
+                      timeout=300).raise_for_status()
+        stats = index_file(str(data), core, batch_size=args.batch_size, workers=args.workers, quiet=True,
+                           state_dir=tempfile.mkdtemp(prefix="bench-state-"))
+        out["index_s"] = stats["seconds"]
+        out["index_stats"] = {k: v for k, v in stats.items() if k not in ("rejected",)}
+        index_groups = solr_groups(core)
+        dedup, dedup_s = dedup_groups(data, args.workers)
+        out["dedup_s"] = round(dedup_s, 2)
+        after = solr_update(core, bodies)
+        out["solr_update_s"] = [round(before, 2), round(after, 2)]
+        out["index_vs_update"] = round(stats["seconds"] / ((before + after) / 2), 2)
+        true = truth(data)
+        out["index_vs_dedup"] = agreement(dedup, index_groups)
+        out["dedup_vs_truth"] = agreement(true, dedup)
+        out["index_vs_truth"] = agreement(true, index_groups)
+        if args.keep:
+            (work / "index_groups.json").write_bytes(orjson.dumps(index_groups))
+            (work / "dedup_groups.json").write_bytes(orjson.dumps(dedup))
+    finally:
+        if home is not None:
+            subprocess.run([str(REPO / "solr-config" / "local-solr"), "stop", "--home", str(home)],
+                           capture_output=True, timeout=120)
+    out["load_after"] = _load()
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

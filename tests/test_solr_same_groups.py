@@ -1,0 +1,75 @@
+"""The same postings give the same groups whichever way they arrive: `jobdedup dedup` of a file, the
+service's ingest of it in batches (`jobdedup index` / the API) and `jobdedup recompute` of the collection
+run one engine (service.engine) over the same candidates, evidence, Verifier and grouping. Real Solr;
+generated postings with reposts, HTML recruitment-agency copies and crawl re-sightings (same id)."""
+
+from __future__ import annotations
+
+import io as _io
+from collections import Counter
+from pathlib import Path
+
+import orjson
+import pytest
+
+from service.embedded import dedup_file
+from service.ingest import Ingestor
+from service.recompute import recompute
+from service.solr import Solr
+from service.synth import generate
+
+pytestmark = pytest.mark.solr
+
+N = 400
+BATCH = 50
+
+
+def partition(groups: dict[str, str]) -> set[frozenset[str]]:
+    by: dict[str, set[str]] = {}
+    for pid, g in groups.items():
+        by.setdefault(g, set()).add(pid)
+    return {frozenset(s) for s in by.values()}
+
+
+def stored_groups(solr: Solr) -> dict[str, str]:
+    solr.commit()
+    docs = solr.query({"q": "*:*", "rows": 10000, "fl": "id,dup_group"})["response"]["docs"]
+    return {d["id"]: d["dup_group"] for d in docs}
+
+
+@pytest.mark.parametrize("fresh_process", [False, True], ids=["window", "solr"])
+def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, fresh_process: bool) -> None:
+    # fresh_process: a new service process per batch, so every candidate comes from Solr's band, exact and
+    # blocking-key queries (the recent window is empty)
+    postings = list(generate(N, seed=7, agency_rate=0.3, resight_rate=0.05))
+    ids = {p["id"] for p in postings}
+    assert len(ids) < N  # crawl re-sightings: the same id again
+    agency = {p["id"] for p in postings if p["description"].startswith("<p><strong>")}
+    assert agency
+    path = tmp_path / "postings.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(p) + b"\n" for p in postings))
+
+    out = _io.BytesIO()
+    summary = dedup_file(str(path), out, workers=1, quiet=True)
+    assert summary.evidence["verifier"] > 0
+    dedup = {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())}
+    want = partition(dedup)
+    assert any(len(g) > 1 and g & agency for g in want)  # agency copies are grouped with their jobs
+
+    solr = Solr(f"{clean_solr}/postings")
+    runs = [Ingestor(solr, commit_within_ms=300)]
+    for s in range(0, N, BATCH):
+        if fresh_process and s:
+            solr.commit()
+            runs.append(Ingestor(solr, commit_within_ms=300))
+        runs[-1].ingest(postings[s:s + BATCH])
+    stats = sum((ing.stats for ing in runs), Counter())
+    assert stats["verifier_pairs"] > 0
+    assert stats["candidates_fetched"] > 0 if fresh_process else stats["candidates_fetched"] == 0
+    indexed = stored_groups(solr)
+    assert indexed.keys() == dedup.keys()
+    assert partition(indexed) == want
+
+    ck = recompute(solr.url, str(tmp_path / "ck"), rows=100, quiet=True)
+    assert ck.groups == len(want)
+    assert partition(stored_groups(solr)) == want
