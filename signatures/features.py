@@ -20,8 +20,10 @@ import xxhash
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
+    _MENTION_RE,
     LINE_CACHE,
     Extracted,
+    _families_in,
     _sub_spans,
     _unopened,
     extract,
@@ -313,17 +315,27 @@ def _families_of(names: tuple[str, ...], lang: str) -> frozenset[str]:
 
 
 def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Two role names agree: bigram Jaccard >= 0.5, or one is (nearly) contained in the other."""
+    """Two role names agree: one is (nearly) contained in the other, or, for Latin names, bigram Jaccard
+    >= 0.5. CJK names put the distinguishing characters before a shared head (前端/后端工程师, 看護/介護職員):
+    their Jaccard through the head says nothing, so only containment counts."""
     inter = len(a & b)
-    return inter >= 0.5 * (len(a) + len(b) - inter) or inter >= 0.8 * min(len(a), len(b))
+    if inter >= 0.8 * min(len(a), len(b)):
+        return True
+    return inter >= 0.5 * (len(a) + len(b) - inter) and not (_cjk_grams(a) and _cjk_grams(b))
+
+
+def _cjk_grams(g: frozenset[str]) -> bool:
+    """Whether a role's bigrams hold CJK characters."""
+    return any(_CJK_RE.search(x) for x in g)
 
 
 def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
-    """Distinct roles of one posting: names that agree with an earlier one are dropped."""
+    """Distinct roles of one posting: names that agree with an earlier one are dropped; a Latin name of one
+    bigram is too short to tell, a CJK one (护工, 保安) is a role."""
     out: list[frozenset[str]] = []
     for n in names:
         g = _grams(n)
-        if len(g) >= 2 and not any(_same_role(g, h) for h in out):
+        if (len(g) >= 2 or _cjk_grams(g)) and not any(_same_role(g, h) for h in out):
             out.append(g)
     return tuple(out)
 
@@ -493,6 +505,8 @@ _PLACE_WORDS = {
     "european": "eu", "australia": "aus", "au": "aus",
 }
 _SHORT_PLACES = frozenset({"sf", "la", "dc", "nyc", "uk", "us", "eu", "nz"})  # other 2-letter codes are ambiguous
+#: The folded spellings: places whatever segment of a header names them.
+_KNOWN_PLACES = frozenset({*_PLACE_BIGRAMS.values(), *_PLACE_WORDS.values(), *_SHORT_PLACES})
 #: Capitalized header words that are not places: work mode, contract, role and filler words.
 _NOT_PLACE = frozenset(
     """remote onsite on site hybrid full time tim fulltime part contract contractor freelance visa sponsorship sponsor
@@ -504,7 +518,8 @@ _NOT_PLACE = frozenset(
     engineers product hiring competitive senior staff we our no offered member technical sales gtm ai ml design
     designer developer developers manager work home""".split()
 )
-_CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+)*")
+#: Capitalized words, a following capitalized word only whole (not "Dev" out of "DevOps").
+_CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+(?![A-Za-z\u00C0-\u017F]))*")
 _HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a whitespace run: linear
 
 
@@ -526,9 +541,10 @@ def _place_words(text: str) -> list[str]:
 
 def place_names(ex: Extracted) -> frozenset[str]:
     """Place names a posting gives. English: capitalized words of its location field and of the header
-    segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words,
-    spellings folded (New York / NY -> nyc). Other languages: the place units of the location field
-    (東京都渋谷区 -> 東京, 渋谷; 深圳/香港 -> 深圳, 香港), work-mode words (远程, リモート) left out."""
+    segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words and
+    segments naming a job or skill, spellings folded (New York / NY -> nyc). Other languages: the place units
+    of the location field (東京都渋谷区 -> 東京, 渋谷; 成都; 深圳/香港 -> 深圳, 香港), work-mode words (远程,
+    リモート) left out."""
     if ex.lang != "en":
         return _cjk_places(ex.location)
     return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
@@ -541,18 +557,24 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
     segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
     role_words = {w for r in (*roles, *mentions) for w in r.split()}
     out: set[str] = set()
-    for seg in segs:
+    for i, seg in enumerate(segs):
         if "http" in seg or any(c.isdigit() for c in seg):
             continue
+        # a header segment naming a job or a skill ("Lead Engineer (First Hire)", "iOS & Python") is a role
+        # segment: only the folded place spellings (NYC, SF, US) count in it
+        role_seg = i > 0 and (_MENTION_RE.search(seg) is not None or bool(_families_in(seg)))
         for m in _CAP_RE.findall(seg):
             for w in _place_words(m):
+                if role_seg and w not in _KNOWN_PLACES:
+                    continue
                 if w not in _NOT_PLACE and w not in role_words and (len(w) >= 3 or w in _SHORT_PLACES):
                     out.add(w)
     return frozenset(out)
 
 
-#: A place unit: a name before an administrative suffix (県, 市, 区, 省, ...), a run of CJK, or a Latin word.
-_CJK_PLACE_RE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]+?)(?:都|道|府|県|市|区|町|村|省|州)|([\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")
+#: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK
+#: (成都, 杭州, 中区: a 1-character name keeps its suffix), or a Latin word.
+_CJK_PLACE_RE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|([\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")
 _CJK_NOT_PLACE = frozenset(
     "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
     "remote onsite hybrid office full time part wfh anywhere global worldwide".split()

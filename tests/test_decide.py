@@ -301,6 +301,49 @@ def test_places_ignore_work_mode_words_and_fold_spellings() -> None:
     assert place_names(ja) == {"東京", "渋谷"}
 
 
+def test_english_places_skip_role_segments_and_camel_case() -> None:
+    from signatures.extract import extract
+    from signatures.features import place_names
+
+    devops = extract({"id": "d", "description": "Skerry | Senior DevOps Engineer, Support Engineer | REMOTE (US)\n\n"
+                                                "We back up documents."})
+    assert place_names(devops) == {"us"}  # no 'dev' read out of 'Senior DevOps'
+    first = extract({"id": "f", "description": "Alder | Lead Engineer (First Hire) | London, UK | Hybrid\n\nWe sell."})
+    assert place_names(first) == {"london", "uk"}
+    skill = extract({"id": "s", "description": "Archer | Austin, TX | iOS & Python | Full-Time\n\nWe fly."})
+    assert place_names(skill) == {"austin"}
+    folded = extract({"id": "n", "description": "Orchardly | Backend Engineer (NYC) | Full-time\n\nWe farm."})
+    assert place_names(folded) == {"nyc"}  # folded place spellings still count in a role segment
+
+
+def test_cjk_places_keep_one_character_names_with_their_suffix() -> None:
+    from signatures.extract import extract
+    from signatures.features import place_names
+
+    def places(loc: str) -> frozenset[str]:
+        return place_names(extract({"id": "c", "location": loc, "description": "招聘产品经理。"}))
+
+    assert places("成都") == {"成都"} and places("杭州") == {"杭州"}  # not 成 + 都, 杭 + 州
+    assert places("京都府") == {"京都"} and places("福州市") == {"福州"}
+    assert places("広島県広島市中区") == {"広島", "中区"} and places("東京都渋谷区") == {"東京", "渋谷"}
+
+
+def test_cjk_roles_differing_in_their_head_are_two_roles() -> None:
+    from signatures.features import _merge_roles
+
+    assert len(_merge_roles(("前端工程师", "后端工程师"))) == 2
+    assert len(_merge_roles(("看護職員", "介護職員"))) == 2
+    assert len(_merge_roles(("前端工程师", "高级前端工程师"))) == 1  # one contains the other: one role
+    assert len(_merge_roles(("backend engineer", "backend engineers"))) == 1
+
+
+def test_two_character_cjk_roles_are_kept() -> None:
+    from signatures.features import _merge_roles
+
+    assert len(_merge_roles(("护工",))) == 1 and len(_merge_roles(("护工", "保安"))) == 2
+    assert _merge_roles(("qa",)) == ()  # a Latin name of one bigram is too short to tell
+
+
 def test_same_japanese_ad_for_another_prefecture_is_not_a_duplicate(verifier: Verifier) -> None:
     body = ("私たちについて：社員一人ひとりの挑戦を応援する風土があります。\n\n"
             "業務内容：月次決算と請求書の処理を担当していただきます。\n\n応募資格：経理の実務経験三年以上。")

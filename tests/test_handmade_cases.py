@@ -35,7 +35,6 @@ MODEL_GAPS: dict[str, str] = {
     "en-emp-yc": _TEXT.format(p=0.60, more=", title, salary, location", c=0.47),
     "zh-emp-legal": _TEXT.format(p=0.60, more=", title", c=0.44),
     "zh-emp-text": _TEXT.format(p=0.60, more=", title", c=0.45),
-    "zh-city-same": _TEXT.format(p=0.35, more=", place (南京 / 南京市鼓楼区)", c=0.58),
     "ja-city-same": "verifier 2 p=0.20 < 0.70: role, title and place (横浜市港北区) agree, the employer is unknown "
                     "(one text names it mid-sentence), the intro rewritten and one line changed leave "
                     "job_text_containment 0.62; role_sim=1.00 contributes -0.2",
@@ -43,21 +42,6 @@ MODEL_GAPS: dict[str, str] = {
                      "p=0.52 < 0.70 (the model reads any role change as another job)",
     "ja-multi-drop": "one role dropped among four (TEMPORAL): role_sim 0.75, roles_changed 0.25, p=0.43 < 0.70 "
                      "(role_sim 0.75 contributes -0.7; no employer field, the text names it mid-sentence)",
-    "en-city-header": "the same HN header reposted (team size changed): p=0.97, vetoed 'location_moved=dev->dev': "
-                      "features.place_names' _CAP_RE reads 'Senior Dev' out of 'Senior DevOps' in the role segment, "
-                      "and 'dev' is no word of either text, so each side 'names a place the other never mentions' "
-                      "(the same veto drops train pair hn-46889635/hn-46481959 at p=0.95)",
-    "ja-role-kango": "看護職員 vs 介護職員 of one care home (PARTIAL): p=0.73, role_sim 1.00: features._same_role takes "
-                     "them for one role (bigram Jaccard 0.5 through 職員), as with 前端/后端工程师",
-    "zh-meta-listing": "a copy plus the board's listing line ('发布时间…浏览次数…'; profile_sig equal): p=0.57 < 0.70, "
-                       "roles_unknown (-0.6): features._merge_roles drops 2-character CJK roles (护工, one bigram), "
-                       "so a 护工 ad never has known roles",
-    "zh-city-b": "same ad for 成都 and 重庆: p=0.96, no veto: features._cjk_places reads 成都 as 成 + the suffix 都 "
-                 "(as in 東京都) and drops the 1-character unit, so one side names no place",
-    "ja-city-a": "same ad for 広島市中区 and 福山市 (both 広島県): p=0.94, no veto: places are compared as units "
-                 "without their level, and 広島 (the prefecture) is written in both",
-    "zh-multi-two": "one of two roles dropped (PARTIAL): p=0.89, role_sim 1.00 because features._same_role takes "
-                    "前端工程师 and 后端工程师 for one role (bigram Jaccard 0.6 through 工程师)",
 }
 #: Dedup-group misses: the verifier misses above (the pairs are proposed; the verifier decides them).
 GROUP_GAPS: dict[str, str] = MODEL_GAPS
