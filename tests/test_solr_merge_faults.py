@@ -92,3 +92,16 @@ def test_poison_posting_in_the_merging_batch(solr_url: str) -> None:
     assert "p1" not in state and {"b1", "b2"} <= state.keys()
     assert_every_group_has_its_head(state)
     assert {g for g, _ in state.values()} == {"a1"}, state
+
+
+def test_refused_only_bridge_leaves_every_head(solr_url: str) -> None:
+    # the one posting joining the groups is refused: the groups were already merged (the merge is written
+    # first); nothing is lost and every group keeps its head
+    url = f"{solr_url}/postings"
+    clear_core(solr_url)
+    two_groups(url)
+    (r,) = Ingestor(Solr(url), commit_within_ms=200).apply(prepare_batch([{**eng("p1", 6, 2), "salary_i": "abc"}]))
+    assert r.status == "rejected" and "Solr refused it" in (r.reason or "")
+    state = groups(Solr(url))
+    assert sorted(state) == ["a1", "a2", "c1", "c2", "c3"]
+    assert_every_group_has_its_head(state)
