@@ -110,13 +110,17 @@ class Service:
         except subprocess.TimeoutExpired:
             self.kill9()
 
-    def learned(self) -> int | None:
-        """The boilerplate model's learned postings from /metrics (None: the service does not expose it)."""
+    def metric(self, name: str) -> int | None:
+        """A counter or gauge of /metrics since the process started (None: the service does not expose it)."""
         text = requests.get(f"{self.url}/metrics", timeout=30).text
         for fam in text_string_to_metric_families(text):
-            if fam.name == "jobdedup_boilerplate_postings":
+            if fam.name == name:
                 return int(fam.samples[0].value)
         return None
+
+    def learned(self) -> int | None:
+        """The boilerplate model's learned postings."""
+        return self.metric("jobdedup_boilerplate_postings")
 
 
 # --- the client ---------------------------------------------------------------------------------
@@ -284,14 +288,14 @@ class Run:
 
 def scenario_service(run: Run) -> tuple[str, bool]:
     """kill -9 of `serve` mid-ingest, restart, re-send the in-flight batch, go on."""
-    ref_learned = ref_groups = None
+    ref_learned = ref_groups = ref_merged = None
     if run.reference:  # the same postings, never killed: the boilerplate count and groups to compare with
         d = run.fresh("service-reference")
         svc = Service(run.solr.url, d, d / "serve.log")
         svc.start()
         try:
             ingest_with_fault(svc.url, run.batches, run.rng, None)
-            ref_learned = svc.learned()
+            ref_learned, ref_merged = svc.learned(), svc.metric("jobdedup_merged_groups")
         finally:
             svc.stop()
         ref_groups = audit(run.solr, ()).group_of
@@ -313,7 +317,7 @@ def scenario_service(run: Run) -> tuple[str, bool]:
 
     try:
         led, note = ingest_with_fault(svc.url, run.batches, run.rng, fault)
-        learned_end = svc.learned()
+        learned_end, merged_end = svc.learned(), svc.metric("jobdedup_merged_groups")
     finally:
         svc.stop()
     seconds = time.perf_counter() - t0
@@ -324,6 +328,8 @@ def scenario_service(run: Run) -> tuple[str, bool]:
     if ref_learned is not None:
         learned += f" vs {ref_learned} never killed"
     extra.append(learned)
+    extra.append(f"stored groups merged by a new posting: {merged_end} after the restart"
+                 + (f", {ref_merged} in the never-killed run" if ref_merged is not None else ""))
     if ref_groups is not None:
         differ = sum(ref_groups.get(k) != v for k, v in a.group_of.items())
         extra.append(f"{differ:,} postings grouped differently from the never-killed run")
@@ -352,12 +358,14 @@ def scenario_solr(run: Run) -> tuple[str, bool]:
 
     try:
         led, note = ingest_with_fault(svc.url, run.batches, run.rng, fault)
+        merged = svc.metric("jobdedup_merged_groups")
     finally:
         svc.stop()
     seconds = time.perf_counter() - t0
     a = audit(run.solr, led.acked)
     extra = [note, failures_text(led),
-             f"{led.written_by_failed} postings written by an attempt that was answered with an error"]
+             f"{led.written_by_failed} postings written by an attempt that was answered with an error",
+             f"stored groups merged by a new posting: {merged}"]
     ok = not a.lost and not a.headless_groups and not a.bad_duplicate_of and not led.no_retry_after
     return summary("Solr stop/start", len(led.acked), a, seconds, "; ".join(extra)), ok
 

@@ -828,17 +828,18 @@ class Ingestor:
                     out[ids[b]] = (winner, winner, *row_outcome(res, b, ids))
         return out, merges, via
 
-    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str], skip: set[str]) -> None:
-        """Move the postings of the loser groups (`merges`: loser -> winner) into the winner's group, except
-        `skip` (written by the batch itself). The loser's canonical posting becomes a duplicate of the
-        winner, why `group_merged`, matched: the new posting that joined the two (`via`)."""
+    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str]) -> None:
+        """Move the stored postings of the loser groups (`merges`: loser -> winner) into the winner's group,
+        the batch's among them (its write then re-sets the same group), so no failure of that write leaves one
+        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner, why
+        `group_merged`, matched: the new posting that joined the two (`via`)."""
         ids = {r.id for r in self.window.recs.values() if r.dup_group in merges}
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(merges)), "fl": "id"},
                                            rows=1000):
             ids.update(d["id"] for d in page)
         new: dict[str, tuple[str, str, float | None, list[str], str]] = {}
         fl = "id,dup_group,dup_score,dup_why_ss,dup_match_s"
-        for d in self.solr.get(sorted(ids - skip), fl=fl):  # real-time get: the latest version
+        for d in self.solr.get(sorted(ids), fl=fl):  # real-time get: the latest version
             g = d.get("dup_group")
             if g not in merges:
                 continue
@@ -942,6 +943,8 @@ class Ingestor:
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
+        if merges:  # before the batch: written after it, a failure between the two would leave the groups
+            self._merge(merges, via)  # apart for good (the re-sent batch is unchanged, so never decided again)
         self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
                           if i not in unchanged and extracted[i] is not None)
         refused = self._write(docs)
@@ -953,10 +956,6 @@ class Ingestor:
                     self.solr.delete_old_copy(pid, old["dup_group"], old["_version_"])
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
-        refused_ids = {ids[i] for i in refused}
-        merges = {g: w for g, w in merges.items() if via[g] not in refused_ids}
-        if merges:
-            self._merge(merges, via, set(ids))
         # written: now (and only now) the window, the caches and the boilerplate model learn the batch
         for i, r in enumerate(new_recs):
             if i not in refused:

@@ -35,12 +35,25 @@ def write_groups(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
         regroup_atomic(solr, new, commit_within_ms)
 
 
+def heads_first(new: Regroup, old_group: dict[str, str | None]) -> list[str]:
+    """The ids of `new` in a safe write order: postings becoming the head of their group first, postings
+    that stop heading their stored group (`old_group`) last. Solr applies an update request's documents
+    in order and keeps those before a failure (a refused document, Solr or the writer gone mid-request),
+    so every prefix leaves each group with its head and each duplicate_of inside its group."""
+    def rank(pid: str) -> int:
+        return 0 if new[pid][0] == pid else 2 if old_group.get(pid) == pid else 1
+
+    return sorted(new, key=rank)
+
+
 def regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
-    """Standalone: atomic updates of the group fields (plus mh_bands, which is not stored)."""
-    sketches = {d["id"]: d.get("mh_sketch") for d in solr.get(list(new), fl="id,mh_sketch")}
+    """Standalone: atomic updates of the group fields (plus mh_bands, which is not stored), in heads_first
+    order."""
+    stored = {d["id"]: d for d in solr.get(list(new), fl="id,mh_sketch,dup_group")}
     updates = []
-    for pid, (group, dup_of, score, why, matched) in new.items():
-        keys = band_keys_of(sketches.get(pid))
+    for pid in heads_first(new, {pid: d.get("dup_group") for pid, d in stored.items()}):
+        group, dup_of, score, why, matched = new[pid]
+        keys = band_keys_of(stored.get(pid, {}).get("mh_sketch"))
         if keys is None:  # deleted meanwhile
             continue
         updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": set_op(dup_of),

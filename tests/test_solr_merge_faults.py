@@ -1,0 +1,107 @@
+"""Group merges under faults: a posting that duplicates two stored groups merges them, which rewrites
+postings of both; when a write of that batch fails part-way (Solr gone, the process killed, Solr refusing
+the rest of a request), no group may end without its head, no duplicate_of may point outside its group,
+and re-sending the batch must end in the groups of a run that never failed. Real Solr; the failure is
+injected at the client, after the first `k` update requests (and `m` documents of the next one) went through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from solr_fixture import clear_core
+from test_solr_regroup import assert_every_group_has_its_head, eng, groups
+
+from service.errors import SolrUnavailable
+from service.ingest import Ingestor, prepare_batch
+from service.solr import Solr
+
+pytestmark = pytest.mark.solr
+
+
+class FailingSolr(Solr):
+    """A real Solr client whose update request number `k` (0-based) stores only its first `m` documents
+    and then fails as if Solr went away (or the process died) mid-request; `m=None`: all calls pass."""
+
+    def __init__(self, url: str, k: int | None = None, m: int = 0) -> None:
+        super().__init__(url)
+        self.k, self.m, self.calls = k, m, 0
+
+    def update(self, docs: Any, commit_within_ms: int | None = None, commit: bool = False) -> None:
+        docs = list(docs)
+        n, self.calls = self.calls, self.calls + 1
+        if n == self.k:
+            if self.m:
+                super().update(docs[:self.m], commit_within_ms=commit_within_ms, commit=commit)
+            raise SolrUnavailable(f"injected: update request {n} failed after {self.m} documents")
+        super().update(docs, commit_within_ms=commit_within_ms, commit=commit)
+
+
+def two_groups(url: str) -> None:
+    """Two stored groups of copies that should be one: two processes wrote them within Solr's commit
+    delay, so neither saw the other's (a1 + a2: heads a1; c1 + c2 + c3: head c1)."""
+    solr = Solr(url)
+    Ingestor(solr, commit_within_ms=60_000).ingest([eng("a1", 1), eng("a2", 3, 1)])
+    Ingestor(solr, commit_within_ms=60_000).ingest([eng("c1", 2), eng("c2", 4, 1), eng("c3", 5, 2)])
+    solr.commit()
+    state = groups(solr)
+    assert {g for g, _ in state.values()} == {"a1", "c1"}, state
+
+
+# copies of both: the first one joins the two groups; with a re-sent (unchanged) member or head of the loser
+BATCHES = {"new": [eng("b1", 6, 2), eng("b2", 7, 1)], "member": [eng("c2", 4, 1), eng("b1", 6, 2)],
+           "head": [eng("b1", 6, 2), eng("c1", 2)]}
+
+
+@pytest.mark.parametrize("which", BATCHES)
+def test_merge_rewrite_failing_part_way_leaves_every_head_and_a_resend_merges(solr_url: str, which: str) -> None:
+    batch = BATCHES[which]
+    url = f"{solr_url}/postings"
+    clear_core(solr_url)
+    two_groups(url)
+    spy = FailingSolr(url)
+    results = Ingestor(spy, commit_within_ms=200).ingest(batch)
+    expected = groups(spy)
+    assert {g for g, _ in expected.values()} == {"a1"}, expected  # uninterrupted: one group, a1's
+    assert [r.dup_group for r in results] == ["a1", "a1"]
+    assert_every_group_has_its_head(expected)
+    requests = spy.calls
+    for k in range(requests):
+        for m in (0, 1, 2, 3):
+            clear_core(solr_url)
+            two_groups(url)
+            broken = FailingSolr(url, k, m)
+            with pytest.raises(SolrUnavailable):
+                Ingestor(broken, commit_within_ms=200).ingest(batch)
+            state = groups(broken)
+            assert_every_group_has_its_head(state)  # after the failure, before any retry
+            # the client retries the batch (a new process: nothing in its window)
+            Ingestor(Solr(url), commit_within_ms=200).ingest(batch)
+            assert groups(broken) == expected, f"update request {k} failed after {m} documents"
+
+
+def test_poison_posting_in_the_merging_batch(solr_url: str) -> None:
+    # prepared without the schema rules, so Solr itself refuses p1 (a copy of both groups, like b1)
+    url = f"{solr_url}/postings"
+    clear_core(solr_url)
+    two_groups(url)
+    poison = {**eng("p1", 6, 2), "salary_i": "abc"}
+    results = Ingestor(Solr(url), commit_within_ms=200).apply(prepare_batch([eng("b1", 6, 2), poison, eng("b2", 7)]))
+    assert [r.status for r in results] == ["duplicate", "rejected", "duplicate"]
+    state = groups(Solr(url))
+    assert "p1" not in state and {"b1", "b2"} <= state.keys()
+    assert_every_group_has_its_head(state)
+    assert {g for g, _ in state.values()} == {"a1"}, state
+
+
+def test_refused_only_bridge_leaves_every_head(solr_url: str) -> None:
+    # the one posting joining the groups is refused: the groups were already merged (the merge is written
+    # first); nothing is lost and every group keeps its head
+    url = f"{solr_url}/postings"
+    clear_core(solr_url)
+    two_groups(url)
+    (r,) = Ingestor(Solr(url), commit_within_ms=200).apply(prepare_batch([{**eng("p1", 6, 2), "salary_i": "abc"}]))
+    assert r.status == "rejected" and "Solr refused it" in (r.reason or "")
+    state = groups(Solr(url))
+    assert sorted(state) == ["a1", "a2", "c1", "c2", "c3"]
+    assert_every_group_has_its_head(state)
