@@ -1080,8 +1080,9 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
                 found.append("location")
                 break
     if not location:  # a location heading with the place on the next line ("### 工作地点" / "【勤務地】")
-        for sec in sections:
-            if sec.lines and len(sec.lines[0]) <= 60 and _LOCATION_HEADING_RE.match(sec.heading):
+        for sec in sections:  # (an English "Office" section tells about the office: perks, not a place)
+            if sec.lines and len(sec.lines[0]) <= 60 and _LOCATION_HEADING_RE.match(sec.heading) and \
+                    (lang != "en" or not sec.heading.lower().startswith("office")):
                 location = sec.lines[0]
                 found.append("location")
                 break
