@@ -714,7 +714,7 @@ def _role_core(line: str) -> str:
 #: A line telling how to apply or whom to write ("Contact our CTO directly at …"), or a duty or requirement
 #: ("负责dapp应用开发", "熟悉 iOS 开发": responsible for / familiar with) names no role.
 _NOT_ROLE_LEAD_RE = re.compile(
-    r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|visit|"
+    r"(?i)(?:contact|e-?mail(?!\s+market)|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|visit|"
     r"see|check\s+out)\b|"
     r"(?:负责|負責|参与|參與|熟悉|具备|具備|协助|協助|完成|配合|根据|根據|掌握|了解|精通|擅长|擅長|能够|能夠)(?!人)")
 _NOT_ROLE_FIRST = frozenset("cCeEaArRsSwWpPdDqQiIvV负負参參熟具协協完配根掌了精擅能")

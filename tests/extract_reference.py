@@ -311,7 +311,7 @@ def _role_core(line: str) -> str:
     core = _LIST_PREFIX_RE.sub("", core.strip())
     core = _ROLE_NOISE_RE.sub(" ", core)
     core = re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
-    contact = (r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|"
+    contact = (r"(?i)(?:contact|e-?mail(?!\s+market)|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|"
                r"visit|see|check\s+out)\b|(?:负责|負責|参与|參與|熟悉|具备|具備|协助|協助|完成|配合|根据|根據|掌握|"
                r"了解|精通|擅长|擅長|能够|能夠)(?!人)")
     return "" if re.match(contact, core) else core

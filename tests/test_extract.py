@@ -89,6 +89,14 @@ def test_japanese_shokushu_heading() -> None:
     assert ex.location.startswith("東京都") or any(s.heading == "勤務地" for s in ex.sections)
 
 
+def test_email_marketing_is_a_role_not_a_contact_line() -> None:
+    """Contact lines ("Email us at …") name no role, but a role that starts with the word e-mail does."""
+    desc = "We are hiring:\n- Email Marketing Manager\n- Backend Engineer\n\nEmail jobs@acme.dev with questions"
+    ex = extract({"id": "m", "title": "Jobs at Acme", "description": desc})
+    assert "email marketing manager" in ex.roles and "backend engineer" in ex.roles
+    assert not any("jobs@" in r or "question" in r for r in ex.roles)
+
+
 def test_location_heading_gives_the_place_but_an_office_section_does_not() -> None:
     """A location heading gives the place on the next line; an English 'Office' section starts with prose
     about the office (perks), whose capitalized words are no places."""
