@@ -966,8 +966,9 @@ class Ingestor:
             if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
         self._to_learn.extend(self.state.journal(learn))  # durable before the batch is acknowledged
-        # a new canonical posting Solr refused: the batch's postings that joined it are decided again
-        lost = {ids[i] for i in refused if ids[i] not in existing}
+        # a refused posting that would have headed a group its stored version does not head (a new posting,
+        # or a member re-sent as another job): the batch's postings that joined it are decided again
+        lost = {ids[i] for i in refused if existing.get(ids[i], {}).get("dup_group") != ids[i]}
         if lost:
             pos = {pid: i for i, pid in enumerate(ids)}
             for pid, (group, dup_of, score, why, matched) in self._regroup(lost, skip=set()).items():

@@ -714,7 +714,7 @@ def _role_core(line: str) -> str:
 #: A line telling how to apply or whom to write ("Contact our CTO directly at …"), or a duty or requirement
 #: ("负责dapp应用开发", "熟悉 iOS 开发": responsible for / familiar with) names no role.
 _NOT_ROLE_LEAD_RE = re.compile(
-    r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|visit|"
+    r"(?i)(?:contact|e-?mail(?!\s+market)|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|visit|"
     r"see|check\s+out)\b|"
     r"(?:负责|負責|参与|參與|熟悉|具备|具備|协助|協助|完成|配合|根据|根據|掌握|了解|精通|擅长|擅長|能够|能夠)(?!人)")
 _NOT_ROLE_FIRST = frozenset("cCeEaArRsSwWpPdDqQiIvV负負参參熟具协協完配根掌了精擅能")
@@ -1080,8 +1080,9 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
                 found.append("location")
                 break
     if not location:  # a location heading with the place on the next line ("### 工作地点" / "【勤務地】")
-        for sec in sections:
-            if sec.lines and len(sec.lines[0]) <= 60 and _LOCATION_HEADING_RE.match(sec.heading):
+        for sec in sections:  # (an English "Office" section tells about the office: perks, not a place)
+            if sec.lines and len(sec.lines[0]) <= 60 and _LOCATION_HEADING_RE.match(sec.heading) and \
+                    (lang != "en" or not sec.heading.lower().startswith("office")):
                 location = sec.lines[0]
                 found.append("location")
                 break

@@ -3,7 +3,7 @@ kept verbatim below this docstring so tests can prove the fast extract() returns
 Extracted for the same posting. Do not edit; do not import outside tests.
 
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
-e-mail addresses leave role lines (`_role_core`); a CJK location under a location heading; parenthesized
+e-mail addresses leave role lines (`_role_core`); a location under a location heading (not an English 'Office' one); parenthesized
 notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 """
@@ -311,7 +311,7 @@ def _role_core(line: str) -> str:
     core = _LIST_PREFIX_RE.sub("", core.strip())
     core = _ROLE_NOISE_RE.sub(" ", core)
     core = re.sub(r"\s+", " ", core).strip(" :：-–—→|*")
-    contact = (r"(?i)(?:contact|e-?mail|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|"
+    contact = (r"(?i)(?:contact|e-?mail(?!\s+market)|apply|reach\s+out|send|write\s+to|ping|dm|questions?|interested|please|"
                r"visit|see|check\s+out)\b|(?:负责|負責|参与|參與|熟悉|具备|具備|协助|協助|完成|配合|根据|根據|掌握|"
                r"了解|精通|擅长|擅長|能够|能夠)(?!人)")
     return "" if re.match(contact, core) else core
@@ -582,7 +582,8 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if not location:
         for sec in sections:
             if sec.lines and len(sec.lines[0]) <= 60 and re.match(
-                    r"(?i)^(?:工作地点|工作地點|办公地点|辦公地點|工作城市|地点|勤務地|勤務場所|location|office)\s*[:：]?$", sec.heading):
+                    r"(?i)^(?:工作地点|工作地點|办公地点|辦公地點|工作城市|地点|勤務地|勤務場所|location|office)\s*[:：]?$", sec.heading) \
+                    and not (lang == "en" and sec.heading.lower().startswith("office")):
                 location = sec.lines[0]
                 found.append("location")
                 break

@@ -89,6 +89,26 @@ def test_japanese_shokushu_heading() -> None:
     assert ex.location.startswith("東京都") or any(s.heading == "勤務地" for s in ex.sections)
 
 
+def test_email_marketing_is_a_role_not_a_contact_line() -> None:
+    """Contact lines ("Email us at …") name no role, but a role that starts with the word e-mail does."""
+    desc = "We are hiring:\n- Email Marketing Manager\n- Backend Engineer\n\nEmail jobs@acme.dev with questions"
+    ex = extract({"id": "m", "title": "Jobs at Acme", "description": desc})
+    assert "email marketing manager" in ex.roles and "backend engineer" in ex.roles
+    assert not any("jobs@" in r or "question" in r for r in ex.roles)
+
+
+def test_location_heading_gives_the_place_but_an_office_section_does_not() -> None:
+    """A location heading gives the place on the next line; an English 'Office' section starts with prose
+    about the office (perks), whose capitalized words are no places."""
+    zh = extract({"id": "z", "title": "后端工程师", "description": "负责后端开发。\n\n### 工作地点\n上海市浦东新区"})
+    assert zh.location == "上海市浦东新区"
+    desc = "We build payment software.\n\n## Office\nModern Kitchen, Standing Desks\n\n## Team\nFive engineers."
+    en = extract({"id": "e", "title": "Backend Engineer", "description": desc})
+    assert en.lang == "en" and en.location == ""
+    en = extract({"id": "e", "title": "Backend Engineer", "description": desc + "\n\n## Location\nBerlin, Germany"})
+    assert en.location == "Berlin, Germany"
+
+
 @pytest.mark.parametrize(
     ("text", "lang"),
     [("Senior engineer wanted", "en"), ("诚聘区块链开发工程师，薪资面议", "zh"), ("エンジニアを募集しています", "ja")],

@@ -155,3 +155,17 @@ def test_every_group_keeps_its_head_when_ids_come_back_as_other_jobs(clean_solr:
     assert len(state) == 400
     assert_every_group_has_its_head(state)
     assert ing.stats["regrouped"] > 0
+
+
+def test_refused_member_resent_as_the_head_of_a_new_group_leaves_no_headless_group(clean_solr: str) -> None:
+    # x1 is stored as a member of e1's group; re-sent as a pilot job it would head a new group that a new
+    # pilot copy joins -- but Solr refuses it, so its stored version (still in e1's group) heads nothing
+    solr = Solr(f"{clean_solr}/postings")
+    ing = Ingestor(solr, commit_within_ms=200)
+    ing.ingest([eng("e1", 1), {**eng("x1", 2, 1)}])
+    results = ing.apply(prepare_batch([{**pilot("x1", 2), "salary_i": "abc"}, pilot("p2", 6)]))
+    assert results[0].status == "rejected"
+    assert (results[1].dup_group, results[1].duplicate_of) == ("p2", None)
+    state = groups(solr)
+    assert state == {"e1": ("e1", None), "x1": ("e1", "e1"), "p2": ("p2", None)}
+    assert_every_group_has_its_head(state)
