@@ -18,6 +18,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from service.files import atomic_output
+
 LABELS = {"FULL", "SEMANTIC", "TEMPORAL", "PARTIAL", "NON"}
 DUP = {"FULL", "SEMANTIC", "TEMPORAL"}
 
@@ -100,11 +102,9 @@ def main() -> None:
             drop = {p["pair"] for p in pair_list(Path(args.pairs), lang, args.pairs_name)}
             kept = [x for x in target.read_text(encoding="utf-8").splitlines()
                     if x.strip() and json.loads(x)["pair"] not in drop]
-        tmp = target.with_suffix(".tmp")  # a failed run leaves the existing file whole
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.writelines(x + "\n" for x in kept)
-            f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-        tmp.replace(target)
+        with atomic_output(target) as f:  # a failed run leaves the existing file whole
+            f.writelines((x + "\n").encode() for x in kept)
+            f.writelines((json.dumps(r, ensure_ascii=False) + "\n").encode() for r in rows)
         if kept:
             print(f"{lang}: kept {len(kept)} earlier pairs of {target}")
         d = st["double"] or 1
