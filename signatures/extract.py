@@ -444,8 +444,9 @@ def detect_lang(text: str) -> str:
 # --------------------------------------------------------------------------- normalization
 
 #: Entries of the per-line caches (pure functions of one line): postings repeat lines (company blurbs,
-#: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. ~10-30 MB each.
-LINE_CACHE = 1 << 16
+#: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. Full, all of them
+#: together hold ~2.5 KB per entry: ~80 MB per process.
+LINE_CACHE = 1 << 15
 
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
