@@ -31,8 +31,8 @@ def register(app: typer.Typer) -> None:
         verify: bool = typer.Option(
             True, "--verify/--fast", help="--verify (default): ambiguous MinHash pairs (no exact/URL evidence, "
             "est. Jaccard >= 0.30) are decided by the trained Verifier with a boilerplate model fitted on the "
-            "postings involved (extracted once, spooled to a temporary file, prepared once; ~2-3 ms of CPU per such "
-            "posting, in the worker processes). --fast: the vectorized placeholder rule only (~10x faster)."),
+            "postings involved (extracted once, spooled to a temporary file, prepared once; ~1 ms of CPU per such "
+            "posting, in the worker processes). --fast: the vectorized placeholder rule only (~5x less CPU)."),
     ) -> None:
         """Group duplicate postings: one output line per posting with id, group, duplicate_of, score, why.
 

@@ -444,8 +444,9 @@ def detect_lang(text: str) -> str:
 # --------------------------------------------------------------------------- normalization
 
 #: Entries of the per-line caches (pure functions of one line): postings repeat lines (company blurbs,
-#: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. ~10-30 MB each.
-LINE_CACHE = 1 << 16
+#: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. Full, all of them
+#: together hold ~2.5 KB per entry: ~80 MB per process.
+LINE_CACHE = 1 << 15
 
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
@@ -494,27 +495,37 @@ _SAL_CONTEXT = _Pre(_SAL_CONTEXT_RE, lines=True)
 
 
 def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[float, ...]:
-    """Salary-like amounts (normalized to plain numbers) on lines that talk about pay (`folded`: the
-    lines' `_fold`, when the caller has it)."""
+    """Salary-like amounts (normalized to plain numbers) on lines that talk about pay, line by line from a
+    per-line cache (`folded`, the lines' `_fold`, is no longer needed: each line folds its own)."""
+    out: set[float] = set()
+    for ln in lines:
+        out.update(_line_salaries(ln))
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _line_salaries(line: str) -> tuple[float, ...]:
+    """The salary amounts of one line, () unless it talks about pay (`_SAL_CONTEXT` finds a match in it)."""
+    fl = _fold(line)
+    if not _SAL_CONTEXT.may(fl) or _SAL_CONTEXT.lines is None or _SAL_CONTEXT.lines.search(fl) is None:
+        return ()
     out: list[float] = []
-    flines = folded if folded is not None else [_fold(ln) for ln in lines]
-    for i in _SAL_CONTEXT.line_matches("\n".join(flines), _line_starts(flines)):
-        for m in _SAL_RE.finditer(lines[i]):
-            ka, kb = m.group("ka"), m.group("kb")
-            has_money = m.group("cur") or m.group("cur2") or ka or kb or m.group("unit")
-            if not has_money:
+    for m in _SAL_RE.finditer(line):
+        ka, kb = m.group("ka"), m.group("kb")
+        has_money = m.group("cur") or m.group("cur2") or ka or kb or m.group("unit")
+        if not has_money:
+            continue
+        for num, mult in ((m.group("a"), ka or kb), (m.group("b"), kb or ka)):
+            if not num:
                 continue
-            for num, mult in ((m.group("a"), ka or kb), (m.group("b"), kb or ka)):
-                if not num:
-                    continue
-                try:
-                    v = float(num.replace(",", ""))
-                except ValueError:
-                    continue
-                v *= _MULT.get(mult or "", 1.0)
-                if v >= 100:
-                    out.append(v)
-    return tuple(sorted(set(out)))
+            try:
+                v = float(num.replace(",", ""))
+            except ValueError:
+                continue
+            v *= _MULT.get(mult or "", 1.0)
+            if v >= 100:
+                out.append(v)
+    return tuple(out)
 
 
 _HANDLE = _Pre(_HANDLE_RE)
@@ -572,12 +583,22 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         m = _TG_LINK_RE.match(u)
         if m:
             urls.add("handle:" + m.group(1))
-    phones = set()
-    for p in _PHONE_FAST_RE.findall(text):
+    phones: set[str] = set()
+    for ln in text.split("\n"):  # a phone number never spans a line break: found line by line, cached
+        phones.update(_line_phones(ln))
+    return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _line_phones(line: str) -> tuple[str, ...]:
+    """Phone numbers of one line (digits only, the last 10): `_PHONE_RE` matches no line break, and its
+    lookarounds read a line break like the start or end of a line."""
+    out = []
+    for p in _PHONE_FAST_RE.findall(line):
         digits = _NON_DIGIT_RE.sub("", p)
         if 9 <= len(digits) <= 15:
-            phones.add(digits[-10:])
-    return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
+            out.append(digits[-10:])
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- roles
@@ -1098,7 +1119,6 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         if c and not _PLACEHOLDER_RE.search(r):
             cleaned.setdefault(c, None)
     roles = list(cleaned)
-    ftitle = _fold(title)
     context = [ln for ln in tup_lines if _context_line(ln, lang)]
     site = _str(posting.get("source")).strip().lower()
     if not site:
@@ -1119,7 +1139,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         urls=urls,
         roles=tuple(roles[:40]),
         mentions=_mentions(title + "\n" + "\n".join(context), lang),
-        salaries=_salaries(tup_lines + ((title,) if title else ()), flines + ([ftitle] if title else [])),
+        salaries=_salaries(tup_lines + ((title,) if title else ())),
         families=_families_in("\n".join([title, *context])) if families else (),
         posted_at=str(posted) if posted else None,
         site=site,

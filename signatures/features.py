@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import unicodedata
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -98,8 +100,9 @@ def _tokens(line: str) -> list[str]:
 @lru_cache(maxsize=LINE_CACHE)
 def _line_tokens(line: str) -> tuple[str, ...]:
     """`_tokens` of one line of main text with its URLs left out (tracking and requisition links change
-    between reposts; contacts are compared separately); cached per line."""
-    return tuple(_tokens(_URL_RE.sub(" ", line)))
+    between reposts; contacts are compared separately); cached per line, the tokens interned (lines share
+    their words, so a cache entry holds pointers, not copies)."""
+    return tuple(map(sys.intern, _tokens(_URL_RE.sub(" ", line))))
 
 
 def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
@@ -112,10 +115,11 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
 
 
 @lru_cache(maxsize=LINE_CACHE)
-def _line_shingles(line: str, k: int) -> tuple[int, ...]:
-    """`shingle_hashes` of the shingles lying within one line (none when it has fewer than k tokens)."""
+def _line_shingles(line: str, k: int) -> array:
+    """`shingle_hashes` of the shingles lying within one line (none when it has fewer than k tokens), as a
+    compact uint64 array."""
     toks = _line_tokens(line)
-    return tuple(shingle_hashes(toks, k)) if len(toks) >= k else ()
+    return array("Q", shingle_hashes(toks, k) if len(toks) >= k else ())
 
 
 def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], toks: Sequence[str],
@@ -610,8 +614,8 @@ def _place_vocab(ex: Extracted) -> frozenset[str]:
         words, first, end, inner = _vocab_part(part)
         if not first:
             continue
-        vocab |= words
-        pairs |= inner
+        vocab.update(words)
+        pairs.update(inner)
         if last in _PLACE_BIGRAM_FIRST:
             pairs.add(_PLACE_BIGRAMS.get(f"{last} {first}", ""))
         last = end
@@ -623,14 +627,14 @@ def _place_vocab(ex: Extracted) -> frozenset[str]:
 
 
 @lru_cache(maxsize=LINE_CACHE)
-def _vocab_part(part: str) -> tuple[frozenset[str], str, str, frozenset[str]]:
-    """One part's words, its first and last word and its two-word places ("" for none)."""
+def _vocab_part(part: str) -> tuple[tuple[str, ...], str, str, tuple[str, ...]]:
+    """One part's distinct words (interned), its first and last word and its two-word places ("" for none)."""
     words = _alnum_words(part.lower())
     if not words:
-        return frozenset(), "", "", frozenset()
+        return (), "", "", ()
     inner = {_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
              for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST}
-    return frozenset(words), words[0], words[-1], frozenset(inner)
+    return tuple(map(sys.intern, dict.fromkeys(words))), words[0], words[-1], tuple(inner)
 
 
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:
