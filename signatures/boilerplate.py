@@ -13,14 +13,13 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import orjson
 import xxhash
 
-from signatures.extract import LINE_CACHE, Extracted, extract, normalize_line
+from signatures.extract import Extracted, extract, line_cache, normalize_line
 
 __all__ = ["ArrayBoilerplate", "BoilerplateModel", "LearningRecord", "check_record", "company_key", "job_key",
            "learning_record", "line_hash", "line_hashes", "line_keys"]
@@ -34,7 +33,7 @@ _CORP_RE = re.compile(
 )
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def line_hash(line: str) -> int:
     """Stable 64-bit hash of a line's normalized form (0 when the line is too short to matter)."""
     norm = normalize_line(line)
@@ -43,7 +42,7 @@ def line_hash(line: str) -> int:
     return xxhash.xxh64_intdigest(norm.encode("utf-8"))
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def company_key(company: str) -> str:
     """Normalized employer name (legal suffixes dropped) used to scope boilerplate and compare employers."""
     c = normalize_line(company)

@@ -10,7 +10,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, wraps
 from itertools import accumulate
 from typing import Any
 
@@ -447,6 +447,34 @@ def detect_lang(text: str) -> str:
 #: benefits, EEO statements, reposts), so a line seen before costs a dictionary lookup. Full, all of them
 #: together hold ~2.5 KB per entry: ~80 MB per process.
 LINE_CACHE = 1 << 15
+#: Arguments longer than this (characters, summed over the strings passed) are computed, never cached: a
+#: description written as one line would otherwise keep its whole text, tokens and shingles in a slot of
+#: every cache (~60 KB each for 500 words), so memory would follow the input instead of the entry count.
+LINE_CACHE_MAX_CHARS = 600
+
+
+def _arg_chars(args: tuple[Any, ...]) -> int:
+    n = 0
+    for a in args:
+        if isinstance(a, str):
+            n += len(a)
+        elif isinstance(a, tuple | frozenset):
+            n += sum(len(x) for x in a if isinstance(x, str))
+    return n
+
+
+def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`lru_cache(LINE_CACHE)` for a pure per-line function, bypassed for arguments over
+    LINE_CACHE_MAX_CHARS characters: bounded memory per process whatever the lines are like."""
+    cached = lru_cache(maxsize=LINE_CACHE)(fn)
+
+    @wraps(fn)
+    def call(*args: Any) -> Any:
+        return fn(*args) if _arg_chars(args) > LINE_CACHE_MAX_CHARS else cached(*args)
+
+    call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    call.cache_info = cached.cache_info  # type: ignore[attr-defined]
+    return call
 
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
@@ -456,7 +484,7 @@ _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 _ASCII_WORD_OR_SPACE = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(256))
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def normalize_line(line: str) -> str:
     """Canonical form of a line for hashing: NFKC, lowercase, only letters/digits (spaces squeezed)."""
     if line.isascii():  # NFKC is the identity; bytes.translate + split is ~5x faster than the regex
@@ -503,7 +531,7 @@ def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _line_salaries(line: str) -> tuple[float, ...]:
     """The salary amounts of one line, () unless it talks about pay (`_SAL_CONTEXT` finds a match in it)."""
     fl = _fold(line)
@@ -589,7 +617,7 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _line_phones(line: str) -> tuple[str, ...]:
     """Phone numbers of one line (digits only, the last 10): `_PHONE_RE` matches no line break, and its
     lookarounds read a line break like the start or end of a line."""
@@ -654,7 +682,7 @@ def _clean_role(s: str) -> str:
     return normalize_line(s)[:60]
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _looks_like_role(s: str, lang: str) -> bool:
     if not s or len(s) > 80:
         return False
@@ -716,7 +744,7 @@ def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | N
     return _sub_spans(pre.cs, blank(folded) if blank else folded, text, lambda m: repl)
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _role_core(line: str) -> str:
     """A line minus URLs, e-mail addresses, list markers, tags like `[Leadership]`, parentheses and `8+ yrs -`
     prefixes (an address at acme.dev or a link names no role)."""
@@ -877,7 +905,7 @@ def _role_context(line: str, lang: str, folded: str | None = None) -> bool:
     return _HIRING_WORDS.search(_fold(line) if folded is None else folded) is not None
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _context_line(line: str, lang: str) -> bool:
     """`_role_context` of one line of main text, cached (its fold is the line's part of the text's fold)."""
     return _role_context(line, lang)

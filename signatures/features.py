@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -23,12 +23,12 @@ from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
     _MENTION_RE,
-    LINE_CACHE,
     Extracted,
     _families_in,
     _sub_spans,
     _unopened,
     extract,
+    line_cache,
     normalize_line,
     role_families,
 )
@@ -97,7 +97,7 @@ def _tokens(line: str) -> list[str]:
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", line).lower())
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _line_tokens(line: str) -> tuple[str, ...]:
     """`_tokens` of one line of main text with its URLs left out (tracking and requisition links change
     between reposts; contacts are compared separately); cached per line, the tokens interned (lines share
@@ -114,7 +114,7 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _line_shingles(line: str, k: int) -> array:
     """`shingle_hashes` of the shingles lying within one line (none when it has fewer than k tokens), as a
     compact uint64 array."""
@@ -147,7 +147,7 @@ def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], to
     return out
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _crossing_shingles(line: str, nxt: str, k: int) -> tuple[int, ...]:
     """Hashes of the shingles starting in `line`'s last k-1 tokens and running into `nxt` (which holds at
     least k-1 tokens), in order."""
@@ -174,7 +174,7 @@ _TITLE_NOISE_RE = re.compile(
 _PAY_WORD_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|待遇")  # _TITLE_NOISE_RE's `.*$` words
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _title_grams(title: str) -> frozenset[str]:
     """Bigrams of a title without bracketed tags (locations, remote), pay and hiring phrases."""
     scan = _unopened(title, "[【〔", "]】〕")  # same matches, without rescanning from unclosed brackets
@@ -313,7 +313,7 @@ def announced_families(ex: Extracted) -> frozenset[str]:
     return _families_of((*given_title, *announced_roles(ex)), ex.lang)
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _families_of(names: tuple[str, ...], lang: str) -> frozenset[str]:
     return frozenset(role_families("", names, lang))
 
@@ -367,7 +367,7 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
 _SEARCH_RE = re.compile(r"[^\w]+")
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
     words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
@@ -427,7 +427,7 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     return _role_word_sets(announced_roles(ex)) if ex.lang == "en" else ()
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
     words = (w for w in map(_role_words, roles) if w and not w <= _GENERIC_ROLE_WORDS)
@@ -554,7 +554,7 @@ def place_names(ex: Extracted) -> frozenset[str]:
     return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
                     ) -> frozenset[str]:
     parts = [x for x in _HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
@@ -626,7 +626,7 @@ def _place_vocab(ex: Extracted) -> frozenset[str]:
     return frozenset(vocab)
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@line_cache
 def _vocab_part(part: str) -> tuple[tuple[str, ...], str, str, tuple[str, ...]]:
     """One part's distinct words (interned), its first and last word and its two-word places ("" for none)."""
     words = _alnum_words(part.lower())

@@ -357,3 +357,18 @@ def test_normalize_line_matches_reference(line: str) -> None:
     from extract_reference import normalize_line as reference_normalize_line
 
     assert normalize_line(line) == reference_normalize_line(line)
+
+
+def test_line_caches_skip_long_lines() -> None:
+    """A description written as one long line is computed, not kept in the per-line caches (memory stays
+    bounded by entries x LINE_CACHE_MAX_CHARS), and gives the same result as a cached call would."""
+    from signatures import extract as ex
+
+    long_line = "Senior Data Engineer " * (ex.LINE_CACHE_MAX_CHARS // 10)
+    before = ex.normalize_line.cache_info().currsize
+    first = ex.normalize_line(long_line)
+    assert ex.normalize_line.cache_info().currsize == before
+    assert ex.normalize_line(long_line) == first == ex.normalize_line.__wrapped__(long_line)
+    short = "Senior Data Engineer (cache test)"
+    ex.normalize_line(short)
+    assert ex.normalize_line.cache_info().currsize == before + 1
