@@ -641,7 +641,10 @@ class Ingestor:
         for c, cnt in counts.items():
             flat = found.get(BLOCK_FIELDS[c], [])
             for value, n in zip(flat[::2], flat[1::2], strict=True):
-                k = _key64(value)
+                try:
+                    k = _key64(value)
+                except ValueError:  # a junk key written straight into Solr is no block of ours
+                    continue
                 if k in cnt and n + cnt[k] > candidates.MAX_BLOCK:
                     big.add(k)
         return frozenset(big)
