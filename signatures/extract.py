@@ -454,6 +454,7 @@ LINE_CACHE_MAX_CHARS = 600
 
 
 def _arg_chars(args: tuple[Any, ...]) -> int:
+    """Characters of a cached call's arguments: its strings, and the strings in its tuples / frozensets."""
     n = 0
     for a in args:
         if isinstance(a, str):
@@ -475,6 +476,7 @@ def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
     call.cache_info = cached.cache_info  # type: ignore[attr-defined]
     return call
+
 
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
