@@ -548,9 +548,9 @@ def place_names(ex: Extracted) -> frozenset[str]:
     segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words and
     segments naming a job or skill, spellings folded (New York / NY -> nyc). Other languages: the place units
     of the location field (東京都渋谷区 -> 東京, 渋谷; 成都; 深圳/香港 -> 深圳, 香港), work-mode words (远程,
-    リモート) left out."""
+    リモート) left out, and the store, station and address units of the workplace sections (workplace_places)."""
     if ex.lang != "en":
-        return _cjk_places(ex.location)
+        return _cjk_places(ex.location) | workplace_places(ex)
     return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
 
 
@@ -578,7 +578,8 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
 
 #: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK
 #: (成都, 杭州, 中区: a 1-character name keeps its suffix), or a Latin word.
-_CJK_PLACE_RE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|([\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")
+_CJK_PLACE_RE = re.compile(r"([\u3005\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|"
+                           r"([\u3005\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")  # 々 (U+3005) inside names: 代々木
 _CJK_NOT_PLACE = frozenset(
     "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
     "remote onsite hybrid office full time part wfh anywhere global worldwide".split()
@@ -592,6 +593,49 @@ def _cjk_places(location: str) -> frozenset[str]:
         if len(unit) >= 2 and unit not in _CJK_NOT_PLACE:
             out.add(unit)
     return frozenset(out)
+
+
+#: Headings (or `heading：` line starts) of the sections that say where the job is: the workplace, the store
+#: or branch, its address, the nearest station.
+_WORKPLACE_HEADING_RE = re.compile(
+    r"^(?:[-*•・■◆●]\s*)?(?:勤務地|勤務場所|勤務先|就業場所|勤務店舗|店舗(?:名|情報)?|配属先|アクセス|最寄り?駅|交通(?:手段|アクセス)?|"
+    r"工作地[点點址]|办公地[点點址]|上班地[点點址]|门店(?:地址)?|門市|地址)")
+_WORKPLACE_LINES = 4  # lines read per workplace section (a long list of branches is a multi-place ad)
+_CJK_RUN = "[\u3005\u3040-\u30ff\u3400-\u9fff]"
+#: A station (恵比寿駅, 徐家汇站): its name without the railway line before it (山手線「恵比寿駅」, 1号线徐家汇站).
+_STATION_RE = re.compile(f"({_CJK_RUN}{{2,10}}?)(?:駅|站)(?!前店)?")
+#: A store, branch or office named by its suffix (恵比寿店, 大宮東口店, 横浜支店, 新宿営業所, 徐汇店), a whole chunk.
+_STORE_RE = re.compile(f"{_CJK_RUN}{{1,12}}(?:支店|支社|営業所|事業所|店|分店|分公司)")
+_GENERIC_STORES = frozenset("当店 本店 各店 全店 他店 支店 本支店 各支店 各営業所 各事業所 直営店 店 分店 门店 各门店 新店 本社".split())
+_CHUNK_SPLIT_RE = re.compile(r"[\s、，,。・/／|｜:：()（）「」『』【】\[\]〈〉《》<>＜＞※*＊◆■●◎★☆~〜～→]+")
+#: An address's town: the name after an administrative unit, right before the block number (恵比寿南1-4-2).
+_TOWN_RE = re.compile(f"(?:都|道|府|県|市|区|町|村)((?:(?![都道府県市区]){_CJK_RUN}){{2,8}}?)(?:[0-9]|丁目)")
+_LINE_NAME_RE = re.compile(r".*[線线]")
+
+
+def workplace_places(ex: Extracted) -> frozenset[str]:
+    """Place units of a CJK posting's workplace sections (勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ... headed,
+    or `勤務地：...` lines): stores and branches by suffix (恵比寿店), stations (恵比寿駅 -> 恵比寿), address units
+    (渋谷区 -> 渋谷, the town 恵比寿南). One company's template for several stores or offices differs only there."""
+    lines = [ln for sec in ex.sections if _WORKPLACE_HEADING_RE.match(sec.heading) for ln in sec.lines[:_WORKPLACE_LINES]]
+    lines += [ln for ln in ex.lines if len(ln) <= 80 and _WORKPLACE_HEADING_RE.match(ln) and ("：" in ln or ":" in ln)]
+    return _workplace_units(tuple(ln for ln in lines if len(ln) <= 120)) if lines else frozenset()
+
+
+@line_cache
+def _workplace_units(lines: tuple[str, ...]) -> frozenset[str]:
+    out: set[str] = set()
+    for line in lines:
+        text = unicodedata.normalize("NFKC", line).lower()
+        for m in _STATION_RE.finditer(text):
+            out.add(_LINE_NAME_RE.sub("", m.group(1)))
+        for chunk in _CHUNK_SPLIT_RE.split(text):
+            m = _STORE_RE.search(chunk)
+            if m is not None and m.end() == len(chunk) and chunk not in _GENERIC_STORES:
+                out.add(chunk)
+        out.update(m.group(1) for m in _TOWN_RE.finditer(text))
+        out.update(u for m in _CJK_PLACE_RE.finditer(text) if (u := m.group(1)) and len(u) >= 2)
+    return frozenset(u for u in out if len(u) >= 2 and u not in _CJK_NOT_PLACE)
 
 
 _ALNUM_ONLY = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))

@@ -521,3 +521,23 @@ def test_tree_model_dump_matches_sklearn_and_contributions_add_up() -> None:
     a = prepare({"id": "t1", "description": "Backend engineer for our payments ledger, Go and PostgreSQL."})
     d = v.decide(a, a)
     assert d.reasons[0].startswith("p=") and isinstance(d.duplicate, bool)
+
+
+def test_workplace_places_read_stores_stations_and_addresses() -> None:
+    """The workplace sections of a Japanese / Chinese ad give its store, station and address units: one
+    chain's template for two stores then names a place the other never mentions (places_moved)."""
+    from signatures.extract import extract
+    from signatures.features import workplace_places
+
+    def post(store: str, address: str, station: str) -> dict:
+        return {"id": store, "title": "カフェスタッフ（正社員）", "description":
+                f"接客とドリンク作りをお任せします。\n【勤務地】\nミドリ珈琲 {store}\n{address}\n【アクセス】\n"
+                f"JR山手線「{station}駅」から徒歩3分\n【給与】\n月給23万円"}
+
+    a = workplace_places(extract(post("目黒店", "東京都品川区上大崎2-1-5", "目黒")))
+    assert {"目黒店", "目黒", "品川", "上大崎"} <= a and "山手線目黒" not in a
+    b = workplace_places(extract(post("五反田店", "東京都品川区西五反田1-2-9", "五反田")))
+    assert {"五反田店", "五反田", "品川", "西五反田"} <= b
+    zh = {"id": "z", "title": "店长", "description": "### 工作地点\n徐汇店（上海市徐汇区漕溪北路 88 号）\n地铁 1 号线徐家汇站步行 3 分钟"}
+    assert {"徐汇店", "徐家汇", "上海", "徐汇"} <= workplace_places(extract(zh))
+    assert workplace_places(extract({"id": "n", "description": "【仕事内容】\n恵比寿店での接客"})) == frozenset()
