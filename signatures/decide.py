@@ -33,6 +33,7 @@ from signatures.features import (
     links_compared,
     places_moved,
     prepare,
+    terms_changed,
 )
 from signatures.version import VERIFIER_VERSION
 
@@ -367,6 +368,8 @@ def _veto_reasons(model: Model, x_all: np.ndarray, a: Prepared, b: Prepared) -> 
         elif name == "places_moved":
             pa, pb = places_moved(a, b)
             out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
+        elif name == "terms_changed":
+            out.append(f"veto:terms_changed={';'.join(terms_changed(a, b))}")
         elif name == "employer_conflict":
             out.append(f"veto:other_employer={','.join(sorted(a.sites))}->{','.join(sorted(b.sites))}")
         else:

@@ -48,6 +48,8 @@ __all__ = [
     "place_names",
     "places_moved",
     "prepare",
+    "job_terms",
+    "terms_changed",
     "role_word_sets",
     "shingle_hashes",
 ]
@@ -78,6 +80,7 @@ FEATURES: tuple[str, ...] = (
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
+    "terms_changed",  # 1 when both state an employment type, pay unit or shift (hours) and they differ (job_terms)
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -225,6 +228,7 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
+    terms: frozenset[str] = frozenset()  # employment type, pay unit, shift as "dimension:value" (see job_terms)
 
     @property
     def id(self) -> str:
@@ -297,6 +301,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sites=sites,
         places=place_names(ex),
         role_words=role_word_sets(ex),
+        terms=job_terms(ex),
     )
 
 
@@ -638,6 +643,81 @@ def _workplace_units(lines: tuple[str, ...]) -> frozenset[str]:
     return frozenset(u for u in out if len(u) >= 2 and u not in _CJK_NOT_PLACE)
 
 
+#: Headings (or `heading：` line starts) of the sections that state a job's terms: employment type, pay, hours.
+_TERMS_HEADING_RE = re.compile(
+    r"(?i)^(?:[-*•・■◆●]\s*)?(?:雇用形態|雇用区分|就業形態|契約形態|募集形態|給与|給料|賃金|報酬|月給|時給|勤務時間|就業時間|"
+    r"工作性质|工作類型|用工性质|薪资|薪資|薪酬|待遇|工作时间|工作時間|上班时间|班次|"
+    r"employment|job type|pay|salary|compensation|wage|schedule|shifts?|hours)(?![a-z])")
+_TERMS_LINES = 3  # lines read per terms section
+#: Employment types, pay units (hourly vs salaried: 月給 and 年収 are one job's two ways of saying it) and shifts.
+_TERM_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(rx)) for k, rx in (
+    ("emp:full", r"正社員(?!登用|へ|に|を|として登用)|正職員(?!登用)|全职|全職|(?i:full[- ]?time|permanent)"),
+    ("emp:part", r"アルバイト|パート(?!ナー)|(?<!ア)バイト|兼职|兼職|(?i:part[- ]?time)"),
+    ("emp:contract", r"契約社員|契約職員|嘱託|(?i:contract(?:or)?|freelance)"),
+    ("emp:dispatch", r"派遣社員|紹介予定派遣|劳务派遣|外包"),
+    ("emp:outsource", r"業務委託"),
+    ("emp:intern", r"インターン|实习|實習|(?i:intern(?:ship)?)"),
+    ("pay:hourly", r"時給|日給|时薪|時薪|日薪|元/(?:小时|时|天)|(?i:/\s*(?:hr|hour)\b|an hour|per hour|hourly)"),
+    ("pay:salaried", r"月給|月収|年収|年俸|月薪|年薪|(?i:per year|/\s*(?:yr|year)\b|annual|\$\d+k)"),
+    ("shift:day", r"日勤|白班|(?i:day shift)"),
+    ("shift:night", r"夜勤|深夜勤務|夜班|晚班|(?i:night shift|overnight|graveyard)"),
+    ("shift:open", r"早番|早班|(?i:opening shift)"),
+    ("shift:close", r"遅番|(?i:closing shift)"),
+))
+#: A clock range: 9:00〜18:00, 16:30〜翌9:30, 22:00-次日6:00 (hours of a shift).
+_HOURS_RE = re.compile(r"(\d{1,2})[:：時](\d{2})?\s*[〜～~\-－–至到]\s*(翌|次日)?\s*(\d{1,2})[:：時](\d{2})?")
+
+
+def job_terms(ex: Extracted) -> frozenset[str]:
+    """A posting's stated terms as "dimension:value": employment type (emp:full / part / contract / dispatch /
+    outsource / intern), pay unit (pay:hourly / salaried), shift words (shift:day / night / open / close) and its
+    clock ranges ("hours:540-1080", minutes) from the title, the header's segments and the first lines of the
+    雇用形態 / 給与 / 勤務時間 / 工作性质 / Employment / Pay / Schedule sections. The same template for a full-time
+    and a part-time job, or a day and a night shift, differs only there."""
+    lines = [ln for sec in ex.sections if _TERMS_HEADING_RE.match(sec.heading) for ln in sec.lines[:_TERMS_LINES]]
+    lines += [ln for ln in ex.lines[:60] if len(ln) <= 120 and _TERMS_HEADING_RE.match(ln) and
+              ("：" in ln or ":" in ln)]
+    if ex.lines and ("|" in ex.lines[0] or "｜" in ex.lines[0]):
+        lines.append(ex.lines[0])  # an HN header: Company | Place | Full-time | Roles
+    return _terms_of((ex.title, *(ln for ln in lines if len(ln) <= 200)))
+
+
+@line_cache
+def _terms_of(lines: tuple[str, ...]) -> frozenset[str]:
+    out: set[str] = set()
+    for line in lines:
+        text = unicodedata.normalize("NFKC", line)
+        out.update(k for k, rx in _TERM_WORDS if rx.search(text))
+        for m in _HOURS_RE.finditer(text):
+            start = int(m.group(1)) * 60 + int(m.group(2) or 0)
+            end = int(m.group(4)) * 60 + int(m.group(5) or 0)
+            if start <= 24 * 60 and end <= 24 * 60:
+                end += 24 * 60 if m.group(3) or end <= start else 0
+                out.add(f"hours:{start}-{end}")
+    return frozenset(out)
+
+
+def _disjoint_hours(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Both give clock ranges and none of one side's overlaps any of the other's: another shift."""
+    ra = [tuple(map(int, t[6:].split("-"))) for t in a if t.startswith("hours:")]
+    rb = [tuple(map(int, t[6:].split("-"))) for t in b if t.startswith("hours:")]
+    return bool(ra and rb) and not any(s1 < e2 and s2 < e1 for s1, e1 in ra for s2, e2 in rb)
+
+
+def terms_changed(a: Prepared, b: Prepared) -> tuple[str, ...]:
+    """The term dimensions both postings state with nothing in common (emp, pay, shift, hours): empty when the
+    terms agree or one side does not state them."""
+    out = []
+    for dim in ("emp", "pay", "shift"):
+        ta = {t for t in a.terms if t.startswith(dim + ":")}
+        tb = {t for t in b.terms if t.startswith(dim + ":")}
+        if ta and tb and not ta & tb:
+            out.append(f"{','.join(sorted(ta))}->{','.join(sorted(tb))}")
+    if _disjoint_hours(a.terms, b.terms):
+        out.append("hours")
+    return tuple(out)
+
+
 _ALNUM_ONLY = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))
 
 
@@ -772,6 +852,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if a.places and b.places:
         pa, pb = places_moved(a, b)
         f[_I["places_moved"]] = 1.0 if pa and pb else 0.0
+    if a.terms and b.terms and terms_changed(a, b):
+        f[_I["terms_changed"]] = 1.0
     return f
 
 

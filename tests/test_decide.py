@@ -541,3 +541,24 @@ def test_workplace_places_read_stores_stations_and_addresses() -> None:
     zh = {"id": "z", "title": "店长", "description": "### 工作地点\n徐汇店（上海市徐汇区漕溪北路 88 号）\n地铁 1 号线徐家汇站步行 3 分钟"}
     assert {"徐汇店", "徐家汇", "上海", "徐汇"} <= workplace_places(extract(zh))
     assert workplace_places(extract({"id": "n", "description": "【仕事内容】\n恵比寿店での接客"})) == frozenset()
+
+
+def test_terms_changed_reads_employment_type_pay_unit_and_shift() -> None:
+    """Employment type, pay unit (hourly vs salaried) and shift (words or clock hours) from the title and the
+    terms sections: one template for a full-time and a part-time job differs there; a 正社員登用 note does not
+    make a part-time ad full-time, 月給 and 年収 are one pay unit."""
+    from signatures.features import prepare, terms_changed
+
+    def post(pid: str, title: str, emp: str, pay: str, hours: str) -> dict:
+        return {"id": pid, "title": title, "description": f"【仕事内容】\n品出しとレジ\n【雇用形態】\n{emp}\n【給与】\n{pay}\n"
+                                                          f"【勤務時間】\n{hours}"}
+
+    full = prepare(post("f", "販売スタッフ", "正社員", "月給24万円（年収例 380万円）", "9:00〜18:00"))
+    part = prepare(post("p", "販売スタッフ", "パート（正社員登用あり）", "時給1,200円", "9:00〜13:00"))
+    assert terms_changed(full, part) == ("emp:full->emp:part", "pay:salaried->pay:hourly")
+    night = prepare(post("n", "販売スタッフ（夜勤）", "正社員", "月給27万円", "22:00〜翌7:00"))
+    assert terms_changed(full, night) == ("hours",)
+    again = prepare(post("a", "販売スタッフ", "正社員", "年収380万円〜", "9:30〜18:30"))
+    assert terms_changed(full, again) == ()
+    en = prepare({"id": "e", "title": "Barista (Part-time)", "description": "Pay: $18 an hour"})
+    assert terms_changed(en, prepare({"id": "e2", "title": "Barista (Full-time)", "description": "Pay: $40k"}))

@@ -43,20 +43,6 @@ MODEL_GAPS: dict[str, str] = {
     "ja-multi-drop": "one role dropped among four (TEMPORAL): role_sim 0.75, roles_changed 0.25, p=0.43 < 0.70 "
                      "(role_sim 0.75 contributes -0.7; no employer field, the text names it mid-sentence)",
 }
-_TERMS = ("{what}: role, employer, store and text agree (p={p}); employment type / pay unit / shift are no "
-          "feature of the verifier yet")
-#: s5-i9-ja block (job-board classes): verifier misses, by case id.
-JOB_BOARD_GAPS: dict[str, str] = {
-    "en-terms-emp": _TERMS.format(what="full-time vs part-time at one store", p=0.93),
-    "zh-terms-emp": _TERMS.format(what="全职/月薪 vs 兼职/时薪 at one store", p=0.94),
-    "zh-terms-shift": _TERMS.format(what="白班 vs 夜班 at one store", p=0.94),
-    "ja-terms-shift-factory": _TERMS.format(what="morning vs evening shift, one title", p=0.94),
-}
-#: s5-i9-ja block: dedup-group misses beyond the verifier's (a chain through another case's posting).
-JOB_BOARD_GROUP_GAPS: dict[str, str] = {
-    "ja-terms-emp": "正社員 vs アルバイト at one store: the verifier rejects the pair (p=0.56) but accepts 正社員 vs the "
-                    "アルバイト ad reposted with a raised hourly pay (p=0.74), which chains them",
-}
 #: s5-i9-ja block: profile_sig gaps.
 PROFILE_GAPS: dict[str, str] = {
     "en-branch-site": "Latin-script postings are signed exactly as Solr's TextProfileSignature (parity): a category "
@@ -65,9 +51,8 @@ PROFILE_GAPS: dict[str, str] = {
     **{k: "CJK quantization (rate 0.4) drops words counted once: the store / terms written once do not sign"
        for k in ("zh-branch-store", "zh-branch-store-title", "zh-terms-emp", "zh-terms-shift")},
 }
-MODEL_GAPS.update(JOB_BOARD_GAPS)
 #: Dedup-group misses: the verifier misses above (the pairs are proposed; the verifier decides them).
-GROUP_GAPS: dict[str, str] = {**MODEL_GAPS, **JOB_BOARD_GROUP_GAPS}
+GROUP_GAPS: dict[str, str] = MODEL_GAPS
 
 
 def _mark(case: Case, gaps: dict[str, str]) -> object:
