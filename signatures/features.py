@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import xxhash
 
+from signatures import jobfacts
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
@@ -585,10 +586,7 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
 #: (成都, 杭州, 中区: a 1-character name keeps its suffix), or a Latin word.
 _CJK_PLACE_RE = re.compile(r"([\u3005\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|"
                            r"([\u3005\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")  # 々 (U+3005) inside names: 代々木
-_CJK_NOT_PLACE = frozenset(
-    "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
-    "remote onsite hybrid office full time part wfh anywhere global worldwide".split()
-)
+_CJK_NOT_PLACE = jobfacts.NOT_PLACE
 
 
 def _cjk_places(location: str) -> frozenset[str]:
@@ -600,122 +598,27 @@ def _cjk_places(location: str) -> frozenset[str]:
     return frozenset(out)
 
 
-#: Headings (or `heading：` line starts) of the sections that say where the job is: the workplace, the store
-#: or branch, its address, the nearest station.
-_WORKPLACE_HEADING_RE = re.compile(
-    r"^(?:[-*•・■◆●]\s*)?(?:勤務地|勤務場所|勤務先|就業場所|勤務店舗|店舗(?:名|情報)?|配属先|アクセス|最寄り?駅|交通(?:手段|アクセス)?|"
-    r"工作地[点點址]|办公地[点點址]|上班地[点點址]|门店(?:地址)?|門市|地址)")
-_WORKPLACE_LINES = 4  # lines read per workplace section (a long list of branches is a multi-place ad)
-_CJK_RUN = "[\u3005\u3040-\u30ff\u3400-\u9fff]"
-#: A station (恵比寿駅, 徐家汇站): its name without the railway line before it (山手線「恵比寿駅」, 1号线徐家汇站).
-_STATION_RE = re.compile(f"({_CJK_RUN}{{2,10}}?)(?:駅|站)(?!前店)?")
-#: A store, branch or office named by its suffix (恵比寿店, 大宮東口店, 横浜支店, 新宿営業所, 徐汇店), a whole chunk.
-_STORE_RE = re.compile(f"{_CJK_RUN}{{1,12}}(?:支店|支社|営業所|事業所|店|分店|分公司)")
-_GENERIC_STORES = frozenset("当店 本店 各店 全店 他店 支店 本支店 各支店 各営業所 各事業所 直営店 店 分店 门店 各门店 新店 本社".split())
-_CHUNK_SPLIT_RE = re.compile(r"[\s、，,。・/／|｜:：()（）「」『』【】\[\]〈〉《》<>＜＞※*＊◆■●◎★☆~〜～→]+")
-#: An address's town: the name after an administrative unit, right before the block number (恵比寿南1-4-2).
-_TOWN_RE = re.compile(f"(?:都|道|府|県|市|区|町|村)((?:(?![都道府県市区]){_CJK_RUN}){{2,8}}?)(?:[0-9]|丁目)")
-_LINE_NAME_RE = re.compile(r".*[線线]")
-
-
 def workplace_places(ex: Extracted) -> frozenset[str]:
-    """Place units of a CJK posting's workplace sections (勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ... headed,
-    or `勤務地：...` lines): stores and branches by suffix (恵比寿店), stations (恵比寿駅 -> 恵比寿), address units
-    (渋谷区 -> 渋谷, the town 恵比寿南). One company's template for several stores or offices differs only there."""
-    lines = [ln for sec in ex.sections if _WORKPLACE_HEADING_RE.match(sec.heading) for ln in sec.lines[:_WORKPLACE_LINES]]
-    lines += [ln for ln in ex.lines if len(ln) <= 80 and _WORKPLACE_HEADING_RE.match(ln) and ("：" in ln or ":" in ln)]
-    return _workplace_units(tuple(ln for ln in lines if len(ln) <= 120)) if lines else frozenset()
-
-
-@line_cache
-def _workplace_units(lines: tuple[str, ...]) -> frozenset[str]:
-    out: set[str] = set()
-    for line in lines:
-        text = unicodedata.normalize("NFKC", line).lower()
-        for m in _STATION_RE.finditer(text):
-            out.add(_LINE_NAME_RE.sub("", m.group(1)))
-        for chunk in _CHUNK_SPLIT_RE.split(text):
-            m = _STORE_RE.search(chunk)
-            if m is not None and m.end() == len(chunk) and chunk not in _GENERIC_STORES:
-                out.add(chunk)
-        out.update(m.group(1) for m in _TOWN_RE.finditer(text))
-        out.update(u for m in _CJK_PLACE_RE.finditer(text) if (u := m.group(1)) and len(u) >= 2)
-    return frozenset(u for u in out if len(u) >= 2 and u not in _CJK_NOT_PLACE)
-
-
-#: Headings (or `heading：` line starts) of the sections that state a job's terms: employment type, pay, hours.
-_TERMS_HEADING_RE = re.compile(
-    r"(?i)^(?:[-*•・■◆●]\s*)?(?:雇用形態|雇用区分|就業形態|契約形態|募集形態|給与|給料|賃金|報酬|月給|時給|勤務時間|就業時間|"
-    r"工作性质|工作類型|用工性质|薪资|薪資|薪酬|待遇|工作时间|工作時間|上班时间|班次|"
-    r"employment|job type|pay|salary|compensation|wage|schedule|shifts?|hours)(?![a-z])")
-_TERMS_LINES = 3  # lines read per terms section
-#: Employment types, pay units (hourly vs salaried: 月給 and 年収 are one job's two ways of saying it) and shifts.
-_TERM_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(rx)) for k, rx in (
-    ("emp:full", r"正社員(?!登用|へ|に|を|として登用)|正職員(?!登用)|全职|全職|(?i:full[- ]?time|permanent)"),
-    ("emp:part", r"アルバイト|パート(?!ナー)|(?<!ア)バイト|兼职|兼職|(?i:part[- ]?time)"),
-    ("emp:contract", r"契約社員|契約職員|嘱託|(?i:contract(?:or)?|freelance)"),
-    ("emp:dispatch", r"派遣社員|紹介予定派遣|劳务派遣|外包"),
-    ("emp:outsource", r"業務委託"),
-    ("emp:intern", r"インターン|实习|實習|(?i:intern(?:ship)?)"),
-    ("pay:hourly", r"時給|日給|时薪|時薪|日薪|元/(?:小时|时|天)|(?i:/\s*(?:hr|hour)\b|an hour|per hour|hourly)"),
-    ("pay:salaried", r"月給|月収|年収|年俸|月薪|年薪|(?i:per year|/\s*(?:yr|year)\b|annual|\$\d+k)"),
-    ("shift:day", r"日勤|白班|(?i:day shift)"),
-    ("shift:night", r"夜勤|深夜勤務|夜班|晚班|(?i:night shift|overnight|graveyard)"),
-    ("shift:open", r"早番|早班|(?i:opening shift)"),
-    ("shift:close", r"遅番|(?i:closing shift)"),
-))
-#: A clock range: 9:00〜18:00, 16:30〜翌9:30, 22:00-次日6:00 (hours of a shift).
-_HOURS_RE = re.compile(r"(\d{1,2})[:：時](\d{2})?\s*[〜～~\-－–至到]\s*(翌|次日)?\s*(\d{1,2})[:：時](\d{2})?")
+    """Place units of a CJK posting's workplace lines (signatures.jobfacts: stores, stations, address units
+    under 勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ...). One company's template for several stores or offices
+    differs only there."""
+    return jobfacts.workplace_units(tuple(jobfacts.workplace_lines(ex.lines)))
 
 
 def job_terms(ex: Extracted) -> frozenset[str]:
-    """A posting's stated terms as "dimension:value": employment type (emp:full / part / contract / dispatch /
-    outsource / intern), pay unit (pay:hourly / salaried), shift words (shift:day / night / open / close) and its
-    clock ranges ("hours:540-1080", minutes) from the title, the header's segments and the first lines of the
-    雇用形態 / 給与 / 勤務時間 / 工作性质 / Employment / Pay / Schedule sections. The same template for a full-time
-    and a part-time job, or a day and a night shift, differs only there."""
-    lines = [ln for sec in ex.sections if _TERMS_HEADING_RE.match(sec.heading) for ln in sec.lines[:_TERMS_LINES]]
-    lines += [ln for ln in ex.lines[:60] if len(ln) <= 120 and _TERMS_HEADING_RE.match(ln) and
-              ("：" in ln or ":" in ln)]
+    """A posting's stated terms (signatures.jobfacts.terms_of: employment type, pay unit, shift, clock hours)
+    from its title, an HN header's segments and its 雇用形態 / 給与 / 勤務時間 / 工作性质 / Employment / Pay /
+    Schedule lines. The same template for a full-time and a part-time job, or a day and a night shift,
+    differs only there."""
+    lines = jobfacts.terms_lines(ex.lines)
     if ex.lines and ("|" in ex.lines[0] or "｜" in ex.lines[0]):
         lines.append(ex.lines[0])  # an HN header: Company | Place | Full-time | Roles
-    return _terms_of((ex.title, *(ln for ln in lines if len(ln) <= 200)))
-
-
-@line_cache
-def _terms_of(lines: tuple[str, ...]) -> frozenset[str]:
-    out: set[str] = set()
-    for line in lines:
-        text = unicodedata.normalize("NFKC", line)
-        out.update(k for k, rx in _TERM_WORDS if rx.search(text))
-        for m in _HOURS_RE.finditer(text):
-            start = int(m.group(1)) * 60 + int(m.group(2) or 0)
-            end = int(m.group(4)) * 60 + int(m.group(5) or 0)
-            if start <= 24 * 60 and end <= 24 * 60:
-                end += 24 * 60 if m.group(3) or end <= start else 0
-                out.add(f"hours:{start}-{end}")
-    return frozenset(out)
-
-
-def _disjoint_hours(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Both give clock ranges and none of one side's overlaps any of the other's: another shift."""
-    ra = [tuple(map(int, t[6:].split("-"))) for t in a if t.startswith("hours:")]
-    rb = [tuple(map(int, t[6:].split("-"))) for t in b if t.startswith("hours:")]
-    return bool(ra and rb) and not any(s1 < e2 and s2 < e1 for s1, e1 in ra for s2, e2 in rb)
+    return jobfacts.terms_of((ex.title, *lines))
 
 
 def terms_changed(a: Prepared, b: Prepared) -> tuple[str, ...]:
-    """The term dimensions both postings state with nothing in common (emp, pay, shift, hours): empty when the
-    terms agree or one side does not state them."""
-    out = []
-    for dim in ("emp", "pay", "shift"):
-        ta = {t for t in a.terms if t.startswith(dim + ":")}
-        tb = {t for t in b.terms if t.startswith(dim + ":")}
-        if ta and tb and not ta & tb:
-            out.append(f"{','.join(sorted(ta))}->{','.join(sorted(tb))}")
-    if _disjoint_hours(a.terms, b.terms):
-        out.append("hours")
-    return tuple(out)
+    """The term dimensions both postings state with nothing in common (jobfacts.changed_terms)."""
+    return jobfacts.changed_terms(a.terms, b.terms)
 
 
 _ALNUM_ONLY = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))

@@ -1,0 +1,184 @@
+"""Where and on what terms a job is offered, read from a posting's workplace and terms lines: the store,
+branch, station and address units (勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ...) and the employment type, pay
+unit, shift and clock hours (雇用形態 / 給与 / 勤務時間 / 工作性质 / Employment / Pay / Schedule ...).
+
+Job boards carry one company's template for several stores, for a full-time and a part-time job, for a
+day and a night shift: the texts differ only in these lines. The verifier reads them as places
+(signatures.features.places_moved) and terms (terms_changed); profile_sig signs them unquantized
+(signatures.profile, SIG_VERSION 4). Pure functions over lines of text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from signatures.extract import line_cache
+
+_MARK = r"[-*•・■◆●□◇〈《\[【＜<]"
+#: Headings of the sections that say where the job is: the workplace, the store or branch, its address, the
+#: nearest station.
+WORKPLACE_HEADING = (r"勤務地|勤務場所|勤務先|就業場所|勤務店舗|店舗(?:名|情報)?|配属先|アクセス|最寄り?駅|交通(?:手段|アクセス)?|"
+                     r"工作地[点點址]|办公地[点點址]|上班地[点點址]|门店(?:地址)?|門市|地址")
+#: Headings of the sections that state a job's terms: employment type, pay, hours.
+TERMS_HEADING = (r"雇用形態|雇用区分|就業形態|契約形態|募集形態|給与|給料|賃金|報酬|勤務時間|就業時間|"
+                 r"工作性质|工作類型|用工性质|薪资|薪資|薪酬|待遇|工作时间|工作時間|上班时间|班次|"
+                 r"(?i:employment|job type|pay|salary|compensation|wage|schedule|shifts?|hours)(?![A-Za-z])")
+_WORKPLACE_LINE_RE = re.compile(rf"^\s*(?:#{{1,6}}\s*|{_MARK}\s*)?(?:{WORKPLACE_HEADING})")
+_TERMS_LINE_RE = re.compile(rf"^\s*(?:#{{1,6}}\s*|{_MARK}\s*)?(?:{TERMS_HEADING})")
+#: A heading line alone: an optional marker (##, 【, ■ ...), a short name, an optional closing bracket and colon.
+_HEADING_ALONE_RE = re.compile(r"^\s*(?:#{1,6}\s*|[■◆●□◇〈《\[【＜<]\s*)?([^\s】\]〉》＞>:：]{1,16})\s*[】\]〉》＞>]?\s*[:：]?\s*$")
+#: A line that opens another section (a marked heading): ends the lines read after a heading.
+_NEXT_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s|[■◆●□◇〈《\[【＜])")
+_INLINE_RE = re.compile(r"^[^:：]{1,20}[:：]\s*(\S.*)$")
+_SECTION_LINES = 4  # lines read after a heading (a long list of branches is a multi-place ad)
+_MAX_LINE = 160
+
+_CJK_RUN = "[\u3005\u3040-\u30ff\u3400-\u9fff]"  # 々 (U+3005) inside names: 代々木
+#: A place unit with its administrative suffix (県, 市, 区, 省, ...): the name of 2+ characters before it.
+_ADMIN_RE = re.compile(f"({_CJK_RUN}{{2,}}?)(?:都|道|府|県|市|区|町|村|省|州)")
+#: A station (恵比寿駅, 徐家汇站): its name without the railway line before it (山手線「恵比寿駅」, 1号线徐家汇站).
+_STATION_RE = re.compile(f"({_CJK_RUN}{{2,10}}?)(?:駅|站)")
+_LINE_NAME_RE = re.compile(r".*[線线]")
+#: A store, branch or office named by its suffix (恵比寿店, 大宮東口店, 横浜支店, 新宿営業所, 徐汇店), a whole chunk.
+_STORE_RE = re.compile(f"{_CJK_RUN}{{1,12}}(?:支店|支社|営業所|事業所|店|分店|分公司)$")
+_GENERIC_STORES = frozenset(
+    "当店 本店 各店 全店 他店 支店 本支店 各支店 各営業所 各事業所 直営店 分店 门店 各门店 新店 本社 実店".split())
+_CHUNK_SPLIT_RE = re.compile(r"[\s、，,。・/／|｜:：()（）「」『』【】\[\]〈〉《》<>＜＞※*＊◆■●◎★☆~〜～→]+")
+#: An address's town: the name after an administrative unit, right before the block number (恵比寿南1-4-2).
+_TOWN_RE = re.compile(f"(?:都|道|府|県|市|区|町|村)((?:(?![都道府県市区]){_CJK_RUN}){{2,8}}?)(?:[0-9]|丁目)")
+#: Work-mode and filler words that are no place.
+NOT_PLACE = frozenset(
+    "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
+    "remote onsite hybrid office full time part wfh anywhere global worldwide".split()
+)
+
+#: Employment types, pay units (hourly vs salaried: 月給 and 年収 are one job's two ways of saying it) and shifts.
+_TERM_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(rx)) for k, rx in (
+    ("emp:full", r"正社員(?!登用|へ|に|を|として登用)|正職員(?!登用)|全职|全職|(?i:full[- ]?time|permanent)"),
+    ("emp:part", r"アルバイト|パート(?!ナー)|(?<!ア)バイト|兼职|兼職|(?i:part[- ]?time)"),
+    ("emp:contract", r"契約社員|契約職員|嘱託|(?i:\bcontract(?:or)?\b|\bfreelance)"),
+    ("emp:dispatch", r"派遣社員|紹介予定派遣|劳务派遣|外包"),
+    ("emp:outsource", r"業務委託"),
+    ("emp:intern", r"インターン|实习|實習|(?i:\bintern(?:ship)?\b)"),
+    ("pay:hourly", r"時給|日給|时薪|時薪|日薪|元/(?:小时|时|天)|(?i:/\s*(?:hr|hour)\b|an hour|per hour|hourly)"),
+    ("pay:salaried", r"月給|月収|年収|年俸|月薪|年薪|(?i:per year|/\s*(?:yr|year)\b|annual|\$\d+k)"),
+    ("shift:day", r"日勤|白班|(?i:day shift)"),
+    ("shift:night", r"夜勤|深夜勤務|夜班|晚班|(?i:night shift|overnight|graveyard)"),
+    ("shift:open", r"早番|早班|(?i:opening shift)"),
+    ("shift:close", r"遅番|(?i:closing shift)"),
+))
+#: A clock range: 9:00〜18:00, 16:30〜翌9:30, 22:00-次日6:00 (hours of a shift).
+_HOURS_RE = re.compile(r"(\d{1,2})[:：時](\d{2})?\s*[〜～~\-－–至到]\s*(翌|次日)?\s*(\d{1,2})[:：時](\d{2})?")
+TERM_DIMENSIONS = ("emp", "pay", "shift")
+
+
+def section_lines(lines: Sequence[str], heading: re.Pattern[str]) -> list[str]:
+    """The lines under each heading line that `heading` matches (a marked or bare heading alone on its line:
+    "【勤務地】", "## 勤務地", "勤務地："), up to the next marked heading, at most _SECTION_LINES each, and the
+    content of `heading：content` lines."""
+    out: list[str] = []
+    take = 0
+    for line in lines:
+        if len(line) > _MAX_LINE:
+            take = 0
+            continue
+        alone = _HEADING_ALONE_RE.match(line)
+        if heading.match(line):
+            if alone:
+                take = _SECTION_LINES
+                continue
+            m = _INLINE_RE.match(line)
+            if m:
+                out.append(m.group(1))
+                take = 0
+                continue
+        if take and (_NEXT_HEADING_RE.match(line) and len(line) <= 30 or alone and line.rstrip().endswith(("：", ":"))):
+            take = 0
+        if take:
+            out.append(line)
+            take -= 1
+    return out
+
+
+def workplace_lines(lines: Sequence[str]) -> list[str]:
+    """section_lines of the workplace headings (勤務地, アクセス, 最寄り駅, 店舗, 工作地点, 地址 ...)."""
+    return section_lines(lines, _WORKPLACE_LINE_RE)
+
+
+def terms_lines(lines: Sequence[str]) -> list[str]:
+    """section_lines of the terms headings (雇用形態, 給与, 勤務時間, 工作性质, 薪资, Employment, Pay, Schedule ...)."""
+    return section_lines(lines, _TERMS_LINE_RE)
+
+
+@line_cache
+def workplace_units(lines: tuple[str, ...]) -> frozenset[str]:
+    """Place units of workplace lines: stores and branches by suffix (恵比寿店), stations (恵比寿駅 -> 恵比寿, the
+    railway line dropped), administrative units (渋谷区 -> 渋谷) and an address's town (恵比寿南1-4-2 -> 恵比寿南)."""
+    out: set[str] = set()
+    for line in lines:
+        text = unicodedata.normalize("NFKC", line).lower()
+        out.update(_LINE_NAME_RE.sub("", m.group(1)) for m in _STATION_RE.finditer(text))
+        out.update(c for c in _CHUNK_SPLIT_RE.split(text) if _STORE_RE.search(c) and c not in _GENERIC_STORES)
+        out.update(m.group(1) for m in _TOWN_RE.finditer(text))
+        out.update(m.group(1) for m in _ADMIN_RE.finditer(text))
+    return frozenset(u for u in out if len(u) >= 2 and u not in NOT_PLACE)
+
+
+@line_cache
+def terms_of(lines: tuple[str, ...]) -> frozenset[str]:
+    """Terms stated in `lines` as "dimension:value": employment type (emp:full / part / contract / dispatch /
+    outsource / intern), pay unit (pay:hourly / salaried), shift words (shift:day / night / open / close) and
+    clock ranges ("hours:540-1080", minutes from midnight; a range past midnight ends after 1440)."""
+    out: set[str] = set()
+    for line in lines:
+        text = unicodedata.normalize("NFKC", line)
+        out.update(k for k, rx in _TERM_WORDS if rx.search(text))
+        for m in _HOURS_RE.finditer(text):
+            start = int(m.group(1)) * 60 + int(m.group(2) or 0)
+            end = int(m.group(4)) * 60 + int(m.group(5) or 0)
+            if start <= 24 * 60 and end <= 24 * 60:
+                end += 24 * 60 if m.group(3) or end <= start else 0
+                out.add(f"hours:{start}-{end}")
+    return frozenset(out)
+
+
+def _hours(terms: frozenset[str]) -> list[tuple[int, int]]:
+    return [(int(s), int(e)) for t in terms if t.startswith("hours:") for s, e in [t[6:].split("-")]]
+
+
+def changed_terms(a: frozenset[str], b: frozenset[str]) -> tuple[str, ...]:
+    """The term dimensions both sides state with nothing in common ("emp:full->emp:part"; "hours" when both give
+    clock ranges and none overlaps): empty when the terms agree or one side does not state them."""
+    out = []
+    for dim in TERM_DIMENSIONS:
+        ta = sorted(t for t in a if t.startswith(dim + ":"))
+        tb = sorted(t for t in b if t.startswith(dim + ":"))
+        if ta and tb and not set(ta) & set(tb):
+            out.append(f"{','.join(ta)}->{','.join(tb)}")
+    ha, hb = _hours(a), _hours(b)
+    if ha and hb and not any(s1 < e2 and s2 < e1 for s1, e1 in ha for s2, e2 in hb):
+        out.append("hours")
+    return tuple(out)
+
+
+# What a description's facts are read from, for profile_sig: block-level tags end a line, other tags go.
+_FACT_HINT_RE = re.compile(f"{WORKPLACE_HEADING}|{TERMS_HEADING}")
+_BLOCK_TAG_RE = re.compile(r"(?i)<(?:br|/?p|/?li|/?div|/?h[1-6]|/?tr|/?ul|/?ol)\b[^<>]{0,200}>")
+_TAG_RE = re.compile(r"<[A-Za-z/!?][^<>]{0,500}>")
+
+
+def description_facts(description: str) -> frozenset[str]:
+    """Workplace units and terms of a description (plain text, markdown or HTML): what tells one store's, one
+    shift's or one employment type's ad from another's written on the same template."""
+    if _FACT_HINT_RE.search(description) is None:
+        return frozenset()
+    text = description
+    if "<" in text:
+        text = _TAG_RE.sub(" ", _BLOCK_TAG_RE.sub("\n", text))
+    if "&" in text:
+        text = html.unescape(text)
+    lines = [s for ln in text.split("\n") if (s := ln.strip())]
+    return workplace_units(tuple(workplace_lines(lines))) | terms_of(tuple(terms_lines(lines)))
