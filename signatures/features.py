@@ -602,7 +602,7 @@ def workplace_places(ex: Extracted) -> frozenset[str]:
     """Place units of a CJK posting's workplace lines (signatures.jobfacts: stores, stations, address units
     under 勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ...). One company's template for several stores or offices
     differs only there."""
-    return jobfacts.workplace_units(tuple(jobfacts.workplace_lines(ex.lines)))
+    return jobfacts.workplace_units(tuple(jobfacts.fact_lines(ex.lines)[0]))
 
 
 def job_terms(ex: Extracted) -> frozenset[str]:
@@ -610,7 +610,7 @@ def job_terms(ex: Extracted) -> frozenset[str]:
     from its title, an HN header's segments and its 雇用形態 / 給与 / 勤務時間 / 工作性质 / Employment / Pay /
     Schedule lines. The same template for a full-time and a part-time job, or a day and a night shift,
     differs only there."""
-    lines = jobfacts.terms_lines(ex.lines)
+    lines = jobfacts.fact_lines(ex.lines)[1]
     if ex.lines and ("|" in ex.lines[0] or "｜" in ex.lines[0]):
         lines.append(ex.lines[0])  # an HN header: Company | Place | Full-time | Roles
     return jobfacts.terms_of((ex.title, *lines))
