@@ -1374,6 +1374,40 @@ def _ja_job_board_cases() -> list[Case]:
                    title="【派遣】一般事務◆データ入力中心", v=1),
              True, "TEMPORAL", note="one dispatch job reposted, hourly pay raised, intro reworded"))
 
+    # -- a small company's markdown job pages on one template (crawled versions of each page)
+    def page(pid: str, role: str, work: list[str], date: str, *, contract: str = "業務委託", heads: int = 1,
+             pay: str = "〜100万円/月", tools: tuple[str, ...] = ("Slack", "Zoom", "GitHub")) -> dict[str, Any]:
+        body = [f"# {role}（{contract}{heads}名）", "## 仕事内容", *(f"* {w}" for w in work),
+                "## 期間", "* 2026年4月〜（長期）", "## 契約形態", f"* {contract}", "## 報酬", f"* {pay}",
+                "## 勤務地", "* 東京都内（一部リモートワーク）", "## 仕事の進め方",
+                "* 2週間ごとのスプリントで目標を決めて進めます", "* 週1回の定例でチームの状況を共有します",
+                "## 使用ツール", *(f"* {t}" for t in tools), "## 選考方法", "1. 書類選考", "1. オンライン面談（1〜2回）",
+                "## ご応募", "* フォームまたはメール（recruit@tsubasa-sys.example）でご連絡ください。"]
+        return {"id": pid, "title": f"{role}（{contract}）", "description": "\n\n".join(body),
+                "posted_at": f"{date}T00:00:00Z", "source": "site"}
+
+    k8s = ["既存アプリケーションのKubernetesへの移行", "運用作業のGoによる自動化", "監視とアラートの設計"]
+    dba = ["PostgreSQLのスロークエリ調査とチューニング", "バックアップとリストア手順の整備", "監視とアラートの設計"]
+    add(Case("ja-page-role", "other_role", "ja",
+             page("ja-page-role-a", "Kubernetesエンジニア", k8s, "2026-01-05"),
+             page("ja-page-role-b", "データベースエンジニア", dba, "2026-01-05"),
+             False, "PARTIAL", same_profile=False, note="one company's markdown page template, two roles"))
+    add(Case("ja-page-terms", "terms", "ja",
+             page("ja-page-terms-a", "Kubernetesエンジニア", k8s, "2026-01-05"),
+             page("ja-page-terms-b", "Kubernetesエンジニア", k8s, "2026-01-05", contract="正社員", pay="年収700万円〜900万円"),
+             False, "PARTIAL", same_profile=False, note="one role as a contract (業務委託, monthly fee) and as an employee"))
+    add(Case("ja-page-repost", "terms", "ja",
+             page("ja-page-repost-a", "Kubernetesエンジニア", k8s, "2026-01-05", heads=2),
+             page("ja-page-repost-b", "Kubernetesエンジニア", k8s, "2026-02-20", heads=1,
+                  tools=("Slack", "Zoom", "GitHub", "Notion")),
+             True, "TEMPORAL", note="the page crawled again: one of two openings filled, a tool added"))
+    add(Case("ja-terms-grade", "terms", "ja",
+             ja_store_post("ja-terms-grade-a", drug, s["kusatsu"], "2026-01-05", pay="月給28万円〜34万円",
+                           title="登録販売者（経験者）◆店長候補", quals="登録販売者として3年以上の実務経験がある方。"),
+             ja_store_post("ja-terms-grade-b", drug, s["kusatsu"], "2026-01-05", pay="月給22万円〜24万円",
+                           title="登録販売者（実務経験なし歓迎）◆研修充実"),
+             False, "PARTIAL", same_profile=False, note="two pay grades of one role at one store (seniority)"))
+
     # -- other_role / other_city variants on the store template
     add(Case("ja-branch-nurse", "other_role", "ja",
              ja_store_post("ja-branch-nurse-a", care, s["ashiya"], "2026-01-05", role="看護職員", pay="月給27万円〜32万円",
