@@ -612,8 +612,8 @@ def job_terms(ex: Extracted) -> frozenset[str]:
     differs only there."""
     lines = jobfacts.fact_lines(ex.lines)[1]
     if ex.lines and ("|" in ex.lines[0] or "｜" in ex.lines[0]):
-        lines.append(ex.lines[0])  # an HN header: Company | Place | Full-time | Roles
-    return jobfacts.terms_of((ex.title, *lines))
+        lines.append(ex.lines[0][:300])  # an HN header: Company | Place | Full-time | Roles
+    return jobfacts.terms_of((ex.title[:300], *lines))
 
 
 def terms_changed(a: Prepared, b: Prepared) -> tuple[str, ...]:

@@ -78,7 +78,8 @@ _TERM_WORDS: tuple[tuple[str, str], ...] = (
 _TERMS_RE = re.compile("|".join(f"({rx})" for _, rx in _TERM_WORDS))
 _TERM_OF_GROUP = {i + 1: k for i, (k, _) in enumerate(_TERM_WORDS)}
 #: A clock range: 9:00〜18:00, 16:30〜翌9:30, 22:00-次日6:00 (hours of a shift).
-_HOURS_RE = re.compile(r"(\d{1,2})[:：時](\d{2})?\s*[〜～~\-－–至到]\s*(翌|次日)?\s*(\d{1,2})[:：時](\d{2})?")
+_HOURS_RE = re.compile(r"(\d{1,2})[:：時](\d{2})?[^\S\n]{0,3}[〜～~\-－–至到][^\S\n]{0,3}(?:(翌|次日)[^\S\n]{0,3})?"
+                       r"(\d{1,2})[:：時](\d{2})?")  # bounded spaces: linear on any text
 TERM_DIMENSIONS = ("emp", "pay", "shift")
 
 
