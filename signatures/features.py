@@ -602,7 +602,7 @@ def workplace_places(ex: Extracted) -> frozenset[str]:
     """Place units of a CJK posting's workplace lines (signatures.jobfacts: stores, stations, address units
     under 勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ...). One company's template for several stores or offices
     differs only there."""
-    return jobfacts.workplace_units(tuple(jobfacts.fact_lines(ex.lines)[0]))
+    return jobfacts.workplace_units(jobfacts.fact_lines(ex.lines)[0])
 
 
 def job_terms(ex: Extracted) -> frozenset[str]:
