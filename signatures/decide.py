@@ -1,6 +1,6 @@
 """The duplicate decision: a small logistic-regression verifier over explainable pair features, with veto
 rules on top where cross-validation showed they help (hard evidence of another job: the role list's job
-links changed, the same text moved to another city).
+links changed, the same text moved to another city or store, another employment type, pay unit or shift).
 
 `Verifier.decide(a, b)` says whether two prepared postings are the same job (FULL / SEMANTIC / TEMPORAL
 in the label vocabulary) and why: per-feature contributions to the logit `name(+x.x)`, measured from
