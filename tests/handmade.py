@@ -1122,7 +1122,7 @@ def _ja_cases() -> list[Case]:
 
 JOB_BOARD_CLASSES = ("branch", "terms", "agency")
 #: Languages each job-board class is written in (the agency class is a Japanese job-board pattern).
-JOB_BOARD_LANGS = {"branch": ("en", "zh", "ja"), "terms": ("en", "zh", "ja"), "agency": ("ja",)}
+JOB_BOARD_LANGS = {"branch": ("en", "zh", "ja"), "terms": ("en", "zh", "ja"), "agency": ("zh", "ja")}
 
 
 @dataclass(frozen=True)
@@ -1550,6 +1550,24 @@ def _zh_job_board_cases() -> list[Case]:
              zh_store_post("zh-terms-shift-b", s["pudong"], "2026-01-05", title="【上海】麦穗烘焙招聘烘焙师（夜班）",
                            pay="月薪9500-11500元", shift="夜班 22:00-次日 6:00，做五休二"),
              False, "PARTIAL", same_profile=False, note="day vs night shift at one store"))
+    def hunt(pid: str, client: str, duty: str, city: str, pay: str, date: str = "2026-01-05", v: int = 0) -> dict[str, Any]:
+        intro = ("远帆猎头专注互联网与新能源行业中高端职位，以下职位为客户委托招聘，简历仅推荐给该客户，严格保密。" if v == 0 else
+                 "远帆猎头（互联网 / 新能源中高端职位），本职位受客户委托，简历只推荐给该客户并严格保密。")
+        parts = ["### 关于我们", intro, f"### 客户\n{client}", "### 岗位职责", f"1. {duty}",
+                 "2. 参与系统架构设计和技术方案评审；", "3. 五年以上相关经验，本科及以上学历；",
+                 f"### 薪资福利\n{pay}，五险一金，年终奖。", f"### 工作地点\n{city}", "### 联系方式\n简历请发送至 cv@yuanfan-hunt.cn"]
+        return {"id": pid, "title": f"【{city[:2]}】远帆猎头招聘资深后端工程师（{pay.split('，')[0]}）",
+                "description": "\n".join(parts), "posted_at": f"{date}T08:00:00Z", "source": "rebase"}
+
+    add(Case("zh-agency-client", "agency", "zh",
+             hunt("zh-agency-client-a", "某头部跨境电商平台（B 轮后）", "负责订单与支付系统的后端开发；", "上海市浦东新区", "月薪40-55K"),
+             hunt("zh-agency-client-b", "某新能源车企数字化中心", "负责车联网数据平台的后端开发；", "深圳市南山区", "月薪35-50K"),
+             False, "PARTIAL", same_profile=False, note="one headhunter's template, two clients' jobs in two cities"))
+    add(Case("zh-agency-repost", "agency", "zh",
+             hunt("zh-agency-repost-a", "某头部跨境电商平台（B 轮后）", "负责订单与支付系统的后端开发；", "上海市浦东新区", "月薪40-55K"),
+             hunt("zh-agency-repost-b", "某头部跨境电商平台（B 轮后）", "负责订单与支付系统的后端开发；", "上海市浦东新区", "月薪40-60K",
+                  date="2026-02-10", v=1),
+             True, "TEMPORAL", note="one client's job reposted, the top of the range raised, the intro reworded"))
     base = zh_store_post("zh-terms-repost-a", s["xuhui"], "2026-01-05", kind="兼职", pay="时薪 25 元",
                          shift="周末 10:00-18:00，每周至少两天", title="【上海】麦穗烘焙招聘门店店员（徐汇店）")
     add(Case("zh-terms-repost", "terms", "zh", base,
