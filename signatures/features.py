@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -63,7 +63,7 @@ FEATURES: tuple[str, ...] = (
     "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
     "title_sim",  # title similarity (character bigrams), 0 when a title is missing
     "roles_known",  # 1 when both postings announce roles (header, title, role lists and sections)
-    "role_sim",  # soft Jaccard of the announced roles (en: word by word), 0 unknown
+    "role_sim",  # soft Jaccard of the announced roles (en: word by word; CJK: as names, see _cjk_same), 0 unknown
     "roles_changed",  # fraction of roles changed: unmatched roles of the side with more / the larger role count
     "roles_novel",  # share of announced roles one side names that the other side's text never mentions
     "families_known",  # 1 when both postings announce role families (frontend, sales, ...)
@@ -225,6 +225,7 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
+    role_names: tuple[str, ...] = ()  # the name of each of `roles`
 
     @property
     def id(self) -> str:
@@ -277,13 +278,15 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     )
     sites = employer_sites(ex)
     announced = announced_roles(ex)
+    merged = _merge_named(tuple(announced))
     return Prepared(
         ex=ex,
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
         title=_title_grams(ex.title),
-        roles=_merge_roles(announced),
+        roles=merged[0],
+        role_names=merged[1],
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
@@ -336,12 +339,93 @@ def _cjk_grams(g: frozenset[str]) -> bool:
 def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
     """Distinct roles of one posting: names that agree with an earlier one are dropped; a Latin name of one
     bigram is too short to tell, a CJK one (护工, 保安) is a role."""
+    return _merge_named(tuple(names))[0]
+
+
+@line_cache
+def _merge_named(names: tuple[str, ...]) -> tuple[tuple[frozenset[str], ...], tuple[str, ...]]:
+    """`_merge_roles` with the name kept for each distinct role."""
     out: list[frozenset[str]] = []
-    for n in names:
+    kept: list[str] = []
+    for n in map(_simplified, names):
+        if _CJK_LEVEL_HEAD_RE.fullmatch(n.strip()):  # "金融产品经理/专家": a level alone names no job
+            continue
         g = _grams(n)
         if (len(g) >= 2 or _cjk_grams(g)) and not any(_same_role(g, h) for h in out):
             out.append(g)
-    return tuple(out)
+            kept.append(n)
+    return tuple(out), tuple(kept)
+
+
+@line_cache
+def _simplified(name: str) -> str:
+    """A role name with traditional Han characters written simplified (智能合約工程師 = 智能合约工程师)."""
+    if not _HAN_RE.search(name):
+        return name
+    from opencc import OpenCC  # imported on first use: English postings never need it
+
+    return _t2s(OpenCC).convert(name)
+
+
+@lru_cache(maxsize=1)
+def _t2s(cls: Any) -> Any:
+    return cls("t2s")
+
+
+_HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#.]*|[0-9]+[a-z][a-z0-9]*")
+#: Heads of CJK role names that give the level, not the job: 金融产品经理 / 金融产品总监 are one role re-levelled.
+_CJK_LEVEL_HEAD_RE = re.compile(r"(?:总经理|经理|總經理|經理|总监|總監|专家|專家|负责人|負責人|主管|领导|領導|leader|lead)$")
+
+
+@line_cache
+def _cjk_role_parts(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A CJK role name as (bigrams of its Han part, its Latin words, bigrams of its Han part without a level
+    head — empty when it has none)."""
+    low = unicodedata.normalize("NFKC", name).lower()
+    latin = frozenset(_LATIN_WORD_RE.findall(low))
+    han = _LATIN_WORD_RE.sub(" ", low)
+    stem = _CJK_LEVEL_HEAD_RE.sub("", han.strip()) if _CJK_LEVEL_HEAD_RE.search(han.strip()) else ""
+    return _grams(han), latin, (_grams(stem) if len(stem.replace(" ", "")) >= 2 else frozenset())
+
+
+def _contained(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) >= 0.8 * min(len(a), len(b))
+
+
+def _names_word(p: Prepared, word: str) -> bool:
+    """Whether a posting writes the Latin `word` (not inside a longer Latin word: ios is not in studios)."""
+    text = p.search_text
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if not (text[i - 1].isascii() and text[i - 1].isalnum()) and not (j < len(text) and text[j].isascii() and text[j].isalpha()):
+            return True
+        i = text.find(word, i + 1)
+    return False
+
+
+def _cjk_same(a: Prepared, b: Prepared) -> Callable[[frozenset[str], frozenset[str]], bool]:
+    """Role agreement for CJK roles of two postings: `_same_role`, or the Han parts agree and each Latin
+    modifier only one name has (web3 / DeFi 后端工程师) is written in the other posting too (an iOS-only
+    posting never names Android), or the names differ only in the level head (产品经理 / 产品总监)."""
+    name_a = dict(zip(map(id, a.roles), a.role_names, strict=True))
+    name_b = dict(zip(map(id, b.roles), b.role_names, strict=True))
+
+    def same(ga: frozenset[str], gb: frozenset[str]) -> bool:
+        if _same_role(ga, gb):
+            return True
+        na, nb = name_a.get(id(ga)), name_b.get(id(gb))
+        if na is None or nb is None:
+            return False
+        ha, la, sa = _cjk_role_parts(na)
+        hb, lb, sb = _cjk_role_parts(nb)
+        if _contained(sa, sb):
+            return True
+        return _contained(ha, hb) and la != lb and all(_names_word(b, w) for w in la - lb) and \
+            all(_names_word(a, w) for w in lb - la)
+
+    return same
 
 
 def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
@@ -695,7 +779,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
-        matched = _role_match(a.roles, b.roles)
+        matched = _role_match(a.roles, b.roles, _cjk_same(a, b))
         ra, rb = a.roles, b.roles
     else:
         ra = rb = ()

@@ -337,6 +337,26 @@ def test_cjk_roles_differing_in_their_head_are_two_roles() -> None:
     assert len(_merge_roles(("backend engineer", "backend engineers"))) == 1
 
 
+def test_cjk_role_names_compared_as_names() -> None:
+    """Chinese role names agree across traditional / simplified writing, a re-levelled head (经理 / 总监) and a
+    Latin modifier the other posting names too; a platform the other posting never names keeps them apart."""
+    from signatures.features import pair_features, prepare
+
+    def role_sim(t1: str, d1: str, t2: str, d2: str) -> float:
+        a = prepare({"id": "a", "title": t1, "description": d1})
+        b = prepare({"id": "b", "title": t2, "description": d2})
+        return float(pair_features(a, b)[FEATURES.index("role_sim")])
+
+    body = "岗位职责：负责交易系统的设计与开发。"
+    assert role_sim("山雀诚聘 智能合約工程師", body, "山雀诚聘 智能合约工程师", body) == 1.0
+    assert role_sim("山雀诚聘 金融产品总监", body, "山雀诚聘 金融产品经理/专家", body) == 1.0
+    assert role_sim("山雀诚聘 资深DeFi后端工程师", "我们做 web3 的 DeFi 协议。" + body,
+                    "山雀诚聘 资深Web3后端工程师", "我们做 web3 的 DeFi 协议。" + body) == 1.0
+    assert role_sim("山雀诚聘 iOS开发工程师", "负责 iOS App 开发，Swift。", "山雀诚聘 Android开发工程师",
+                    "负责 Android App 开发，Kotlin。") == 0.0
+    assert role_sim("山雀诚聘 项目经理", body, "山雀诚聘 产品经理", body) == 0.0
+
+
 def test_two_character_cjk_roles_are_kept() -> None:
     from signatures.features import _merge_roles
 
