@@ -367,6 +367,9 @@ def _veto_reasons(model: Model, x_all: np.ndarray, a: Prepared, b: Prepared) -> 
         elif name == "places_moved":
             pa, pb = places_moved(a, b)
             out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
+        elif name == "pay_tiers":
+            out.append(f"veto:pay_tiers={','.join(f'{x:g}' for x in sorted(a.salaries))}|"
+                       f"{','.join(f'{x:g}' for x in sorted(b.salaries))}")
         elif name == "employer_conflict":
             out.append(f"veto:other_employer={','.join(sorted(a.sites))}->{','.join(sorted(b.sites))}")
         else:

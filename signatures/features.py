@@ -78,6 +78,7 @@ FEATURES: tuple[str, ...] = (
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
+    "pay_tiers",  # 1 when both give pay, no figure agrees and they were posted within a day: two pay tiers, two offers
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -809,6 +810,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
             f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
+    if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
+        f[_I["pay_tiers"]] = 1.0
     if a.places and b.places:
         pa, pb = places_moved(a, b)
         f[_I["places_moved"]] = 1.0 if pa and pb else 0.0

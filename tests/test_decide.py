@@ -357,6 +357,22 @@ def test_cjk_role_names_compared_as_names() -> None:
     assert role_sim("山雀诚聘 项目经理", body, "山雀诚聘 产品经理", body) == 0.0
 
 
+def test_pay_tiers_same_day_different_pay() -> None:
+    """Two pay tiers of one job posted the same day: pay_tiers = 1 (a veto candidate of the training recipe);
+    the same pay, another day or a missing date: 0."""
+
+    def tiers(pay_a: str, pay_b: str, day_b: str | None) -> float:
+        body = "岗位职责：负责链上数据的解析与建模。\n薪资福利待遇：{}"
+        a = prepare({"id": "a", "title": "数据分析师", "description": body.format(pay_a), "posted_at": "2026-01-12T09:00:00Z"})
+        b = prepare({"id": "b", "title": "数据分析师", "description": body.format(pay_b)} | ({"posted_at": day_b} if day_b else {}))
+        return float(pair_features(a, b)[FEATURES.index("pay_tiers")])
+
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", "2026-01-12T09:10:00Z") == 1.0
+    assert tiers("$1,500-$2,000 / 月", "$1,500-$2,000 / 月", "2026-01-12T09:10:00Z") == 0.0
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", "2026-04-12T09:10:00Z") == 0.0  # a later update
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", None) == 0.0
+
+
 def test_two_character_cjk_roles_are_kept() -> None:
     from signatures.features import _merge_roles
 
