@@ -591,10 +591,24 @@ def _emails(text: str) -> list[str]:
     return out
 
 
+_ASCII_LOCAL_RE = re.compile(r"[A-Za-z0-9._%+-]+$")
+_ASCII_DOMAIN_RE = re.compile(r"[A-Za-z0-9.-]+")
+
+
+def _ascii_address(email: str) -> str:
+    """An address run into CJK text ("简历发至hr@acme.cn，谢谢") cut to its ASCII part (hr@acme.cn); "" if none."""
+    if email.isascii():
+        return email
+    local, _, domain = email.rpartition("@")
+    m, d = _ASCII_LOCAL_RE.search(local), _ASCII_DOMAIN_RE.match(domain)
+    return f"{m.group(0)}@{d.group(0).rstrip('.')}" if m and d and "." in d.group(0).strip(".") else ""
+
+
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
     folded = _fold(text)
-    emails = {e.lower().rstrip(".") for e in _emails(text)} if "@" in text else set()
+    emails = {_ascii_address(e.lower().rstrip(".")) for e in _emails(text)} if "@" in text else set()
+    emails.discard("")
     has_paren = "[" in text or "(" in text
     for m in _OBF_EMAIL_RE.finditer(text) if has_paren and _OBF_HINT_CS.search(folded) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)

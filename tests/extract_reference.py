@@ -8,7 +8,8 @@ notes leave a CJK location, and one that only says remote / anywhere is none; a 
 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 Chinese titles (issue 9, zh recall): 直招 急聘 热招 寻找 and `招 ` are hiring verbs too, the role before the verb when none after it,
 ranges / years / head counts cut from a role, a title part split at a space or hyphen after a Han character, a Latin role name in a
-CJK posting up to 40 characters, no slogan parts as roles in Chinese; 产品总监 / 产品专家 are the product family.
+CJK posting up to 40 characters, no slogan parts as roles in Chinese; 产品总监 / 产品专家 are the product family;
+an e-mail address run into CJK text keeps only its ASCII part (简历发至hr@acme.cn -> hr@acme.cn).
 """
 
 from __future__ import annotations
@@ -199,7 +200,14 @@ def _salaries(lines: tuple[str, ...]) -> tuple[float, ...]:
 
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
-    emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)}
+    emails = set()
+    for e in (e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)):
+        if not e.isascii():  # run into CJK text: the ASCII tail of the local part, the ASCII head of the domain
+            local, _, domain = e.rpartition("@")
+            m, d = re.search(r"[a-z0-9._%+-]+$", local), re.match(r"[a-z0-9.-]+", domain)
+            e = f"{m.group(0)}@{d.group(0).rstrip('.')}" if m and d and "." in d.group(0).strip(".") else ""
+        if e:
+            emails.add(e)
     for m in _OBF_EMAIL_RE.finditer(text) if _OBF_HINT_RE.search(text) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{dom}".lower())

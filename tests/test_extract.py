@@ -155,6 +155,11 @@ def test_chinese_title_roles_come_from_the_role_part() -> None:
     assert roles("[Remote] 山雀网络诚聘 Senior Smart Contract Developer") == ("senior smart contract developer",)
 
 
+def test_email_run_into_chinese_text_keeps_its_address() -> None:
+    ex = extract({"id": "m", "description": "请将简历发至jobs@qingshan.cn，谢谢\n或者發到hr@qingshan.cn"})
+    assert ex.emails == ("hr@qingshan.cn", "jobs@qingshan.cn")
+
+
 def test_unfilled_template_title_names_no_job() -> None:
     ex = extract({"id": "t", "title": "[城市名] XXXX 公司诚聘 XX工程师", "description": "### 公司介绍\n### 薪资福利待遇"})
     assert ex.title == "" and not any("xx" in r for r in ex.roles)
