@@ -63,7 +63,7 @@ FEATURES: tuple[str, ...] = (
     "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
     "title_sim",  # title similarity (character bigrams), 0 when a title is missing
     "roles_known",  # 1 when both postings announce roles (header, title, role lists and sections)
-    "role_sim",  # soft Jaccard of the announced roles (en: word by word; CJK: as names, see _cjk_same), 0 unknown
+    "role_sim",  # soft Jaccard of the announced roles (en: word by word; CJK: as names, see _cjk_alike), 0 unknown
     "roles_changed",  # fraction of roles changed: unmatched roles of the side with more / the larger role count
     "roles_novel",  # share of announced roles one side names that the other side's text never mentions
     "families_known",  # 1 when both postings announce role families (frontend, sales, ...)
@@ -227,6 +227,7 @@ class Prepared:
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
+    role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
 
     @property
     def id(self) -> str:
@@ -288,6 +289,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         title=_title_grams(ex.title),
         roles=merged[0],
         role_names=merged[1],
+        role_parts=tuple(map(_cjk_role_parts, merged[1])),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
@@ -379,8 +381,11 @@ _LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#.]*|[0-9]+[a-z][a-z0-9]*")
 _CJK_LEVEL_HEAD_RE = re.compile(r"(?:总经理|经理|總經理|經理|总监|總監|专家|專家|负责人|負責人|主管|领导|領導|leader|lead)$")
 
 
+_RoleParts = tuple[frozenset[str], frozenset[str], frozenset[str]]
+
+
 @line_cache
-def _cjk_role_parts(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _cjk_role_parts(name: str) -> _RoleParts:
     """A CJK role name as (bigrams of its Han part, its Latin words, bigrams of its Han part without a level
     head — empty when it has none)."""
     low = unicodedata.normalize("NFKC", name).lower()
@@ -406,33 +411,30 @@ def _names_word(p: Prepared, word: str) -> bool:
     return False
 
 
-def _cjk_same(a: Prepared, b: Prepared) -> Callable[[frozenset[str], frozenset[str]], bool]:
-    """Role agreement for CJK roles of two postings: `_same_role`, or the Han parts agree and each Latin
-    modifier only one name has (web3 / DeFi 后端工程师) is written in the other posting too (an iOS-only
-    posting never names Android), or the names differ only in the level head (产品经理 / 产品总监)."""
-    name_a = dict(zip(map(id, a.roles), a.role_names, strict=True))
-    name_b = dict(zip(map(id, b.roles), b.role_names, strict=True))
-
-    def same(ga: frozenset[str], gb: frozenset[str]) -> bool:
-        if _same_role(ga, gb):
-            return True
-        na, nb = name_a.get(id(ga)), name_b.get(id(gb))
-        if na is None or nb is None:
-            return False
-        ha, la, sa = _cjk_role_parts(na)
-        hb, lb, sb = _cjk_role_parts(nb)
-        if _contained(sa, sb):
-            return True
-        return _contained(ha, hb) and la != lb and all(_names_word(b, w) for w in la - lb) and \
-            all(_names_word(a, w) for w in lb - la)
-
-    return same
+def _cjk_alike(pa: _RoleParts, pb: _RoleParts, a: Prepared, b: Prepared) -> bool:
+    """CJK roles that `_same_role` tells apart yet agree: the names differ only in the level head
+    (产品经理 / 产品总监), or the Han parts agree and each Latin modifier only one name has (web3 / DeFi
+    后端工程师) is written in the other posting too (an iOS-only posting never names Android)."""
+    ha, la, sa = pa
+    hb, lb, sb = pb
+    if sa and sb and _contained(sa, sb):
+        return True
+    return la != lb and _contained(ha, hb) and all(_names_word(b, w) for w in la - lb) and \
+        all(_names_word(a, w) for w in lb - la)
 
 
-def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
-                same: Callable[[frozenset[str], frozenset[str]], bool] = _same_role) -> int:
-    """How many roles of `a` match a distinct role of `b` (greedy, most similar first; `same` says which
-    roles agree: bigram sets by default)."""
+def _cjk_matched(a: Prepared, b: Prepared) -> int:
+    """`_role_match` of two CJK postings' roles, agreement by `_same_role` or `_cjk_alike`."""
+    ra, rb, pa, pb = a.roles, b.roles, a.role_parts, b.role_parts
+    return _role_match(range(len(ra)), range(len(rb)),
+                       lambda i, j: _same_role(ra[i], rb[j]) or _cjk_alike(pa[i], pb[j], a, b),
+                       lambda i, j: _jac(ra[i], rb[j]))
+
+
+def _role_match(a: Sequence[Any], b: Sequence[Any], same: Callable[[Any, Any], bool] = _same_role,
+                sim: Callable[[Any, Any], float] = _jac) -> int:
+    """How many roles of `a` match a distinct role of `b` (greedy, most similar first by `sim`; `same` says
+    which roles agree: bigram sets by default)."""
     used: set[int] = set()
     matched = 0
     for ra in a:
@@ -440,7 +442,7 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
         for j, rb in enumerate(b):
             if j in used or not same(ra, rb):
                 continue
-            s = _jac(ra, rb)
+            s = sim(ra, rb)
             if s > best:
                 best, bj = s, j
         if bj >= 0:
@@ -780,7 +782,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
-        matched = _role_match(a.roles, b.roles, _cjk_same(a, b))
+        matched = _cjk_matched(a, b)
         ra, rb = a.roles, b.roles
     else:
         ra = rb = ()
