@@ -828,8 +828,8 @@ def _title_parts(t: str, lang: str) -> list[str]:
 def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
     """Roles a title announces: after the hiring verb ("X公司诚聘 前端工程师"), else before it
     ("SynFutures智能合约工程师招聘 薪资…"); a title given as a field that names no role word gives its
-    parts, except in Chinese, where such parts are company names and slogans ("国内领先的 AI 公司，氛围好"):
-    only a part naming a role word gives it, up to that word."""
+    parts, except in Chinese: parts naming a role word give it up to that word, else a title of one part is
+    the role ("初级财务会计") and one of several is a tagline ("国内领先的 AI 公司，技术前沿，氛围好")."""
     m = _TITLE_HIRE_RE.search(title)
     parts = _title_parts(m.group(1) if m else _TITLE_HIRE_TAIL_RE.sub("", title), lang)
     good = [r for r in parts if _looks_like_role(r, lang)]
@@ -841,8 +841,8 @@ def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
         return good
     if lang != "zh":
         return parts
-    cut = (_CJK_ROLE_TAIL_RE.match(r) for r in parts)  # "寻找资深前端工程师 synfutures": up to the role word
-    return [m.group(1) for m in cut if m]
+    cut = [m.group(1) for m in map(_CJK_ROLE_TAIL_RE.match, parts) if m]  # "寻找资深前端工程师 synfutures"
+    return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
 
 
 def _roles(

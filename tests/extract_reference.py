@@ -8,7 +8,7 @@ notes leave a CJK location, and one that only says remote / anywhere is none; a 
 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 Chinese titles (issue 9, zh recall): 直招 急聘 热招 寻找 and `招 ` are hiring verbs too, the role before the verb when none after it,
 ranges / years / head counts cut from a role, a title part split at a space or hyphen after a Han character, a Latin role name in a
-CJK posting up to 40 characters, no slogan parts as roles in Chinese; 产品总监 / 产品专家 are the product family;
+CJK posting up to 40 characters, no tagline parts as roles in Chinese (a title of one part is a role); 产品总监 / 产品专家 are the product family;
 an e-mail address run into CJK text keeps only its ASCII part (简历发至hr@acme.cn -> hr@acme.cn).
 """
 
@@ -370,7 +370,8 @@ def _roles(
             roles.extend(parts)
         else:  # Chinese parts without a role word are company names and slogans; else up to the role word
             role_tail = "(.*(?:" + _ROLE_WORDS_CJK.pattern[3:-2] + "))"
-            roles.extend(m2.group(1) for m2 in (re.match(role_tail, r) for r in parts) if m2)
+            cut = [m2.group(1) for m2 in (re.match(role_tail, r) for r in parts) if m2]
+            roles.extend(cut or (parts if len(parts) == 1 else []))
     for line in lines:
         m = _HIRING_LIST_RE.search(line)
         if m and len(m.group(1)) < 240:

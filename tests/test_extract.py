@@ -150,7 +150,8 @@ def test_chinese_title_roles_come_from_the_role_part() -> None:
     assert roles("[杭州] 山雀网络智能合約工程師招聘 薪资20K-40K") == ("山雀网络智能合約工程師",)
     assert roles("【上海线下】寻找资深后端工程师-山雀网络") == ("资深后端工程师",)
     assert roles("【北京】白桦数据 招 大模型应用开发工程师 | 和我们一起做点难事") == ("大模型应用开发工程师",)
-    assert roles("[深圳/AI] 业内领先的 AI 公司，团队年轻，成长快") == ()  # a slogan names no role
+    assert roles("[深圳/AI] 业内领先的 AI 公司，团队年轻，成长快") == ()  # a tagline names no role
+    assert roles("[上海] 初级财务会计") == ("初级财务会计",)  # one part without a role word is the role
     assert roles("[北京] 白桦数据诚聘 前端工程师【全职】3-5年 50K以上") == ("前端工程师",)
     assert roles("[Remote] 山雀网络诚聘 Senior Smart Contract Developer") == ("senior smart contract developer",)
 
