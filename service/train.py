@@ -50,7 +50,7 @@ MONOTONE: dict[str, int] = {
     "spec_jaccard": 1, "spec_containment": 1, "spec_near_copy": 1, "title_sim": 1, "role_sim": 1,
     "employer_roles": 1, "employer_same": 1, "salary_same": 1, "roles_changed": -1, "roles_novel": -1,
     "families_changed": -1, "employer_differs": -1, "employer_conflict": -1, "salary_differs": -1,
-    "links_changed": -1, "places_moved": -1, "pay_tiers": -1, "text_jaccard": 1, "text_copy": 1, "date_gap": 1,
+    "links_changed": -1, "places_moved": -1, "pay_tiers": -1, "duties_containment": 1, "text_jaccard": 1, "text_copy": 1, "date_gap": 1,
 }
 
 

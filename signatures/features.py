@@ -11,7 +11,7 @@ import sys
 import unicodedata
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
 from typing import Any
@@ -79,6 +79,8 @@ FEATURES: tuple[str, ...] = (
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
     "pay_tiers",  # 1 when both give pay, no figure agrees and they were posted within a day: two pay tiers, two offers
+    "duties_known",  # 1 when both postings have duty / requirement sections
+    "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's, 0 unknown
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -228,6 +230,7 @@ class Prepared:
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
     role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
+    duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
 
     @property
     def id(self) -> str:
@@ -253,6 +256,21 @@ class Prepared:
     def compact_text(self) -> str:
         """Title and text in `_search_form` without spaces: is an employer's name written anywhere."""
         return self.search_text.replace(" ", "")
+
+
+#: Headings of the sections that say what the job is: duties and requirements (not the company, pay or contact).
+_DUTY_HEADING_RE = re.compile(
+    r"(?i)职责|職責|要求|任职|任職|资格|資格|条件|工作内容|工作內容|职位描述|職位描述|岗位描述|職務|业务内容|"
+    r"responsibilit|requirement|qualification|what you|you will|must.have|nice.to.have|"
+    r"仕事内容|業務内容|具体的には|必須|歓迎|対象となる方|応募資格")
+
+
+def duty_shingles(ex: Extracted, k: int) -> np.ndarray:
+    """Sorted unique shingle hashes of the lines in duty / requirement sections (empty when there are none):
+    the job itself, without the blurb, pay and contact a repost changes or another role shares."""
+    hashes = [h for sec in ex.sections if sec.heading and _DUTY_HEADING_RE.search(sec.heading)
+              for ln in sec.lines for h in _line_shingles(ln, k)]
+    return np.unique(np.array(hashes, np.uint64)) if hashes else np.zeros(0, np.uint64)
 
 
 def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
@@ -290,6 +308,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         roles=merged[0],
         role_names=merged[1],
         role_parts=tuple(map(_cjk_role_parts, merged[1])),
+        duties=duty_shingles(ex, k),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
@@ -812,6 +831,9 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
             f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
+    if len(a.duties) >= 5 and len(b.duties) >= 5:
+        f[_I["duties_known"]] = 1.0
+        f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
     if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
         f[_I["pay_tiers"]] = 1.0
     if a.places and b.places:

@@ -373,6 +373,26 @@ def test_pay_tiers_same_day_different_pay() -> None:
     assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", None) == 0.0
 
 
+def test_duties_containment_reads_the_duty_sections() -> None:
+    """The duty / requirement sections alone: the same duties under a renamed title agree, another role's duties
+    behind the same blurb do not, a posting without such sections leaves it unknown."""
+    blurb = "## 公司介绍\n青石交易所成立于2019年，团队分布在新加坡和迪拜，全员远程。\n"
+    quant = ("## 岗位职责\n- 设计并实现自动化的做市与流动性管理工具；\n- 采集并分析盘口深度与成交数据；\n"
+             "- 维护撮合相关系统的高可用与低延迟。\n## 任职要求\n- 一年以上交易所或做市商经验；\n- 擅长 C++ 或 Java。")
+    support = ("## 岗位职责\n- 通过工单与社群解答海外用户的充值提现问题；\n- 整理常见问题并更新帮助中心；\n"
+               "- 把用户反馈同步给产品团队。\n## 任职要求\n- 英语可作为工作语言；\n- 接受轮班。")
+
+    def duties(t1: str, d1: str, t2: str, d2: str) -> tuple[float, float]:
+        f = pair_features(prepare({"id": "a", "title": t1, "description": d1}),
+                          prepare({"id": "b", "title": t2, "description": d2}))
+        return float(f[FEATURES.index("duties_known")]), float(f[FEATURES.index("duties_containment")])
+
+    assert duties("青石诚聘 流动性开发主管", blurb + quant, "青石诚聘 量化开发工程师", blurb + quant) == (1.0, 1.0)
+    known, c = duties("青石诚聘 量化开发工程师", blurb + quant, "青石诚聘 英语客服", blurb + support)
+    assert known == 1.0 and c < 0.2
+    assert duties("青石诚聘 量化开发工程师", blurb + quant, "青石诚聘 量化开发工程师", blurb) == (0.0, 0.0)
+
+
 def test_two_character_cjk_roles_are_kept() -> None:
     from signatures.features import _merge_roles
 
