@@ -79,8 +79,9 @@ FEATURES: tuple[str, ...] = (
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
     "pay_tiers",  # 1 when both give pay, no figure agrees and they were posted within a day: two pay tiers, two offers
-    "duties_known",  # 1 when both postings have duty / requirement sections
-    "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's, 0 unknown
+    "duties_known",  # 1 when both postings have duty / requirement sections and no evidence of two employers
+    "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's; 0 unknown or
+    # two employers (one template's duties under two employers are no evidence of one job)
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -831,7 +832,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
             f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
-    if len(a.duties) >= 5 and len(b.duties) >= 5:
+    if len(a.duties) >= 5 and len(b.duties) >= 5 and not f[_I["employer_differs"]]:
         f[_I["duties_known"]] = 1.0
         f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
     if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
