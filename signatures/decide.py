@@ -370,6 +370,9 @@ def _veto_reasons(model: Model, x_all: np.ndarray, a: Prepared, b: Prepared) -> 
             out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
         elif name == "terms_changed":
             out.append(f"veto:terms_changed={';'.join(terms_changed(a, b))}")
+        elif name == "pay_tiers":
+            out.append(f"veto:pay_tiers={','.join(f'{x:g}' for x in sorted(a.salaries))}|"
+                       f"{','.join(f'{x:g}' for x in sorted(b.salaries))}")
         elif name == "employer_conflict":
             out.append(f"veto:other_employer={','.join(sorted(a.sites))}->{','.join(sorted(b.sites))}")
         else:

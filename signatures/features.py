@@ -11,9 +11,9 @@ import sys
 import unicodedata
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,7 +66,7 @@ FEATURES: tuple[str, ...] = (
     "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
     "title_sim",  # title similarity (character bigrams), 0 when a title is missing
     "roles_known",  # 1 when both postings announce roles (header, title, role lists and sections)
-    "role_sim",  # soft Jaccard of the announced roles (en: word by word), 0 unknown
+    "role_sim",  # soft Jaccard of the announced roles (en: word by word; CJK: as names, see _cjk_alike), 0 unknown
     "roles_changed",  # fraction of roles changed: unmatched roles of the side with more / the larger role count
     "roles_novel",  # share of announced roles one side names that the other side's text never mentions
     "families_known",  # 1 when both postings announce role families (frontend, sales, ...)
@@ -81,6 +81,10 @@ FEATURES: tuple[str, ...] = (
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
+    "pay_tiers",  # 1 when both give pay, no figure agrees and they were posted within a day: two pay tiers, two offers
+    "duties_known",  # 1 when both postings have duty / requirement sections and no evidence of two employers
+    "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's; 0 unknown or
+    # two employers (one template's duties under two employers are no evidence of one job)
     "terms_changed",  # 1 when both state an employment type, pay unit or shift (hours) and they differ (job_terms)
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
@@ -229,6 +233,9 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
+    role_names: tuple[str, ...] = ()  # the name of each of `roles`
+    role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
+    duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
     terms: frozenset[str] = frozenset()  # employment type, pay unit, shift as "dimension:value" (see job_terms)
 
     @property
@@ -257,6 +264,21 @@ class Prepared:
         return self.search_text.replace(" ", "")
 
 
+#: Headings of the sections that say what the job is: duties and requirements (not the company, pay or contact).
+_DUTY_HEADING_RE = re.compile(
+    r"(?i)职责|職責|要求|任职|任職|资格|資格|条件|工作内容|工作內容|职位描述|職位描述|岗位描述|職務|业务内容|"
+    r"responsibilit|requirement|qualification|what you|you will|must.have|nice.to.have|"
+    r"仕事内容|業務内容|具体的には|必須|歓迎|対象となる方|応募資格")
+
+
+def duty_shingles(ex: Extracted, k: int) -> np.ndarray:
+    """Sorted unique shingle hashes of the lines in duty / requirement sections (empty when there are none):
+    the job itself, without the blurb, pay and contact a repost changes or another role shares."""
+    hashes = [h for sec in ex.sections if sec.heading and _DUTY_HEADING_RE.search(sec.heading)
+              for ln in sec.lines for h in _line_shingles(ln, k)]
+    return np.unique(np.array(hashes, np.uint64)) if hashes else np.zeros(0, np.uint64)
+
+
 def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
     """Extract a posting (unless given `Extracted`) and precompute everything the pair features need."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
@@ -282,13 +304,17 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     )
     sites = employer_sites(ex)
     announced = announced_roles(ex)
+    merged = _merge_named(tuple(announced))
     return Prepared(
         ex=ex,
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
         title=_title_grams(ex.title),
-        roles=_merge_roles(announced),
+        roles=merged[0],
+        role_names=merged[1],
+        role_parts=tuple(map(_cjk_role_parts, merged[1])),
+        duties=duty_shingles(ex, k),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
@@ -342,18 +368,99 @@ def _cjk_grams(g: frozenset[str]) -> bool:
 def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
     """Distinct roles of one posting: names that agree with an earlier one are dropped; a Latin name of one
     bigram is too short to tell, a CJK one (护工, 保安) is a role."""
+    return _merge_named(tuple(names))[0]
+
+
+@line_cache
+def _merge_named(names: tuple[str, ...]) -> tuple[tuple[frozenset[str], ...], tuple[str, ...]]:
+    """`_merge_roles` with the name kept for each distinct role."""
     out: list[frozenset[str]] = []
-    for n in names:
+    kept: list[str] = []
+    for n in map(_simplified, names):
+        if _CJK_LEVEL_HEAD_RE.fullmatch(n.strip()):  # "金融产品经理/专家": a level alone names no job
+            continue
         g = _grams(n)
         if (len(g) >= 2 or _cjk_grams(g)) and not any(_same_role(g, h) for h in out):
             out.append(g)
-    return tuple(out)
+            kept.append(n)
+    return tuple(out), tuple(kept)
 
 
-def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
-                same: Callable[[frozenset[str], frozenset[str]], bool] = _same_role) -> int:
-    """How many roles of `a` match a distinct role of `b` (greedy, most similar first; `same` says which
-    roles agree: bigram sets by default)."""
+@line_cache
+def _simplified(name: str) -> str:
+    """A role name with traditional Han characters written simplified (智能合約工程師 = 智能合约工程师)."""
+    if not _HAN_RE.search(name):
+        return name
+    from opencc import OpenCC  # imported on first use: English postings never need it
+
+    return _t2s(OpenCC).convert(name)
+
+
+@lru_cache(maxsize=1)
+def _t2s(cls: Any) -> Any:
+    return cls("t2s")
+
+
+_HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#.]*|[0-9]+[a-z][a-z0-9]*")
+#: Heads of CJK role names that give the level, not the job: 金融产品经理 / 金融产品总监 are one role re-levelled.
+_CJK_LEVEL_HEAD_RE = re.compile(r"(?:总经理|经理|總經理|經理|总监|總監|专家|專家|负责人|負責人|主管|领导|領導|leader|lead)$")
+
+
+_RoleParts = tuple[frozenset[str], frozenset[str], frozenset[str]]
+
+
+@line_cache
+def _cjk_role_parts(name: str) -> _RoleParts:
+    """A CJK role name as (bigrams of its Han part, its Latin words, bigrams of its Han part without a level
+    head — empty when it has none)."""
+    low = unicodedata.normalize("NFKC", name).lower()
+    latin = frozenset(_LATIN_WORD_RE.findall(low))
+    han = _LATIN_WORD_RE.sub(" ", low)
+    stem = _CJK_LEVEL_HEAD_RE.sub("", han.strip()) if _CJK_LEVEL_HEAD_RE.search(han.strip()) else ""
+    return _grams(han), latin, (_grams(stem) if len(stem.replace(" ", "")) >= 2 else frozenset())
+
+
+def _contained(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) >= 0.8 * min(len(a), len(b))
+
+
+def _names_word(p: Prepared, word: str) -> bool:
+    """Whether a posting writes the Latin `word` (not inside a longer Latin word: ios is not in studios)."""
+    text = p.search_text
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if not (text[i - 1].isascii() and text[i - 1].isalnum()) and not (j < len(text) and text[j].isascii() and text[j].isalpha()):
+            return True
+        i = text.find(word, i + 1)
+    return False
+
+
+def _cjk_alike(pa: _RoleParts, pb: _RoleParts, a: Prepared, b: Prepared) -> bool:
+    """CJK roles that `_same_role` tells apart yet agree: the names differ only in the level head
+    (产品经理 / 产品总监), or the Han parts agree and each Latin modifier only one name has (web3 / DeFi
+    后端工程师) is written in the other posting too (an iOS-only posting never names Android)."""
+    ha, la, sa = pa
+    hb, lb, sb = pb
+    if sa and sb and _contained(sa, sb):
+        return True
+    return la != lb and _contained(ha, hb) and all(_names_word(b, w) for w in la - lb) and \
+        all(_names_word(a, w) for w in lb - la)
+
+
+def _cjk_matched(a: Prepared, b: Prepared) -> int:
+    """`_role_match` of two CJK postings' roles, agreement by `_same_role` or `_cjk_alike`."""
+    ra, rb, pa, pb = a.roles, b.roles, a.role_parts, b.role_parts
+    return _role_match(range(len(ra)), range(len(rb)),
+                       lambda i, j: _same_role(ra[i], rb[j]) or _cjk_alike(pa[i], pb[j], a, b),
+                       lambda i, j: _jac(ra[i], rb[j]))
+
+
+def _role_match(a: Sequence[Any], b: Sequence[Any], same: Callable[[Any, Any], bool] = _same_role,
+                sim: Callable[[Any, Any], float] = _jac) -> int:
+    """How many roles of `a` match a distinct role of `b` (greedy, most similar first by `sim`; `same` says
+    which roles agree: bigram sets by default)."""
     used: set[int] = set()
     matched = 0
     for ra in a:
@@ -361,7 +468,7 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
         for j, rb in enumerate(b):
             if j in used or not same(ra, rb):
                 continue
-            s = _jac(ra, rb)
+            s = sim(ra, rb)
             if s > best:
                 best, bj = s, j
         if bj >= 0:
@@ -722,7 +829,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
-        matched = _role_match(a.roles, b.roles)
+        matched = _cjk_matched(a, b)
         ra, rb = a.roles, b.roles
     else:
         ra = rb = ()
@@ -752,6 +859,11 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
             f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
+    if len(a.duties) >= 5 and len(b.duties) >= 5 and not f[_I["employer_differs"]]:
+        f[_I["duties_known"]] = 1.0
+        f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
+    if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
+        f[_I["pay_tiers"]] = 1.0
     if a.places and b.places:
         pa, pb = places_moved(a, b)
         f[_I["places_moved"]] = 1.0 if pa and pb else 0.0

@@ -1113,6 +1113,124 @@ def _ja_cases() -> list[Case]:
     return out
 
 
+# ----------------------------------------------------------------------------- Chinese hiring-board posts (s5-i9-zh)
+# Block of branch s5-i9-zh: board-style Chinese posts (`[远程] X诚聘 Y 薪水 …` titles over the board's markdown
+# form), for the title / role-name classes fixed there and the issue's must-stay-apart classes.
+
+_BOARD_DUTIES = {
+    "风控": (["负责交易风控规则的制定与日常监控，识别异常账户与可疑交易；", "配合合规团队完成反洗钱调查，输出调查报告；",
+             "跟进风控系统需求，推动规则上线并复盘效果。"],
+            ["一年以上交易所或支付机构风控经验；", "熟悉常见的洗钱与欺诈手法；", "能熟练使用 SQL 做数据排查。"]),
+    "合约": (["负责链上衍生品协议的智能合约开发与升级；", "编写单元测试与形式化验证脚本，配合外部审计；",
+             "优化合约 gas 消耗，跟进线上资金安全事件。"],
+            ["三年以上 Solidity 开发经验，有上线的 DeFi 项目；", "熟悉 EVM 原理与常见攻击手法；", "英文读写流利。"]),
+    "后端": (["负责撮合与清算服务的后端开发，保证低延迟和高可用；", "参与行情推送与账户系统的架构设计；",
+             "排查线上性能瓶颈，完善监控告警。"],
+            ["三年以上后端开发经验，熟悉 MySQL、Redis、Kafka；", "有交易系统或高并发服务经验优先；", "良好的沟通能力。"]),
+    "客服": (["通过在线工单与社群解答海外用户关于充值、提现和账户安全的问题；", "整理常见问题，更新帮助中心文档；",
+             "把用户反馈的产品问题同步给产品与技术团队。"],
+            ["英语可作为工作语言，书面表达清晰；", "接受轮班，细心耐心；", "应届毕业生可投递。"]),
+    "产品": (["负责现货与理财产品的需求规划和版本迭代；", "调研竞品，输出产品方案、原型与需求文档；",
+             "推动研发、设计、运营按期交付并跟踪数据。"],
+            ["五年以上互联网产品经验，其中两年以上金融或交易产品经验；", "逻辑清晰，能独立负责完整模块；", "有出海产品经验优先。"]),
+}
+
+
+#: The same duties reworded (a repost months later): kind -> duties.
+_BOARD_REWORDED = {
+    "合约": ["开发和升级链上衍生品协议的合约代码；", "补齐单元测试和形式化验证，对接外部审计机构；", "持续降低 gas 成本，处理线上资金安全事件。"],
+    "产品": ["规划现货、理财两条产品线的需求与迭代节奏；", "分析竞品并产出方案、原型和 PRD；", "协调研发、设计和运营按时上线，盯住核心数据。"],
+    "后端": ["开发撮合、清算相关的后端服务，确保延迟低、可用性高；", "参与设计行情推送和账户体系；", "定位线上性能问题并补全监控。"],
+    "客服": ["在工单系统和社群里回答海外用户的充提币和账户安全问题；", "维护帮助中心的常见问题；", "把用户反馈的问题整理给产品和技术同学。"],
+}
+
+
+def _board_post(pid: str, title: str, kind: str, date: str, *, intro: str, pay: str, place: str, contact: str,
+                duties: list[str] | None = None) -> dict[str, Any]:
+    """A Chinese hiring-board post in the board's form (公司介绍 / 薪资 / 地点 / 工作性质 / 岗位要求、职责)."""
+    d, r = _BOARD_DUTIES[kind]
+    body = [f"## 公司/团队介绍\n{intro}", f"## 薪资福利待遇\n{pay}", f"## 地点\n\n- 工作地点：{place}\n- 联系方式：{contact}",
+            "## 工作性质\n\n- 是否全职：是\n- 是否远程：" + ("是" if "远程" in place else "否"),
+            "## 岗位要求、职责\n岗位职责：\n" + "\n".join(f"- {x}" for x in (duties or d))
+            + "\n任职要求：\n" + "\n".join(f"- {x}" for x in r), f"## 工作环境\n{place}"]
+    return {"id": pid, "title": title, "description": "\n\n".join(body), "posted_at": f"{date}T09:30:00Z",
+            "source": "board"}
+
+
+def _zh_board_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    ex_intro = "头部 Web3 数字资产交易所，团队分布在新加坡、迪拜和东南亚，全员远程协作，每年两次线下团建。"
+    ex_contact = "TG: @linqiao_hr  邮箱 hr@tidepool.exchange"
+    add(Case("zh-board-tail-verb", "other_role", "zh",
+             _board_post("zh-board-tail-verb-a", "[新加坡/remote] Tidepool智能合約工程師招聘 薪資30K-55K HKD", "合约",
+                         "2025-03-10", intro=ex_intro, pay="30K-55K HKD / 月", place="新加坡，可远程", contact=ex_contact),
+             _board_post("zh-board-tail-verb-b", "[可远程] Tidepool 诚聘 智能合约工程师，薪资30K-55K", "合约", "2025-08-02",
+                         intro=ex_intro, pay="30K-55K / 月，年终奖另计", place="新加坡，可远程", contact=ex_contact, duties=_BOARD_REWORDED["合约"]),
+             True, "TEMPORAL", note="the role before the hiring verb, traditional vs simplified characters"))
+    add(Case("zh-board-relevel", "other_role", "zh",
+             _board_post("zh-board-relevel-a", "Web3交易所诚聘“理财产品经理/专家”5000-8000U/月", "产品", "2025-02-11",
+                         intro=ex_intro, pay="5000-8000U/月", place="远程", contact=ex_contact),
+             _board_post("zh-board-relevel-b", "Web3交易所招聘“理财产品总监/专家”6000-9000U/月", "产品", "2025-06-20",
+                         intro=ex_intro, pay="6000-9000U/月", place="远程", contact=ex_contact, duties=_BOARD_REWORDED["产品"]),
+             True, "TEMPORAL", note="the same duties re-posted with the level in the title changed (经理 -> 总监)"))
+    add(Case("zh-board-modifier", "other_role", "zh",
+             _board_post("zh-board-modifier-a", "【远程】寻找资深Web3后端工程师-Tidepool", "后端", "2025-04-01",
+                         intro=ex_intro + "我们的 DeFi 聚合器和交易所共用一套撮合引擎。", pay="面议", place="远程",
+                         contact=ex_contact),
+             _board_post("zh-board-modifier-b", "【远程】寻找资深DeFi后端工程师-Tidepool", "后端", "2025-05-03",
+                         intro=ex_intro + "我们的 DeFi 聚合器和交易所共用一套撮合引擎。", pay="面议", place="远程",
+                         contact=ex_contact, duties=_BOARD_REWORDED["后端"]),
+             True, "TEMPORAL", note="Web3 / DeFi: a modifier both posts write, employer after a hyphen"))
+    add(Case("zh-board-note", "other_role", "zh",
+             _board_post("zh-board-note-a", "[远程办公]Tidepool交易所直招  英语客服    校招 26届和27届毕业生", "客服",
+                         "2026-03-02", intro=ex_intro, pay="1200 USDT/月", place="远程", contact=ex_contact),
+             _board_post("zh-board-note-b", "[远程办公] Tidepool交易所诚聘  英语客服 （26届-27届毕业生） 薪水 1200U /月", "客服",
+                         "2026-04-06", intro=ex_intro, pay="1200 USDT/月", place="远程", contact=ex_contact, duties=_BOARD_REWORDED["客服"]),
+             True, "TEMPORAL", note="直招 and a graduation-year note around the role"))
+    # must stay apart
+    tmpl_intro = "公司成立于2019年，专注于数字资产合规服务，总部位于迪拜。"
+    add(Case("zh-board-tmpl-emp", "template", "zh",
+             _board_post("zh-board-tmpl-emp-a", "[迪拜] 沙丘科技诚聘 风控专员 薪水 3000-4500U", "风控", "2025-09-01",
+                         intro=tmpl_intro, pay="3000-4500U/月", place="迪拜", contact="邮箱 jobs@shaqiu-tech.com"),
+             _board_post("zh-board-tmpl-emp-b", "[迪拜] 绿洲数科诚聘 风控专员 薪水 3000-4500U", "风控", "2025-09-03",
+                         intro=tmpl_intro, pay="3000-4500U/月", place="迪拜", contact="邮箱 hr@lvzhou-data.ae"),
+             False, "NON", note="two employers (name and mail domain) under one template"))
+    add(Case("zh-board-city", "other_city", "zh",
+             _board_post("zh-board-city-a", "[深圳] 青柠支付诚聘 后端开发工程师 薪水 30-45K", "后端", "2025-10-08",
+                         intro="青柠支付为跨境电商提供收单与结算服务。", pay="30-45K · 14薪", place="深圳南山区",
+                         contact="邮箱 hr@qingning-pay.com"),
+             _board_post("zh-board-city-b", "[成都] 青柠支付诚聘 后端开发工程师 薪水 30-45K", "后端", "2025-10-08",
+                         intro="青柠支付为跨境电商提供收单与结算服务。", pay="30-45K · 14薪", place="成都高新区",
+                         contact="邮箱 hr@qingning-pay.com"),
+             False, "PARTIAL", note="the same requisition for another city"))
+    add(Case("zh-board-other-role", "other_role", "zh",
+             _board_post("zh-board-other-role-a", "[远程] Tidepool交易所诚聘 风控专员 薪水 2500-3500U", "风控", "2025-11-03",
+                         intro=ex_intro, pay="2500-3500U/月", place="远程", contact=ex_contact),
+             _board_post("zh-board-other-role-b", "[远程] Tidepool交易所诚聘 英语客服 薪水 1200-1500U", "客服", "2025-11-03",
+                         intro=ex_intro, pay="1200-1500U/月", place="远程", contact=ex_contact),
+             False, "PARTIAL", note="another role behind the same blurb and form"))
+    add(Case("zh-board-platform", "other_role", "zh",
+             _board_post("zh-board-platform-a", "[远程] Tidepool诚聘 Java后端开发工程师", "后端", "2025-07-01",
+                         intro=ex_intro, pay="面议", place="远程", contact=ex_contact,
+                         duties=["使用 Java 与 Spring Cloud 开发撮合与清算服务；", "维护账户系统的 JVM 调优与 GC 监控；",
+                                 "参与交易链路的压测与容量规划。"]),
+             _board_post("zh-board-platform-b", "[远程] Tidepool诚聘 Golang后端开发工程师", "后端", "2025-07-01",
+                         intro=ex_intro, pay="面议", place="远程", contact=ex_contact,
+                         duties=["使用 Go 开发行情网关与推送服务；", "用 gRPC 拆分钱包与风控微服务；",
+                                 "参与交易链路的压测与容量规划。"]),
+             False, "PARTIAL", note="Java vs Golang backend: a modifier the other post never writes"))
+    tier = "链上数据分析团队，为机构客户提供资金流追踪与风险报告。"
+    add(Case("zh-board-tiers", "multi_role", "zh",
+             _board_post("zh-board-tiers-a", "[全职远程] 链上数据分析师（2-3年经验）薪水 $1,500-$2,000", "风控", "2026-01-12",
+                         intro=tier, pay="$1,500-$2,000 / 月", place="远程", contact=ex_contact),
+             dict(_board_post("zh-board-tiers-b", "[全职远程] 链上数据分析师（2-3年经验）薪水 $2,400-$3,200", "风控",
+                              "2026-01-12", intro=tier, pay="$2,400-$3,200 / 月", place="远程", contact=ex_contact),
+                  posted_at="2026-01-12T09:41:00Z"),
+             False, "PARTIAL", note="two pay tiers of one job posted minutes apart: two offers"))
+    return out
+
+
 # ============================================================================ s5-i9-ja block (job boards)
 # Multi-posting classes of real job boards that cause false merges in any language: one company's template
 # for several stores / branches / facilities (`branch`), one job under other terms - employment type and
@@ -1585,4 +1703,4 @@ def job_board_cases() -> list[Case]:
 
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
-    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *job_board_cases()]
+    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *job_board_cases()]

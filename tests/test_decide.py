@@ -337,6 +337,62 @@ def test_cjk_roles_differing_in_their_head_are_two_roles() -> None:
     assert len(_merge_roles(("backend engineer", "backend engineers"))) == 1
 
 
+def test_cjk_role_names_compared_as_names() -> None:
+    """Chinese role names agree across traditional / simplified writing, a re-levelled head (经理 / 总监) and a
+    Latin modifier the other posting names too; a platform the other posting never names keeps them apart."""
+    from signatures.features import pair_features, prepare
+
+    def role_sim(t1: str, d1: str, t2: str, d2: str) -> float:
+        a = prepare({"id": "a", "title": t1, "description": d1})
+        b = prepare({"id": "b", "title": t2, "description": d2})
+        return float(pair_features(a, b)[FEATURES.index("role_sim")])
+
+    body = "岗位职责：负责交易系统的设计与开发。"
+    assert role_sim("山雀诚聘 智能合約工程師", body, "山雀诚聘 智能合约工程师", body) == 1.0
+    assert role_sim("山雀诚聘 金融产品总监", body, "山雀诚聘 金融产品经理/专家", body) == 1.0
+    assert role_sim("山雀诚聘 资深DeFi后端工程师", "我们做 web3 的 DeFi 协议。" + body,
+                    "山雀诚聘 资深Web3后端工程师", "我们做 web3 的 DeFi 协议。" + body) == 1.0
+    assert role_sim("山雀诚聘 iOS开发工程师", "负责 iOS App 开发，Swift。", "山雀诚聘 Android开发工程师",
+                    "负责 Android App 开发，Kotlin。") == 0.0
+    assert role_sim("山雀诚聘 项目经理", body, "山雀诚聘 产品经理", body) == 0.0
+
+
+def test_pay_tiers_same_day_different_pay() -> None:
+    """Two pay tiers of one job posted the same day: pay_tiers = 1 (a veto candidate of the training recipe);
+    the same pay, another day or a missing date: 0."""
+
+    def tiers(pay_a: str, pay_b: str, day_b: str | None) -> float:
+        body = "岗位职责：负责链上数据的解析与建模。\n薪资福利待遇：{}"
+        a = prepare({"id": "a", "title": "数据分析师", "description": body.format(pay_a), "posted_at": "2026-01-12T09:00:00Z"})
+        b = prepare({"id": "b", "title": "数据分析师", "description": body.format(pay_b)} | ({"posted_at": day_b} if day_b else {}))
+        return float(pair_features(a, b)[FEATURES.index("pay_tiers")])
+
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", "2026-01-12T09:10:00Z") == 1.0
+    assert tiers("$1,500-$2,000 / 月", "$1,500-$2,000 / 月", "2026-01-12T09:10:00Z") == 0.0
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", "2026-04-12T09:10:00Z") == 0.0  # a later update
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", None) == 0.0
+
+
+def test_duties_containment_reads_the_duty_sections() -> None:
+    """The duty / requirement sections alone: the same duties under a renamed title agree, another role's duties
+    behind the same blurb do not, a posting without such sections leaves it unknown."""
+    blurb = "## 公司介绍\n青石交易所成立于2019年，团队分布在新加坡和迪拜，全员远程。\n"
+    quant = ("## 岗位职责\n- 设计并实现自动化的做市与流动性管理工具；\n- 采集并分析盘口深度与成交数据；\n"
+             "- 维护撮合相关系统的高可用与低延迟。\n## 任职要求\n- 一年以上交易所或做市商经验；\n- 擅长 C++ 或 Java。")
+    support = ("## 岗位职责\n- 通过工单与社群解答海外用户的充值提现问题；\n- 整理常见问题并更新帮助中心；\n"
+               "- 把用户反馈同步给产品团队。\n## 任职要求\n- 英语可作为工作语言；\n- 接受轮班。")
+
+    def duties(t1: str, d1: str, t2: str, d2: str) -> tuple[float, float]:
+        f = pair_features(prepare({"id": "a", "title": t1, "description": d1}),
+                          prepare({"id": "b", "title": t2, "description": d2}))
+        return float(f[FEATURES.index("duties_known")]), float(f[FEATURES.index("duties_containment")])
+
+    assert duties("青石诚聘 流动性开发主管", blurb + quant, "青石诚聘 量化开发工程师", blurb + quant) == (1.0, 1.0)
+    known, c = duties("青石诚聘 量化开发工程师", blurb + quant, "青石诚聘 英语客服", blurb + support)
+    assert known == 1.0 and c < 0.2
+    assert duties("青石诚聘 量化开发工程师", blurb + quant, "青石诚聘 量化开发工程师", blurb) == (0.0, 0.0)
+
+
 def test_two_character_cjk_roles_are_kept() -> None:
     from signatures.features import _merge_roles
 
