@@ -669,6 +669,8 @@ _URL_ONLY_RE = re.compile(r"https?://\S+")
 _PAY_CUT_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}")
 _HIRING_PREFIX_RE = re.compile(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?")
 _ROLE_CUT_RE = re.compile(r"\s[-–—→:：]\s|[:：→—]|\s\(|（")
+#: Where the role name of a role line ends: `Role - pay - link`, `Role | pay`, `Role: duties`.
+_ROLE_HEAD_CUT_RE = re.compile(r"\s+[-–—|]\s+|:\s")
 _TRAILING_PAREN_RE = re.compile(r"\s*[（(][^）)]*[）)]\s*$")
 _CJK_PUNCT_RE = re.compile(r"[，。；、]")
 _ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
@@ -718,8 +720,12 @@ def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     for p in parts[1:]:
         if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
             continue
-        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
-            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        pieces = [r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r]
+        # a segment naming a role, or a list of 3+ roles too long to read as one ("Java Engineer, UX Designer, AE")
+        if not _EMPLOYMENT_RE.match(p) and (
+            _looks_like_role(p, lang) or len(pieces) >= 3 and all(_looks_like_role(r, lang) for r in pieces)
+        ):
+            roles.extend(pieces)
         elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
             locs.append(p)
     out["roles"] = roles
@@ -792,11 +798,12 @@ def _middot_roles(part: str, lang: str) -> list[str]:
 
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
-    folded: list[str] | None = None,
+    folded: list[str] | None = None, header: bool = False,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines.
-    `folded`: the lines' `_fold`, when the caller has it."""
+    `folded`: the lines' `_fold`, when the caller has it. `header`: the first line is a header already read
+    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company)."""
     flines = folded if folded is not None else [_fold(ln) for ln in lines]
     roles: list[str] = []
     if title:
@@ -821,13 +828,14 @@ def _roles(
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
     en = lang == "en"
-    for line in lines:
+    for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
         core = _role_core(stripped)
         n = len(core)
         listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
         is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
+        took = len(roles)
         if has_url and not core and prev_role:
             roles.append(prev_role)
         elif (has_url or listed or n <= 60) and 2 <= n <= 70:
@@ -836,6 +844,10 @@ def _roles(
                 has_url or listed or len(core.split()) <= 6
             ):
                 roles.append(core)
+        if len(roles) == took and (has_url or listed or " | " in stripped):  # `2. QA Engineer - €60k - link`
+            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0]
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
+                roles.append(head)
         if core and n <= 70:
             if is_role is None:
                 is_role = _looks_like_role(core, lang)
@@ -1142,7 +1154,8 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines)
+    header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header)
     cleaned: dict[str, None] = {}
     for r in roles:
         c = _clean_role(r)

@@ -5,7 +5,8 @@ Extracted for the same posting. Do not edit; do not import outside tests.
 Semantic changes made to extract() since, mirrored here in their plain form (issue 9, hand-made cases):
 e-mail addresses leave role lines (`_role_core`); a location under a location heading (not an English 'Office' one); parenthesized
 notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
-'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
+the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
+head before ` - ` / ` | ` / `: ` is a role; a header segment listing 3+ roles is read as roles; 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 """
 
 from __future__ import annotations
@@ -289,8 +290,10 @@ def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     for p in parts[1:]:
         if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
             continue
-        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
-            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        pieces = [r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r]
+        if not _EMPLOYMENT_RE.match(p) and (
+                _looks_like_role(p, lang) or len(pieces) >= 3 and all(_looks_like_role(r, lang) for r in pieces)):
+            roles.extend(pieces)
         elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
             locs.append(p)
     out["roles"] = roles
@@ -318,7 +321,8 @@ def _role_core(line: str) -> str:
 
 
 def _roles(
-    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True
+    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
+    header: bool = False
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines."""
@@ -350,16 +354,21 @@ def _roles(
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
-    for line in lines:
+    for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = bool(_URL_ONLY_RE.search(stripped))
         core = _role_core(stripped)
         listed = bool(_LIST_PREFIX_RE.match(stripped)) or stripped.endswith((":", "："))
+        took = len(roles)
         if has_url and not core and prev_role:
             roles.append(prev_role)
         elif (has_url or listed or len(core) <= 60) and 2 <= len(core) <= 70 and _looks_like_role(core, lang):
             if not core.endswith(("。", ".", "!", "?", "！")) and (has_url or listed or len(core.split()) <= 6):
                 roles.append(core)
+        if len(roles) == took and (has_url or listed or " | " in stripped):
+            head = re.split(r"\s+[-–—|]\s+|:\s", core, maxsplit=1)[0]
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
+                roles.append(head)
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
         for b in _BRACKET_RE.findall(stripped):
             if lang != "en" and _looks_like_role(b, lang) and len(b) <= 20:
@@ -596,7 +605,8 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found)
+    header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, header)
     roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r) and not _PLACEHOLDER_RE.search(r)))
     site = _str(posting.get("source")).strip().lower()
     if not site:
