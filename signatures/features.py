@@ -302,8 +302,22 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
 
 def announced_roles(ex: Extracted) -> tuple[str, ...]:
     """The roles a posting announces: header, title, `hiring: a, b` lists, role sections and role lines
-    (extract's `roles`); never job titles merely mentioned in the company blurb."""
-    return ex.roles
+    (extract's `roles`); never job titles merely mentioned in the company blurb. English: a role's
+    trailing clause ("… who loves Go", "… for our platform team") and leading "our"/"a" dropped, sentences
+    ("our CTO is the founder", "we're looking for engineers") left out."""
+    return _english_roles(ex.roles) if ex.lang == "en" else ex.roles
+
+
+_ROLE_CLAUSE_RE = re.compile(r" (?:who|that|to|with|where|which|for (?:our|the|a|an|us)) .*$")
+_ROLE_ARTICLE_RE = re.compile(r"^(?:we re |we are )?(?:also |always |currently |now )?(?:hiring|looking for|seeking)"
+                              r"(?: for)? |^(?:our|a|an|the) ")
+_SENTENCE_RE = re.compile(r"^(?:we|you|i|they|there|this|these)\b|\b(?:is|are|was|were|has|have|writes|ll|will)\b")
+
+
+@line_cache
+def _english_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    out = (_ROLE_ARTICLE_RE.sub("", _ROLE_ARTICLE_RE.sub("", _ROLE_CLAUSE_RE.sub("", r))) for r in roles)
+    return tuple(dict.fromkeys(r for r in out if r and not _SENTENCE_RE.search(r)))
 
 
 def announced_families(ex: Extracted) -> frozenset[str]:
