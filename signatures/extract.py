@@ -671,6 +671,8 @@ _HIRING_PREFIX_RE = re.compile(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?
 _ROLE_CUT_RE = re.compile(r"\s[-–—→:：]\s|[:：→—]|\s\(|（")
 #: Where the role name of a role line ends: `Role - pay - link`, `Role | pay`, `Role: duties`.
 _ROLE_HEAD_CUT_RE = re.compile(r"\s+[-–—|]\s+|:\s")
+#: A name in title case ("Machine Learning Infra Engineer", "VP of Sales"): a role line's head, not a sentence.
+_TITLED_RE = re.compile(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*")
 _TRAILING_PAREN_RE = re.compile(r"\s*[（(][^）)]*[）)]\s*$")
 _CJK_PUNCT_RE = re.compile(r"[，。；、]")
 _ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
@@ -844,9 +846,11 @@ def _roles(
                 has_url or listed or len(core.split()) <= 6
             ):
                 roles.append(core)
-        if len(roles) == took and (has_url or listed or " | " in stripped):  # `2. QA Engineer - €60k - link`
-            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0]
-            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
+        if len(roles) == took and n > 2:  # `2. QA Engineer - €60k - link`, `Systems Engineer: own the runtime`
+            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
+                has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
+            ) and _looks_like_role(head, lang):
                 roles.append(head)
         if core and n <= 70:
             if is_role is None:

@@ -6,7 +6,7 @@ Semantic changes made to extract() since, mirrored here in their plain form (iss
 e-mail addresses leave role lines (`_role_core`); a location under a location heading (not an English 'Office' one); parenthesized
 notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
 the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
-head before ` - ` / ` | ` / `: ` is a role; a header segment listing 3+ roles is read as roles; 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
+head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 """
 
 from __future__ import annotations
@@ -365,8 +365,9 @@ def _roles(
         elif (has_url or listed or len(core) <= 60) and 2 <= len(core) <= 70 and _looks_like_role(core, lang):
             if not core.endswith(("。", ".", "!", "?", "！")) and (has_url or listed or len(core.split()) <= 6):
                 roles.append(core)
-        if len(roles) == took and (has_url or listed or " | " in stripped):
-            head = re.split(r"\s+[-–—|]\s+|:\s", core, maxsplit=1)[0]
+        head = re.split(r"\s+[-–—|]\s+|:\s", core, maxsplit=1)[0].rstrip()
+        titled = re.fullmatch(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", head)
+        if len(roles) == took and len(core) > 2 and (has_url or listed or " | " in stripped or titled):
             if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
                 roles.append(head)
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
