@@ -257,6 +257,10 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
+    intro = intro_lines(ex)
+    if intro:
+        lw = np.array(lw, np.float32)
+        lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
     # one token stream over all lines (so re-flowed lines keep their shingles)
     per_line = [_line_tokens(line) for line in ex.lines]
     toks = [t for line in per_line for t in line]
@@ -298,6 +302,36 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         places=place_names(ex),
         role_words=role_word_sets(ex),
     )
+
+
+#: Weight of the intro's shingles in the job-text similarity (boilerplate lines weigh 0.1).
+INTRO_WEIGHT = 0.1
+_INTRO_STOP_RE = re.compile(
+    r"(?i)hiring|looking for|seeking|openings?|open roles?|positions?|\broles?\b|join us|we need|apply|"
+    r"responsibilit|requirement|you will|you'll|salary|compensation|\bpay\b|https?://|@|\$\d|€\d|£\d")
+
+
+def intro_lines(ex: Extracted) -> tuple[int, int] | None:
+    """(start, end) of an English posting's intro: the company paragraphs after the header (or at the
+    top) before the first line that announces, describes or pays a job — rewritten freely between
+    reposts and shared by an employer's other jobs, so it weighs like boilerplate in the job-text
+    similarity. None when there is none or it would leave under two lines of job text."""
+    if ex.lang != "en" or len(ex.lines) < 3:
+        return None
+    first = ex.lines[0]
+    start = 1 if ("|" in first or first == ex.title) else 0
+    end = start
+    while end < len(ex.lines) and end - start < 3:
+        ln = ex.lines[end]
+        if len(ln) < 40 or _LIST_LINE_RE.match(ln) or _INTRO_STOP_RE.search(ln):
+            break
+        end += 1
+    if end == start or len(ex.lines) - end < 2:
+        return None
+    return start, end
+
+
+_LIST_LINE_RE = re.compile(r"^\s*(?:[-*+•·>]|\d+[.)])\s")
 
 
 def announced_roles(ex: Extracted) -> tuple[str, ...]:
