@@ -475,10 +475,16 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     return _role_word_sets(announced_roles(ex)) if ex.lang == "en" else ()
 
 
+def _generic(role_words: tuple[frozenset[str], ...]) -> bool:
+    """Whether a posting names only generic roles ("Founding Engineers", "Senior | Staff Engineers")."""
+    return all(w <= _GENERIC_ROLE_WORDS for w in role_words)
+
+
 @line_cache
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
-    words = (w for w in map(_role_words, roles) if w and not w <= _GENERIC_ROLE_WORDS)
+    named = [w for w in map(_role_words, roles) if w]
+    words = [w for w in named if not w <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
     for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
@@ -739,7 +745,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if a.title and b.title:
         f[_I["title_sim"]] = _jac(a.title, b.title)
     english = a.ex.lang == "en" and b.ex.lang == "en"
-    if english and a.role_words and b.role_words:  # roles compared word by word (seniority, abbreviations)
+    if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
+        # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
