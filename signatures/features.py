@@ -464,8 +464,24 @@ def _role_words(name: str) -> frozenset[str]:
 
 
 def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
-    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"."""
-    return a <= b or b <= a
+    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"; a word of
+    five letters or more may differ by one typo ("softare engineering manager" ~ "software ...")."""
+    if a <= b or b <= a:
+        return True
+    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    return all(w in big or len(w) >= 5 and any(_one_edit(w, x) for x in big) for w in small)
+
+
+def _one_edit(x: str, y: str) -> bool:
+    """Whether two words are at most one insertion, deletion or substitution apart."""
+    if abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) > len(y):
+        x, y = y, x
+    i = 0
+    while i < len(x) and x[i] == y[i]:
+        i += 1
+    return x[i + (len(x) == len(y)) :] == y[i + 1 :]
 
 
 def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
