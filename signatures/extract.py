@@ -825,6 +825,10 @@ def _roles(
         if m.end(1) - m.start(1) < 240:
             items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    if lang == "en":
+        for line, fl in zip(lines, flines, strict=True):
+            if "looking for" in fl or "seeking" in fl or "need" in fl:
+                roles.extend(_sought_roles(line))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
@@ -868,6 +872,30 @@ def _roles(
         if c and len(c) >= 2:
             seen.setdefault(c, None)
     return list(seen)[:40]
+
+
+_SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s")
+_SOUGHT_END_RE = re.compile(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]")
+_SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+")
+_LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
+
+
+@line_cache
+def _sought_roles(line: str) -> tuple[str, ...]:
+    """Job titles named in title case in a sentence saying whom the employer seeks ("We're looking for a few
+    Senior Backend Engineers (Go), a Senior Data Engineer and a Product Designer"): each item without its
+    leading lowercase words (a few, experienced) and notes; lowercase phrases ("exceptional engineers who
+    ...") name no particular job and are left out."""
+    out = []
+    for m in _SOUGHT_RE.finditer(line):
+        rest = line[m.end() : m.end() + 240]
+        rest = _sub_spans(_ROLE_NOISE_RE, _unopened(rest, "[(（", "])）"), rest, lambda _: " ")
+        for item in _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]):
+            item = _SPACES_RE.sub(" ", _LOWER_LEAD_RE.sub("", item.strip())).strip()
+            if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
+                    _looks_like_role(item, "en"):
+                out.append(item)
+    return tuple(out)
 
 
 _MENTION_HEAD = (

@@ -6,7 +6,7 @@ Semantic changes made to extract() since, mirrored here in their plain form (iss
 e-mail addresses leave role lines (`_role_core`); a location under a location heading (not an English 'Office' one); parenthesized
 notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
 the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
-head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
+head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles; 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
 """
 
 from __future__ import annotations
@@ -350,6 +350,16 @@ def _roles(
         if m and len(m.group(1)) < 240:
             items = re.split(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*", m.group(1).rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    for line in lines if lang == "en" else ():
+        for m in re.finditer(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s", line):
+            rest = re.sub(_ROLE_NOISE_RE, " ", line[m.end() : m.end() + 240])
+            rest = re.split(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]", rest, maxsplit=1)[0]
+            for item in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", rest):
+                item = re.sub(r"\s+", " ", re.sub(r"^(?:[a-z][\w'-]*\s+)+", "", item.strip())).strip()
+                titled = re.fullmatch(
+                    r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", item)
+                if item[:1].isupper() and len(item.split()) <= 5 and titled and _looks_like_role(item, "en"):
+                    roles.append(item)
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
