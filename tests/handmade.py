@@ -1229,4 +1229,27 @@ def _en_s5_cases() -> list[Case]:
                  "The role: sell our leak detection service to water utilities across the UK and Ireland.",
                  "Pay: £60k base, £110k OTE. Apply at https://ferngully.ai/jobs/account-executive"]),
              False, "PARTIAL", note="another role behind the same blurb, same day"))
+
+    # roles named only in a "we're looking for" sentence: one role -> three is another set of jobs (PARTIAL);
+    # the same sentence reposted under a rewritten intro is the same job (TEMPORAL)
+    def sought(pid: str, date: str, intro: str, wanted: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            "Larchmont Grid (energy trading for community solar) | Glasgow, UK | 2 days a week in office", intro,
+            f"We're currently looking for {wanted}. Our office is by the river in Finnieston and most of the team "
+            "comes in on Tuesdays and Thursdays, but this is flexible.",
+            "Our stack: Go services, Postgres and Kafka on AWS, with a small React front end for the traders.",
+            "Salary £75k-£95k plus options. Write to hiring@larchmontgrid.co.uk with a few lines about yourself."])
+    intro = ("Larchmont Grid buys and sells the power of 400 community solar schemes on the day-ahead market "
+             "and pays the surplus back to the villages that own them.")
+    add(Case("en-s5-sought-more", "multi_role", "en",
+             sought("en-s5-sought-more-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
+             sought("en-s5-sought-more-b", "2026-03-03", intro, "a few Senior Backend Engineers (Go), a Senior Data "
+                    "Engineer and a Senior Infrastructure Engineer"),
+             False, "PARTIAL", note="one role named in a sentence, then three (two added)"))
+    add(Case("en-s5-sought-same", "multi_role", "en",
+             sought("en-s5-sought-same-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
+             sought("en-s5-sought-same-b", "2026-03-03", "Community solar schemes earn more when someone trades "
+                    "their power well: that is what we do, for 400 of them and counting.",
+                    "a Senior Backend Engineer (Go)"),
+             True, "TEMPORAL", note="the same sentence, intro rewritten"))
     return out
