@@ -671,6 +671,11 @@ _HIRING_PREFIX_RE = re.compile(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?
 _ROLE_CUT_RE = re.compile(r"\s[-–—→:：]\s|[:：→—]|\s\(|（")
 #: Where the role name of a role line ends: `Role - pay - link`, `Role | pay`, `Role: duties`.
 _ROLE_HEAD_CUT_RE = re.compile(r"\s+[-–—|]\s+|:\s")
+def _has_head_cut(core: str) -> bool:
+    """Whether `_ROLE_HEAD_CUT_RE` can cut `core` (single-spaced, stripped): literal checks, no regex."""
+    return ": " in core or " - " in core or " | " in core or " – " in core or " — " in core
+
+
 #: A name in title case ("Machine Learning Infra Engineer", "VP of Sales"): a role line's head, not a sentence.
 _TITLED_RE = re.compile(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*")
 _TRAILING_PAREN_RE = re.compile(r"\s*[（(][^）)]*[）)]\s*$")
@@ -850,7 +855,7 @@ def _roles(
                 has_url or listed or len(core.split()) <= 6
             ):
                 roles.append(core)
-        if len(roles) == took and n > 2:  # `2. QA Engineer - €60k - link`, `Systems Engineer: own the runtime`
+        if len(roles) == took and n > 2 and _has_head_cut(core):  # `2. QA Engineer - €60k - link`, `Role: duties`
             head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
             if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
                 has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
