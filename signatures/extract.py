@@ -688,6 +688,15 @@ _PAY_CUT_RE = re.compile(
     r"\d+\s*[-~～–]\s*\d+(?!\s*[a-z])|\d+\s*(?:年|名|人|个|位|届)")  # pay, ranges, "3-5年", "2名": not the role
 _HIRING_PREFIX_RE = re.compile(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?")
 _ROLE_CUT_RE = re.compile(r"\s[-–—→:：]\s|[:：→—]|\s\(|（")
+#: Where the role name of a role line ends: `Role - pay - link`, `Role | pay`, `Role: duties`.
+_ROLE_HEAD_CUT_RE = re.compile(r"\s+[-–—|]\s+|:\s")
+def _has_head_cut(core: str) -> bool:
+    """Whether `_ROLE_HEAD_CUT_RE` can cut `core` (single-spaced, stripped): literal checks, no regex."""
+    return ": " in core or " - " in core or " | " in core or " – " in core or " — " in core
+
+
+#: A name in title case ("Machine Learning Infra Engineer", "VP of Sales"): a role line's head, not a sentence.
+_TITLED_RE = re.compile(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*")
 _TRAILING_PAREN_RE = re.compile(r"\s*[（(][^）)]*[）)]\s*$")
 _CJK_PUNCT_RE = re.compile(r"[，。；、]")
 _ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
@@ -738,8 +747,12 @@ def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     for p in parts[1:]:
         if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
             continue
-        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
-            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        pieces = [r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r]
+        # a segment naming a role, or a list of 3+ roles too long to read as one ("Java Engineer, UX Designer, AE")
+        if not _EMPLOYMENT_RE.match(p) and (
+            _looks_like_role(p, lang) or len(pieces) >= 3 and all(_looks_like_role(r, lang) for r in pieces)
+        ):
+            roles.extend(pieces)
         elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
             locs.append(p)
     out["roles"] = roles
@@ -847,11 +860,12 @@ def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
 
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
-    folded: list[str] | None = None,
+    folded: list[str] | None = None, header: bool = False,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines.
-    `folded`: the lines' `_fold`, when the caller has it."""
+    `folded`: the lines' `_fold`, when the caller has it. `header`: the first line is a header already read
+    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company)."""
     flines = folded if folded is not None else [_fold(ln) for ln in lines]
     roles: list[str] = []
     if title:
@@ -861,18 +875,23 @@ def _roles(
         if m.end(1) - m.start(1) < 240:
             items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    if lang == "en":
+        for line, fl in zip(lines, flines, strict=True):
+            if "looking for" in fl or "seeking" in fl or "need" in fl:
+                roles.extend(_sought_roles(line))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
     en = lang == "en"
-    for line in lines:
+    for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
         core = _role_core(stripped)
         n = len(core)
         listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
         is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
+        took = len(roles)
         if has_url and not core and prev_role:
             roles.append(prev_role)
         elif (has_url or listed or n <= 60) and 2 <= n <= 70:
@@ -881,6 +900,12 @@ def _roles(
                 has_url or listed or len(core.split()) <= 6
             ):
                 roles.append(core)
+        if len(roles) == took and n > 2 and _has_head_cut(core):  # `2. QA Engineer - €60k - link`, `Role: duties`
+            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
+                has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
+            ) and _looks_like_role(head, lang):
+                roles.append(head)
         if core and n <= 70:
             if is_role is None:
                 is_role = _looks_like_role(core, lang)
@@ -897,6 +922,30 @@ def _roles(
         if c and len(c) >= 2:
             seen.setdefault(c, None)
     return list(seen)[:40]
+
+
+_SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s")
+_SOUGHT_END_RE = re.compile(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]")
+_SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+")
+_LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
+
+
+@line_cache
+def _sought_roles(line: str) -> tuple[str, ...]:
+    """Job titles named in title case in a sentence saying whom the employer seeks ("We're looking for a few
+    Senior Backend Engineers (Go), a Senior Data Engineer and a Product Designer"): each item without its
+    leading lowercase words (a few, experienced) and notes; lowercase phrases ("exceptional engineers who
+    ...") name no particular job and are left out."""
+    out = []
+    for m in _SOUGHT_RE.finditer(line):
+        rest = line[m.end() : m.end() + 240]
+        rest = _sub_spans(_ROLE_NOISE_RE, _unopened(rest, "[(（", "])）"), rest, lambda _: " ")
+        for item in _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]):
+            item = _SPACES_RE.sub(" ", _LOWER_LEAD_RE.sub("", item.strip())).strip()
+            if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
+                    _looks_like_role(item, "en"):
+                out.append(item)
+    return tuple(out)
 
 
 _MENTION_HEAD = (
@@ -1188,7 +1237,8 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines)
+    header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header)
     cleaned: dict[str, None] = {}
     for r in roles:
         c = _clean_role(r)

@@ -284,6 +284,10 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
+    intro = intro_lines(ex)
+    if intro:
+        lw = np.array(lw, np.float32)
+        lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
     # one token stream over all lines (so re-flowed lines keep their shingles)
     per_line = [_line_tokens(line) for line in ex.lines]
     toks = [t for line in per_line for t in line]
@@ -332,10 +336,54 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     )
 
 
+#: Weight of the intro's shingles in the job-text similarity (boilerplate lines weigh 0.1).
+INTRO_WEIGHT = 0.1
+_INTRO_STOP_RE = re.compile(
+    r"(?i)hiring|looking for|seeking|openings?|open roles?|positions?|\broles?\b|join us|we need|apply|"
+    r"responsibilit|requirement|you will|you'll|salary|compensation|\bpay\b|https?://|@|\$\d|€\d|£\d")
+
+
+def intro_lines(ex: Extracted) -> tuple[int, int] | None:
+    """(start, end) of an English posting's intro: the company paragraphs after the header (or at the
+    top) before the first line that announces, describes or pays a job — rewritten freely between
+    reposts and shared by an employer's other jobs, so it weighs like boilerplate in the job-text
+    similarity. None when there is none or it would leave under two lines of job text."""
+    if ex.lang != "en" or len(ex.lines) < 3:
+        return None
+    first = ex.lines[0]
+    start = 1 if ("|" in first or first == ex.title) else 0
+    end = start
+    while end < len(ex.lines) and end - start < 3:
+        ln = ex.lines[end]
+        if len(ln) < 40 or _LIST_LINE_RE.match(ln) or _INTRO_STOP_RE.search(ln):
+            break
+        end += 1
+    if end == start or len(ex.lines) - end < 2:
+        return None
+    return start, end
+
+
+_LIST_LINE_RE = re.compile(r"^\s*(?:[-*+•·>]|\d+[.)])\s")
+
+
 def announced_roles(ex: Extracted) -> tuple[str, ...]:
     """The roles a posting announces: header, title, `hiring: a, b` lists, role sections and role lines
-    (extract's `roles`); never job titles merely mentioned in the company blurb."""
-    return ex.roles
+    (extract's `roles`); never job titles merely mentioned in the company blurb. English: a role's
+    trailing clause ("… who loves Go", "… for our platform team") and leading "our"/"a" dropped, sentences
+    ("our CTO is the founder", "we're looking for engineers") left out."""
+    return _english_roles(ex.roles) if ex.lang == "en" else ex.roles
+
+
+_ROLE_CLAUSE_RE = re.compile(r" (?:who|that|to|with|where|which|for (?:our|the|a|an|us)) .*$")
+_ROLE_ARTICLE_RE = re.compile(r"^(?:we re |we are )?(?:also |always |currently |now )?(?:hiring|looking for|seeking)"
+                              r"(?: for)? |^(?:our|a|an|the) ")
+_SENTENCE_RE = re.compile(r"^(?:we|you|i|they|there|this|these)\b|\b(?:is|are|was|were|has|have|writes|ll|will)\b")
+
+
+@line_cache
+def _english_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    out = (_ROLE_ARTICLE_RE.sub("", _ROLE_ARTICLE_RE.sub("", _ROLE_CLAUSE_RE.sub("", r))) for r in roles)
+    return tuple(dict.fromkeys(r for r in out if r and not _SENTENCE_RE.search(r)))
 
 
 def announced_families(ex: Extracted) -> frozenset[str]:
@@ -529,8 +577,24 @@ def _role_words(name: str) -> frozenset[str]:
 
 
 def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
-    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"."""
-    return a <= b or b <= a
+    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"; a word of
+    five letters or more may differ by one typo ("softare engineering manager" ~ "software ...")."""
+    if a <= b or b <= a:
+        return True
+    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    return all(w in big or len(w) >= 5 and any(_one_edit(w, x) for x in big) for w in small)
+
+
+def _one_edit(x: str, y: str) -> bool:
+    """Whether two words are at most one insertion, deletion or substitution apart."""
+    if abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) > len(y):
+        x, y = y, x
+    i = 0
+    while i < len(x) and x[i] == y[i]:
+        i += 1
+    return x[i + (len(x) == len(y)) :] == y[i + 1 :]
 
 
 def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
@@ -540,10 +604,16 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     return _role_word_sets(announced_roles(ex)) if ex.lang == "en" else ()
 
 
+def _generic(role_words: tuple[frozenset[str], ...]) -> bool:
+    """Whether a posting names only generic roles ("Founding Engineers", "Senior | Staff Engineers")."""
+    return all(w <= _GENERIC_ROLE_WORDS for w in role_words)
+
+
 @line_cache
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
-    words = (w for w in map(_role_words, roles) if w and not w <= _GENERIC_ROLE_WORDS)
+    named = [w for w in map(_role_words, roles) if w]
+    words = [w for w in named if not w <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
     for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
@@ -825,7 +895,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if a.title and b.title:
         f[_I["title_sim"]] = _jac(a.title, b.title)
     english = a.ex.lang == "en" and b.ex.lang == "en"
-    if english and a.role_words and b.role_words:  # roles compared word by word (seniority, abbreviations)
+    if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
+        # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:

@@ -10,6 +10,8 @@ Chinese titles (issue 9, zh recall): 直招 急聘 热招 寻找 and `招 ` are 
 ranges / years / head counts cut from a role, a title part split at a space or hyphen after a Han character, a Latin role name in a
 CJK posting up to 40 characters, no tagline parts as roles in Chinese (a title of one part is a role); 产品总监 / 产品专家 are the product family;
 an e-mail address run into CJK text keeps only its ASCII part (简历发至hr@acme.cn -> hr@acme.cn).
+the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
+head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles.
 """
 
 from __future__ import annotations
@@ -304,8 +306,10 @@ def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     for p in parts[1:]:
         if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
             continue
-        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
-            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        pieces = [r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r]
+        if not _EMPLOYMENT_RE.match(p) and (
+                _looks_like_role(p, lang) or len(pieces) >= 3 and all(_looks_like_role(r, lang) for r in pieces)):
+            roles.extend(pieces)
         elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
             locs.append(p)
     out["roles"] = roles
@@ -333,7 +337,8 @@ def _role_core(line: str) -> str:
 
 
 def _roles(
-    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True
+    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
+    header: bool = False
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines."""
@@ -377,20 +382,36 @@ def _roles(
         if m and len(m.group(1)) < 240:
             items = re.split(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*", m.group(1).rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    for line in lines if lang == "en" else ():
+        for m in re.finditer(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s", line):
+            rest = re.sub(_ROLE_NOISE_RE, " ", line[m.end() : m.end() + 240])
+            rest = re.split(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]", rest, maxsplit=1)[0]
+            for item in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", rest):
+                item = re.sub(r"\s+", " ", re.sub(r"^(?:[a-z][\w'-]*\s+)+", "", item.strip())).strip()
+                titled = re.fullmatch(
+                    r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", item)
+                if item[:1].isupper() and len(item.split()) <= 5 and titled and _looks_like_role(item, "en"):
+                    roles.append(item)
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
-    for line in lines:
+    for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = bool(_URL_ONLY_RE.search(stripped))
         core = _role_core(stripped)
         listed = bool(_LIST_PREFIX_RE.match(stripped)) or stripped.endswith((":", "："))
+        took = len(roles)
         if has_url and not core and prev_role:
             roles.append(prev_role)
         elif (has_url or listed or len(core) <= 60) and 2 <= len(core) <= 70 and _looks_like_role(core, lang):
             if not core.endswith(("。", ".", "!", "?", "！")) and (has_url or listed or len(core.split()) <= 6):
                 roles.append(core)
+        head = re.split(r"\s+[-–—|]\s+|:\s", core, maxsplit=1)[0].rstrip()
+        titled = re.fullmatch(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", head)
+        if len(roles) == took and len(core) > 2 and (has_url or listed or " | " in stripped or titled):
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
+                roles.append(head)
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
         for b in _BRACKET_RE.findall(stripped):
             if lang != "en" and _looks_like_role(b, lang) and len(b) <= 20:
@@ -628,7 +649,8 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found)
+    header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, header)
     roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r) and not _PLACEHOLDER_RE.search(r)))
     site = _str(posting.get("source")).strip().lower()
     if not site:

@@ -1703,4 +1703,141 @@ def job_board_cases() -> list[Case]:
 
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
-    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *job_board_cases()]
+    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases()]
+
+
+# ----------------------------------------------------------------------------- English, s5-i9-en block
+# Hiring-thread reposts as the English errors of issue 9 show them (intro rewritten, role lists written as
+# `1. Role - pay - link` or `Role: duties` lines, a company name that reads like a role family) and the
+# three classes that must stay apart (one template under two employers, the same ad in another city, another
+# role behind the same blurb). Written for these tests by the s5-i9-en helper.
+
+def _hn(pid: str, date: str, paras: list[str]) -> dict[str, Any]:
+    """A hiring-thread comment from its paragraphs (first one the header), HTML like the HN API gives."""
+    return {"id": pid, "description": "<p>".join(paras), "posted_at": f"{date}T16:00:00Z", "source": "hn"}
+
+
+def _en_s5_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+
+    # intro rewritten, the job kept (TEMPORAL)
+    job = ["The role: you will own our billing service end to end, from the Postgres schema to the Go "
+           "workers that reconcile invoices every night.",
+           "You have shipped payment or ledger code before and you like boring, well-tested systems.",
+           "Pay: $165k-$195k plus equity. Apply at https://brindleworks.com/jobs/backend-engineer"]
+    add(Case("en-s5-intro", "blurb_roles", "en",
+             _hn("en-s5-intro-a", "2026-01-06", [
+                 "Brindle Works | Backend Engineer | Remote (US) | Full-time",
+                 "Brindle Works makes scheduling and invoicing software for independent plumbers and electricians. "
+                 "We are twelve people, bootstrapped and profitable since 2023.", *job]),
+             _hn("en-s5-intro-b", "2026-02-03", [
+                 "Brindle Works | Backend Engineer | Remote (US) | Full-time",
+                 "Independent tradespeople run their whole week on Brindle: quotes, calendars and invoices in one "
+                 "app. Still a small team of fourteen, still funded by customers and nobody else.",
+                 job[0], "You have written payment or ledger code before and you enjoy systems that stay quiet.",
+                 "Salary $165k-$195k with equity on top; the posting is at https://brindleworks.com/jobs/backend-engineer"]),
+             True, "TEMPORAL", note="intro rewritten, two of three job lines reworded"))
+
+    # a numbered role list `n. Role - pay - link`, reposted with a rewritten intro (TEMPORAL)
+    def rolelist(pid: str, date: str, intro: str, roles: list[tuple[str, str, str]]) -> dict[str, Any]:
+        return _hn(pid, date, ["Corvid Health | Lisbon, Portugal | Hybrid | https://corvidhealth.pt", intro,
+                               *(f"{i}. {r} - {pay} - https://grnh.se/{slug}" for i, (r, pay, slug) in
+                                 enumerate(roles, 1)),
+                               "Visa support for non-EU hires. Questions: careers@corvidhealth.pt"])
+    three = [("Senior Backend Engineer", "€70k-€90k", "c0rv1d01"), ("QA Engineer Mobile", "€50k-€65k", "c0rv1d02"),
+             ("Product Designer", "€55k-€72k", "c0rv1d03")]
+    add(Case("en-s5-rolelist", "multi_role", "en",
+             rolelist("en-s5-rolelist-a", "2026-03-02", "Corvid Health builds triage software for emergency "
+                      "departments in Portugal and Spain; nine hospitals use it every night.", three),
+             rolelist("en-s5-rolelist-b", "2026-04-01", "Emergency departments in eleven hospitals now triage with "
+                      "Corvid Health, and we are growing the product team in Lisbon.", three),
+             True, "TEMPORAL", note="same three listed roles, intro rewritten"))
+    add(Case("en-s5-rolelist-swap", "multi_role", "en",
+             rolelist("en-s5-rolelist-swap-a", "2026-03-02", "Corvid Health builds triage software for emergency "
+                      "departments in Portugal and Spain; nine hospitals use it every night.", three[:2]),
+             rolelist("en-s5-rolelist-swap-b", "2026-04-01", "Corvid Health builds triage software for emergency "
+                      "departments in Portugal and Spain; nine hospitals use it every night.",
+                      [three[0], ("Data Engineer", "€65k-€85k", "c0rv1d04")]),
+             False, "PARTIAL", note="one of two listed roles replaced"))
+
+    # `Role: duties` lines and a company name holding a role-family word (Robotics), reposted (TEMPORAL)
+    duties = ["Mechanical Engineer: design grippers and fixtures for our pick cells, from CAD to the first "
+              "machined part.",
+              "Robotics Software Engineer: build the motion planning stack in C++ and ROS 2 and keep it fast.",
+              "Computer Vision Engineer: own object detection and pose estimation on the line cameras."]
+    add(Case("en-s5-titled", "multi_role", "en",
+             _hn("en-s5-titled-a", "2026-01-05", [
+                 "Sparrowhawk Robotics | Founding Engineers | Onsite (Leeds, UK) | Full-time",
+                 "I'm Ola, CTO at Sparrowhawk Robotics. We build robot cells that pack fresh produce for "
+                 "farm cooperatives in the north of England.", *duties,
+                 "Write to ola@sparrowhawk.co.uk with something you built."]),
+             _hn("en-s5-titled-b", "2026-02-02", [
+                 "Sparrowhawk Robotics | Founding Engineers | Full-time | Leeds, UK",
+                 "Sparrowhawk Robotics packs fresh produce with robots: our first cells run at two farm "
+                 "cooperatives near York and a third goes live in March.", duties[0],
+                 "Robotics Software Engineer: build the motion planning stack in C++ and ROS 2, and keep it "
+                 "predictable.", duties[2], "Write to ola@sparrowhawk.co.uk with something you built."]),
+             True, "TEMPORAL", note="same three roles as 'Role: duties' lines, intro rewritten, header reordered"))
+
+    # must stay apart: one template under two employers with their own sites (NON)
+    def template(pid: str, name: str, site: str, date: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            f"{name} | Staff Platform Engineer | Remote (EU) | https://{site}",
+            f"{name} is a fast-growing software company on a mission to modernize how teams work together.",
+            "The role: lead our platform team, own Kubernetes and CI, and mentor four engineers.",
+            "Requirements: 8+ years of backend or infrastructure work, Go or Rust, and calm on-call habits.",
+            f"Salary: €110k-€130k. Apply at https://{site}/careers/staff-platform-engineer"])
+    add(Case("en-s5-tmpl", "template", "en", template("en-s5-tmpl-a", "Quayside Metrics", "quaysidemetrics.eu",
+                                                       "2026-02-02"),
+             template("en-s5-tmpl-b", "Harbinger Cloud", "harbingercloud.io", "2026-02-04"), False, "NON",
+             note="the same template under two employers with their own sites"))
+
+    # must stay apart: the same ad in another city (PARTIAL)
+    def city(pid: str, place: str) -> dict[str, Any]:
+        return _hn(pid, "2026-03-03", [
+            f"Tallow & Wick | Store Operations Manager | {place} | Onsite | Full-time",
+            "Tallow & Wick makes candles and soap by hand and sells them in nine shops of its own.",
+            f"We are opening a new shop in {place.split(',')[0]} and need someone to run it: hire and train a team "
+            "of six, own the rota and the stock counts, and keep the shop floor a calm place to work.",
+            "Pay: £38k-£42k plus a share of the shop's profit. Apply at https://tallowandwick.co.uk/jobs"])
+    add(Case("en-s5-city", "other_city", "en", city("en-s5-city-a", "Bristol, UK"), city("en-s5-city-b", "York, UK"),
+             False, "PARTIAL", note="the same ad for another city, same day"))
+
+    # must stay apart: another role behind the same blurb (PARTIAL)
+    blurb = ("Ferngully Analytics helps water utilities find leaks from pressure data. We are 40 people, "
+             "Series B, and our models watch 9,000 km of pipe every night.")
+    add(Case("en-s5-blurb", "blurb_roles", "en",
+             _hn("en-s5-blurb-a", "2026-01-12", [
+                 "Ferngully Analytics | Data Scientist | Manchester, UK | Hybrid", blurb,
+                 "The role: build and validate leak detection models on pressure and flow time series.",
+                 "Pay: £70k-£85k. Apply at https://ferngully.ai/jobs/data-scientist"]),
+             _hn("en-s5-blurb-b", "2026-01-12", [
+                 "Ferngully Analytics | Account Executive | Manchester, UK | Hybrid", blurb,
+                 "The role: sell our leak detection service to water utilities across the UK and Ireland.",
+                 "Pay: £60k base, £110k OTE. Apply at https://ferngully.ai/jobs/account-executive"]),
+             False, "PARTIAL", note="another role behind the same blurb, same day"))
+
+    # roles named only in a "we're looking for" sentence: one role -> three is another set of jobs (PARTIAL);
+    # the same sentence reposted under a rewritten intro is the same job (TEMPORAL)
+    def sought(pid: str, date: str, intro: str, wanted: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            "Larchmont Grid (energy trading for community solar) | Glasgow, UK | 2 days a week in office", intro,
+            f"We're currently looking for {wanted}. Our office is by the river in Finnieston and most of the team "
+            "comes in on Tuesdays and Thursdays, but this is flexible.",
+            "Our stack: Go services, Postgres and Kafka on AWS, with a small React front end for the traders.",
+            "Salary £75k-£95k plus options. Write to hiring@larchmontgrid.co.uk with a few lines about yourself."])
+    intro = ("Larchmont Grid buys and sells the power of 400 community solar schemes on the day-ahead market "
+             "and pays the surplus back to the villages that own them.")
+    add(Case("en-s5-sought-more", "multi_role", "en",
+             sought("en-s5-sought-more-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
+             sought("en-s5-sought-more-b", "2026-03-03", intro, "a few Senior Backend Engineers (Go), a Senior Data "
+                    "Engineer and a Senior Infrastructure Engineer"),
+             False, "PARTIAL", note="one role named in a sentence, then three (two added)"))
+    add(Case("en-s5-sought-same", "multi_role", "en",
+             sought("en-s5-sought-same-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
+             sought("en-s5-sought-same-b", "2026-03-03", "Community solar schemes earn more when someone trades "
+                    "their power well: that is what we do, for 400 of them and counting.",
+                    "a Senior Backend Engineer (Go)"),
+             True, "TEMPORAL", note="the same sentence, intro rewritten"))
+    return out

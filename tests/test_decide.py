@@ -10,6 +10,7 @@ import pytest
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import Decision, LogisticModel, Verifier, load_model, model_from_json
+from signatures.extract import extract
 from signatures.features import FEATURES, pair_features, prepare
 from signatures.simhash import hamming, simhash
 from signatures.version import VERIFIER_VERSION
@@ -577,6 +578,43 @@ def test_tree_model_dump_matches_sklearn_and_contributions_add_up() -> None:
     a = prepare({"id": "t1", "description": "Backend engineer for our payments ledger, Go and PostgreSQL."})
     d = v.decide(a, a)
     assert d.reasons[0].startswith("p=") and isinstance(d.duplicate, bool)
+
+
+def test_english_announced_roles_drop_clauses_and_sentences() -> None:
+    from signatures.features import _english_roles
+
+    got = _english_roles(("software engineering manager for our new workflow platform", "our cto is the founder",
+                          "we re also looking for writers", "a product designer who loves maps", "our vp engineering"))
+    assert got == ("software engineering manager", "writers", "product designer", "vp engineering")
+
+
+def test_generic_roles_compare_with_their_like_and_typos_match() -> None:
+    def roles(first: str, body: str) -> np.ndarray:
+        return pair_features(prepare({"id": "a", "description": first + "<p>" + body}),
+                             prepare({"id": "b", "description": first.replace("Softare", "Software") + "<p>x y z"}))
+
+    f = roles("Gullhaven | Founding Engineers | Remote", "We build tide tables.")
+    assert f[FEATURES.index("roles_known")] == 1.0 and f[FEATURES.index("role_sim")] == 1.0
+    f = roles("Gullhaven | Softare Engineering Manager | Remote", "We build tide tables.")
+    assert f[FEATURES.index("role_sim")] == 1.0
+    generic = prepare({"id": "g", "description": "Gullhaven | Senior Engineers | Remote<p>We build tide tables."})
+    specific = prepare({"id": "s", "description": "Gullhaven | Data Engineer | Remote<p>We build tide tables."})
+    assert pair_features(generic, specific)[FEATURES.index("roles_known")] == 0.0
+
+
+def test_english_intro_weighs_like_boilerplate_in_the_job_text_similarity() -> None:
+    from signatures.features import intro_lines
+
+    job = ["The role: own the billing service and its Postgres schema, end to end.",
+           "Pay: $150k-$170k. Apply at https://gullhaven.example/jobs/backend"]
+    a = {"id": "a", "description": "<p>".join(["Gullhaven | Backend Engineer | Remote",
+                                                  "Gullhaven builds tide tables for harbour masters in Norway.", *job])}
+    b = {"id": "b", "description": "<p>".join(["Gullhaven | Backend Engineer | Remote",
+                                                  "Harbour masters from Bergen to Tromso plan their day on our tides.",
+                                                  *job])}
+    assert intro_lines(extract(a)) == (1, 2)
+    f = pair_features(prepare(a), prepare(b))
+    assert f[FEATURES.index("spec_containment")] > 0.9 > f[FEATURES.index("text_jaccard")]
 
 
 def test_workplace_places_read_stores_stations_and_addresses() -> None:

@@ -394,3 +394,25 @@ def test_line_caches_skip_long_lines() -> None:
     short = "Senior Data Engineer (cache test)"
     ex.normalize_line(short)
     assert ex.normalize_line.cache_info().currsize == before + 1
+
+
+def test_role_lines_heads_and_sought_titles_become_roles_the_header_line_does_not() -> None:
+    desc = "<p>".join([
+        "Wrenhollow Robotics | Founding Engineers | Onsite (Leeds, UK)",
+        "Wrenhollow Robotics builds robot arms that prune apple trees for small orchards in Kent.",
+        "1. QA Engineer Mobile - €60k-€80k - https://grnh.se/wren0001",
+        "Motion Planning Engineer: build the arm's planner in C++ and keep it predictable.",
+        "We're also looking for a Senior Data Engineer and a Product Designer. We are looking for "
+        "exceptional engineers who like orchards.",
+    ])
+    roles = extract({"id": "w", "description": desc}).roles
+    for role in ("founding engineers", "qa engineer mobile", "motion planning engineer", "senior data engineer",
+                 "product designer"):
+        assert role in roles, (role, roles)
+    assert not any("wrenhollow" in r or "exceptional" in r for r in roles), roles
+
+
+def test_a_header_segment_listing_many_roles_gives_each_role() -> None:
+    first = "Ledgerline | Senior Java Engineer, Technical Support Engineer, Senior UX Designer, Account Executive | Remote"
+    roles = extract({"id": "l", "description": first + "<p>We build billing for gyms."}).roles
+    assert roles[:4] == ("senior java engineer", "technical support engineer", "senior ux designer", "account executive")

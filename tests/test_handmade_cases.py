@@ -31,8 +31,6 @@ _TEXT = ("verifier 2 (shipped trees) p={p} < threshold 0.70 although role, emplo
          "rewritten and one line changed leave job_text_containment {c}, which the model weighs over the evidence")
 #: Verifier misses only the model can fix (features.py / decide.py / the shipped coefficients), by case id.
 MODEL_GAPS: dict[str, str] = {
-    "en-blurb-data": _TEXT.format(p=0.60, more=", title, salary, location", c=0.45),
-    "en-emp-yc": _TEXT.format(p=0.60, more=", title, salary, location", c=0.47),
     "zh-emp-legal": _TEXT.format(p=0.60, more=", title", c=0.44),
     "zh-emp-text": _TEXT.format(p=0.60, more=", title", c=0.45),
     "ja-city-same": "verifier 2 p=0.20 < 0.70: role, title and place (横浜市港北区) agree, the employer is unknown "
