@@ -671,7 +671,8 @@ if not _ROLE_WORDS_CJK.pattern.startswith("(?:") or any(re.escape(w) != w for w 
 _CJK_ROLE_TAIL_RE = re.compile(rf"(.*(?:{_ROLE_WORDS_CJK.pattern[3:-2]}))")
 _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
 _HIRING_LIST_RE = re.compile(
-    r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
+    r"(?i)(?:(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?)\s*[:：]?|(?:positions?|roles?)\s*[:：])"
+    r"\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
 )
 _TITLE_HIRE_RE = re.compile(
     r"(?:诚聘|招聘|招募|急招|急聘|诚招|直招|热招|徵才|征才|寻找|招(?=\s)|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*"
@@ -904,7 +905,7 @@ def _roles(
             head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
             if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
                 has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
-            ) and _looks_like_role(head, lang):
+            ) and _looks_like_role(head, lang) and not _ROLE_HEADING_RE.match(head):  # "Open roles: a, b"
                 roles.append(head)
         if core and n <= 70:
             if is_role is None:

@@ -11,7 +11,9 @@ ranges / years / head counts cut from a role, a title part split at a space or h
 CJK posting up to 40 characters, no tagline parts as roles in Chinese (a title of one part is a role); 产品总监 / 产品专家 are the product family;
 an e-mail address run into CJK text keeps only its ASCII part (简历发至hr@acme.cn -> hr@acme.cn).
 the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
-head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles.
+head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles; a bare 'role' / 'position'
+opens a hiring list only with a colon ('The role reports to our VP Growth' names no role), and a head that is a
+role heading ('Open roles: …') is none.
 """
 
 from __future__ import annotations
@@ -254,7 +256,8 @@ _ROLE_WORDS_CJK = re.compile(
 )
 _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
 _HIRING_LIST_RE = re.compile(
-    r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
+    r"(?i)(?:(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?)\s*[:：]?|(?:positions?|roles?)\s*[:：])"
+    r"\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
 )
 _TITLE_HIRE_RE = re.compile(
     r"(?:诚聘|招聘|招募|急招|急聘|诚招|直招|热招|徵才|征才|寻找|招(?=\s)|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*"
@@ -410,7 +413,8 @@ def _roles(
         head = re.split(r"\s+[-–—|]\s+|:\s", core, maxsplit=1)[0].rstrip()
         titled = re.fullmatch(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", head)
         if len(roles) == took and len(core) > 2 and (has_url or listed or " | " in stripped or titled):
-            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang) \
+                    and not _ROLE_HEADING_RE.match(head):
                 roles.append(head)
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
         for b in _BRACKET_RE.findall(stripped):

@@ -416,3 +416,14 @@ def test_a_header_segment_listing_many_roles_gives_each_role() -> None:
     first = "Ledgerline | Senior Java Engineer, Technical Support Engineer, Senior UX Designer, Account Executive | Remote"
     roles = extract({"id": "l", "description": first + "<p>We build billing for gyms."}).roles
     assert roles[:4] == ("senior java engineer", "technical support engineer", "senior ux designer", "account executive")
+
+
+def test_a_sentence_about_the_role_names_no_role() -> None:
+    """'The role reports to our VP Growth and …' is a sentence, not a hiring list ('Roles: a, b' is one): it
+    made a junk role that kept generated reposts of one job apart in dedup but not in index (near-threshold)."""
+    def roles(text: str) -> tuple[str, ...]:
+        return extract({"id": "x", "title": "Principal Frontend Developer", "description": "Acme\n\n" + text}).roles
+
+    assert roles("The role reports to our VP Growth and has a probation period of 2 months.") == (
+        "principal frontend developer",)
+    assert set(roles("Roles: Backend Engineer and Designer")) >= {"backend engineer", "designer"}
