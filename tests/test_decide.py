@@ -158,7 +158,7 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 7))]
         per_line = [_line_tokens(ln) for ln in lines]
         toks = [t for lt in per_line for t in lt]
-        assert _stream_shingles(lines, per_line, toks, 3) == shingle_hashes(toks, 3)
+        assert list(_stream_shingles(lines, per_line, toks, 3)) == shingle_hashes(toks, 3)
     from service.synth import generate
     from signatures.extract import extract
     from signatures.features import _PLACE_BIGRAM_FIRST, _PLACE_BIGRAMS, _PLACE_WORDS, _place_vocab
