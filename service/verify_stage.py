@@ -13,12 +13,14 @@ only one unit's prepared postings per worker are alive at a time.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -54,16 +56,51 @@ def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list
     return [extract(p, families) for p in postings]
 
 
+def _spooled(ex: Any, hashes: np.ndarray) -> bytes:
+    """One posting's `Extracted` and line hashes as spool bytes: the fields as a plain tuple (sections as
+    (heading, lines) tuples), pickled -- a third cheaper both ways than pickling the dataclasses."""
+    from signatures.extract import Extracted
+
+    values = [getattr(ex, f) for f in _fields(Extracted)]
+    values[_SECTIONS] = tuple((sec.heading, sec.lines) for sec in ex.sections)
+    return pickle.dumps((values, hashes.tobytes()), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unspooled(blob: bytes) -> tuple[Any, np.ndarray]:
+    """`_spooled` read back: (`Extracted`, line hashes), equal to what was spooled (built as pickle builds
+    dataclasses: a new object and its fields, no __init__)."""
+    from signatures.extract import Extracted, Section
+
+    values, hashes = pickle.loads(blob)
+    sections = []
+    for heading, lines in values[_SECTIONS]:
+        sec = object.__new__(Section)
+        sec.__dict__.update(heading=heading, lines=lines)
+        sections.append(sec)
+    values[_SECTIONS] = tuple(sections)
+    ex = object.__new__(Extracted)
+    ex.__dict__.update(zip(_fields(Extracted), values, strict=True))
+    return ex, np.frombuffer(hashes, np.uint64)
+
+
+@lru_cache(maxsize=4)
+def _fields(cls: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+_SECTIONS = 4  # position of Extracted.sections (checked in tests/test_engine.py)
+
+
 def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
                                                            np.ndarray]:
-    """Extract postings: their pickled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
+    """Extract postings: their spooled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
     from signatures.boilerplate import line_hashes, line_keys
 
     blobs: list[bytes] = []
     g, gj, s, sj = [], [], [], []
     for ex in extract_chunk(postings, families=False):  # the Verifier's features never read ex.families
         hashes = line_hashes(ex)
-        blobs.append(pickle.dumps((ex, hashes), protocol=pickle.HIGHEST_PROTOCOL))
+        blobs.append(_spooled(ex, hashes))
         glob, scoped, jk = line_keys(ex, hashes)
         g.append(glob)
         s.append(scoped)
@@ -115,7 +152,7 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
         loaded = []
         for o, n in zip(offs.tolist(), lens.tolist(), strict=True):
             fh.seek(o)
-            loaded.append(pickle.loads(fh.read(n)))
+            loaded.append(_unspooled(fh.read(n)))
     exs = [ex for ex, _ in loaded]
     prepared = []
     for ex, w in zip(exs, weights.model.line_weights_many(exs, [h for _, h in loaded]), strict=True):

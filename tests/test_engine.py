@@ -77,6 +77,25 @@ def test_pair_verifier_decides_like_the_plain_verifier(monkeypatch: pytest.Monke
     assert timings["verify_postings"] == len(involved) and timings["verify_pairs"] == len(vi)
 
 
+def test_spool_gives_back_what_extraction_found() -> None:
+    """A posting's spooled `Extracted` and line hashes read back equal, sections and all (the spool writes
+    the fields as tuples: its position of `sections` must follow the dataclass)."""
+    import dataclasses
+
+    from signatures.boilerplate import line_hashes
+    from signatures.extract import Extracted, Section
+
+    assert [f.name for f in dataclasses.fields(Extracted)][verify_stage._SECTIONS] == "sections"
+    sectioned = 0
+    for p in [*generate(40, seed=5), {"id": "x", "description": "## Roles\n- Backend engineer\n\nplain"}]:
+        ex = extract(p, families=False)
+        back, hashes = verify_stage._unspooled(verify_stage._spooled(ex, line_hashes(ex)))
+        assert back == ex and all(type(sec) is Section for sec in back.sections)
+        sectioned += bool(ex.sections)
+        assert hashes.tolist() == line_hashes(ex).tolist() and hashes.dtype == np.uint64
+    assert sectioned
+
+
 def test_settings_from_env() -> None:
     s = Settings.from_env({"JOBDEDUP_MAX_TEXT_CHARS": "1000", "JOBDEDUP_STATE_DIR": "/x",
                            "JOBDEDUP_STATE_SAVE_INTERVAL": "2.5", "JOBDEDUP_WORKERS": "3"})
