@@ -94,20 +94,11 @@ _SECTIONS = 4  # position of Extracted.sections (checked in tests/test_engine.py
 def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
                                                            np.ndarray]:
     """Extract postings: their spooled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
-    from signatures.boilerplate import line_hashes, line_keys
+    from signatures.boilerplate import line_hashes, line_keys_many
 
-    blobs: list[bytes] = []
-    g, gj, s, sj = [], [], [], []
-    for ex in extract_chunk(postings, families=False):  # the Verifier's features never read ex.families
-        hashes = line_hashes(ex)
-        blobs.append(_spooled(ex, hashes))
-        glob, scoped, jk = line_keys(ex, hashes)
-        g.append(glob)
-        s.append(scoped)
-        gj.append(np.full(len(glob), jk, np.uint64))
-        sj.append(np.full(len(scoped), jk, np.uint64))
-    cat = [np.concatenate(x) if x else np.zeros(0, np.uint64) for x in (g, gj, s, sj)]
-    return blobs, cat[0], cat[1], cat[2], cat[3]
+    exs = extract_chunk(postings, families=False)  # the Verifier's features never read ex.families
+    hashes = [line_hashes(ex) for ex in exs]
+    return ([_spooled(ex, h) for ex, h in zip(exs, hashes, strict=True)], *line_keys_many(exs, hashes))
 
 
 class _HashedWeights:
