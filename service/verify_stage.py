@@ -20,6 +20,7 @@ import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -47,6 +48,40 @@ def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: 
                 yield r, p
 
     return wanted
+
+
+@dataclass(frozen=True)
+class LineSpans:
+    """A postings source for `PairVerifier` that the workers read themselves: where each row's posting lies
+    in a JSON Lines file (its first occurrence): byte offset, length and line number per row (`spans`,
+    (n, 3)), and the id it must have. The main process then parses nothing, and postings can be extracted
+    in any order -- unit by unit, so the lines near-duplicates share are still in the per-line caches."""
+
+    path: str
+    mapping: Mapping[str, str] | None
+    spans: np.ndarray
+    ids: Sequence[str]
+
+
+def _read_spans(path: str, mapping: Mapping[str, str] | None, spans: np.ndarray, ids: list[str]
+                ) -> list[dict[str, Any]]:
+    """The postings at `spans` (offset, length, line number) of a JSON Lines file, checked against `ids`."""
+    from service import io
+    from service.errors import UserError
+
+    out = []
+    with open(path, "rb") as fh:
+        for (at, n, line), pid in zip(spans.tolist(), ids, strict=True):
+            fh.seek(at)
+            try:
+                got = io.parse_jsonl_chunk(path, line, [fh.read(n)], mapping)
+            except UserError:
+                got = []
+            if len(got) != 1 or got[0][1]["id"] != pid:
+                raise UserError(f"{path} line {line}: the posting {pid!r} could not be read again "
+                                "(did the input change?)")
+            out.append(got[0][1])
+    return out
 
 
 def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list[Any]:
@@ -91,11 +126,14 @@ def _fields(cls: Any) -> tuple[str, ...]:
 _SECTIONS = 4  # position of Extracted.sections (checked in tests/test_engine.py)
 
 
-def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
-                                                           np.ndarray]:
-    """Extract postings: their spooled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
+def _extract_task(postings: list[dict[str, Any]] | tuple[str, Mapping[str, str] | None, np.ndarray, list[str]]
+                  ) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Extract postings (given, or read at `LineSpans`: path, mapping, spans, ids): their spooled `Extracted`
+    and boilerplate line keys (global, scoped; job key per key)."""
     from signatures.boilerplate import line_hashes, line_keys_many
 
+    if isinstance(postings, tuple):
+        postings = _read_spans(*postings)
     exs = extract_chunk(postings, families=False)  # the Verifier's features never read ex.families
     hashes = [line_hashes(ex) for ex in exs]
     return ([_spooled(ex, h) for ex, h in zip(exs, hashes, strict=True)], *line_keys_many(exs, hashes))
@@ -192,10 +230,10 @@ def units(vi: np.ndarray, vj: np.ndarray, n: int, unit_rows: int | None = None) 
 class PairVerifier:
     """Decides candidate pairs with the Verifier: `__call__(vi, vj, est) -> accept, score, reasons`.
 
-    `postings(rows)` yields (row, posting) for the wanted rows (any order, each once); `pool` runs the
-    work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like)."""
+    `postings(rows)` yields (row, posting) for the wanted rows (any order, each once), or `postings` is a
+    `LineSpans` the workers read from; `pool` runs the work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like)."""
 
-    def __init__(self, postings: Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]], n: int,
+    def __init__(self, postings: Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]] | LineSpans, n: int,
                  pool: Pool, workers: int, progress: Callable[..., Any], timings: dict[str, float]) -> None:
         self.postings = postings
         self.n = n
@@ -221,10 +259,20 @@ class PairVerifier:
             model = ArrayBoilerplate()
             spool = os.path.join(work, "extracted.bin")
 
-            def chunks() -> Iterator[tuple[list[int], list[dict[str, Any]]]]:
+            unit, unit_of_row = units(vi, vj, self.n)
+
+            def chunks() -> Iterator[tuple[list[int], Any]]:
+                src = self.postings
+                if isinstance(src, LineSpans):  # the workers read them, unit by unit
+                    by_unit = np.flatnonzero(unit_of_row >= 0)
+                    by_unit = by_unit[np.argsort(unit_of_row[by_unit], kind="stable")]
+                    for k in range(0, len(by_unit), EXTRACT_CHUNK):
+                        rows = by_unit[k:k + EXTRACT_CHUNK]
+                        yield rows.tolist(), (src.path, src.mapping, src.spans[rows], [src.ids[r] for r in rows])
+                    return
                 rows: list[int] = []
                 batch: list[dict[str, Any]] = []
-                for r, p in self.postings(wanted):
+                for r, p in src(wanted):
                     rows.append(r)
                     batch.append(p)
                     if len(batch) >= EXTRACT_CHUNK:
@@ -235,7 +283,7 @@ class PairVerifier:
 
             order: deque = deque()
 
-            def tasks() -> Iterator[list[dict[str, Any]]]:
+            def tasks() -> Iterator[Any]:
                 for rows, batch in chunks():
                     order.append(rows)
                     yield batch
@@ -262,7 +310,6 @@ class PairVerifier:
             del model
             scores = np.zeros(len(vi), np.float64)
             why: list[tuple[str, ...]] = [()] * len(vi)
-            unit, _ = units(vi, vj, self.n)
             by_unit = np.argsort(unit, kind="stable")
             cuts = np.flatnonzero(np.diff(unit[by_unit])) + 1
             groups = np.split(by_unit, cuts) if len(by_unit) else []
