@@ -23,7 +23,7 @@ from service.engine import Phases, date_key, find_groups, imap_ordered, worker_p
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
 from service.settings import settings
-from service.verify_stage import PairVerifier, file_postings
+from service.verify_stage import LineSpans, PairVerifier, file_postings
 
 CHUNK_LINES = 1000    # lines per worker task
 
@@ -39,12 +39,18 @@ class _Rows:
     feats: FeatureBatch
     nbytes: int
     blocks: np.ndarray | None = None  # service.candidates blocking keys, (n, len(KEYS)) uint64
+    spans: np.ndarray | None = None  # JSON Lines: byte offset, length and line number per posting, (n, 3)
 
 
-def _work_lines(args: tuple[str, int, list[bytes], Mapping[str, str] | None]) -> _Rows:
-    path, start, lines, mapping = args
+def _work_lines(args: tuple[str, int, list[bytes], Mapping[str, str] | None, int]) -> _Rows:
+    path, start, lines, mapping, at = args
     rows = io.parse_jsonl_chunk(path, start, lines, mapping)
-    return _rows([p for _, p in rows], sum(len(x) for x in lines))
+    out = _rows([p for _, p in rows], sum(len(x) for x in lines))
+    ends = np.cumsum([len(x) for x in lines]) + at
+    k = np.array([n - start for n, _ in rows], np.int64)
+    lens = np.array([len(lines[i]) for i in k.tolist()], np.int64)
+    out.spans = np.stack([ends[k] - lens, lens, k + start], axis=1) if len(k) else np.zeros((0, 3), np.int64)
+    return out
 
 
 def _work_postings(args: tuple[list[dict[str, Any]], int]) -> _Rows:
@@ -110,6 +116,7 @@ class _Store:
         self.seen: list[int] = []
         self.parts: list[FeatureBatch] = []
         self.blocks: list[np.ndarray] = []
+        self.spans: list[np.ndarray] | None = []
 
     def add(self, rows: _Rows) -> int:
         keep: list[int] = []
@@ -138,6 +145,10 @@ class _Store:
                              f.location[sel], f.ntok[sel], f.sketch[sel], f.bands[sel], [])
         if rows.blocks is not None:
             self.blocks.append(rows.blocks[np.asarray(keep, np.intp)])
+        if rows.spans is None or self.spans is None:
+            self.spans = None
+        else:
+            self.spans.append(rows.spans[np.asarray(keep, np.intp)])
         self.parts.append(f)
         return resight
 
@@ -167,8 +178,13 @@ class _Store:
 
 def _tasks(path: str, fmt: str, mapping: Mapping[str, str] | None) -> Iterator[tuple[Callable[..., _Rows], tuple]]:
     if fmt == "jsonl":
+        at = 0
+        if path != "-":
+            with open(path, "rb") as fh:
+                at = len(io.BOM) if fh.read(len(io.BOM)) == io.BOM else 0  # iter_jsonl_chunks drops it
         for start, lines in io.iter_jsonl_chunks(path, CHUNK_LINES):
-            yield _work_lines, (path, start, lines, mapping)
+            yield _work_lines, (path, start, lines, mapping, at)
+            at += sum(len(x) for x in lines)
     else:
         batch: list[dict[str, Any]] = []
         nbytes = 0
@@ -223,8 +239,10 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
                 bar.update(rows.nbytes)
         feats = store.columns()
         first_key = date_key(store.first)
-        verifier = PairVerifier(file_postings(path, kind, mapping, store.ids), len(store.ids), pool, workers,
-                                phases, phases.timings) if verify else None
+        source = (LineSpans(path, mapping, np.concatenate(store.spans), store.ids) if store.spans
+                  else file_postings(path, kind, mapping, store.ids))
+        store.spans = None
+        verifier = PairVerifier(source, len(store.ids), pool, workers, phases, phases.timings) if verify else None
         store.index.clear()  # folding re-sightings is done; the id -> row map is not needed any more
         res = find_groups(feats, first_key, verifier,
                           candidates.block_pairs(store.block_keys(), first_key) if verify else None, phases)

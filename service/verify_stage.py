@@ -13,12 +13,15 @@ only one unit's prepared postings per worker are alive at a time.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -47,6 +50,40 @@ def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: 
     return wanted
 
 
+@dataclass(frozen=True)
+class LineSpans:
+    """A postings source for `PairVerifier` that the workers read themselves: where each row's posting lies
+    in a JSON Lines file (its first occurrence): byte offset, length and line number per row (`spans`,
+    (n, 3)), and the id it must have. The main process then parses nothing, and postings can be extracted
+    in any order -- unit by unit, so the lines near-duplicates share are still in the per-line caches."""
+
+    path: str
+    mapping: Mapping[str, str] | None
+    spans: np.ndarray
+    ids: Sequence[str]
+
+
+def _read_spans(path: str, mapping: Mapping[str, str] | None, spans: np.ndarray, ids: list[str]
+                ) -> list[dict[str, Any]]:
+    """The postings at `spans` (offset, length, line number) of a JSON Lines file, checked against `ids`."""
+    from service import io
+    from service.errors import UserError
+
+    out = []
+    with open(path, "rb") as fh:
+        for (at, n, line), pid in zip(spans.tolist(), ids, strict=True):
+            fh.seek(at)
+            try:
+                got = io.parse_jsonl_chunk(path, line, [fh.read(n)], mapping)
+            except UserError:
+                got = []
+            if len(got) != 1 or got[0][1]["id"] != pid:
+                raise UserError(f"{path} line {line}: the posting {pid!r} could not be read again "
+                                "(did the input change?)")
+            out.append(got[0][1])
+    return out
+
+
 def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list[Any]:
     """`signatures.extract.extract` of each posting (a worker task; `families`: see `extract`)."""
     from signatures.extract import extract
@@ -54,23 +91,52 @@ def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list
     return [extract(p, families) for p in postings]
 
 
-def _extract_task(postings: list[dict[str, Any]]) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray,
-                                                           np.ndarray]:
-    """Extract postings: their pickled `Extracted` and boilerplate line keys (global, scoped; job key per key)."""
-    from signatures.boilerplate import line_hashes, line_keys
+def _spooled(ex: Any, hashes: np.ndarray) -> bytes:
+    """One posting's `Extracted` and line hashes as spool bytes: the fields as a plain tuple (sections as
+    (heading, lines) tuples), pickled -- a third cheaper both ways than pickling the dataclasses."""
+    from signatures.extract import Extracted
 
-    blobs: list[bytes] = []
-    g, gj, s, sj = [], [], [], []
-    for ex in extract_chunk(postings, families=False):  # the Verifier's features never read ex.families
-        hashes = line_hashes(ex)
-        blobs.append(pickle.dumps((ex, hashes), protocol=pickle.HIGHEST_PROTOCOL))
-        glob, scoped, jk = line_keys(ex, hashes)
-        g.append(glob)
-        s.append(scoped)
-        gj.append(np.full(len(glob), jk, np.uint64))
-        sj.append(np.full(len(scoped), jk, np.uint64))
-    cat = [np.concatenate(x) if x else np.zeros(0, np.uint64) for x in (g, gj, s, sj)]
-    return blobs, cat[0], cat[1], cat[2], cat[3]
+    values = [getattr(ex, f) for f in _fields(Extracted)]
+    values[_SECTIONS] = tuple((sec.heading, sec.lines) for sec in ex.sections)
+    return pickle.dumps((values, hashes.tobytes()), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unspooled(blob: bytes) -> tuple[Any, np.ndarray]:
+    """`_spooled` read back: (`Extracted`, line hashes), equal to what was spooled (built as pickle builds
+    dataclasses: a new object and its fields, no __init__)."""
+    from signatures.extract import Extracted, Section
+
+    values, hashes = pickle.loads(blob)
+    sections = []
+    for heading, lines in values[_SECTIONS]:
+        sec = object.__new__(Section)
+        sec.__dict__.update(heading=heading, lines=lines)
+        sections.append(sec)
+    values[_SECTIONS] = tuple(sections)
+    ex = object.__new__(Extracted)
+    ex.__dict__.update(zip(_fields(Extracted), values, strict=True))
+    return ex, np.frombuffer(hashes, np.uint64)
+
+
+@lru_cache(maxsize=4)
+def _fields(cls: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+_SECTIONS = 4  # position of Extracted.sections (checked in tests/test_engine.py)
+
+
+def _extract_task(postings: list[dict[str, Any]] | tuple[str, Mapping[str, str] | None, np.ndarray, list[str]]
+                  ) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Extract postings (given, or read at `LineSpans`: path, mapping, spans, ids): their spooled `Extracted`
+    and boilerplate line keys (global, scoped; job key per key)."""
+    from signatures.boilerplate import line_hashes, line_keys_many
+
+    if isinstance(postings, tuple):
+        postings = _read_spans(*postings)
+    exs = extract_chunk(postings, families=False)  # the Verifier's features never read ex.families
+    hashes = [line_hashes(ex) for ex in exs]
+    return ([_spooled(ex, h) for ex, h in zip(exs, hashes, strict=True)], *line_keys_many(exs, hashes))
 
 
 class _HashedWeights:
@@ -115,7 +181,7 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
         loaded = []
         for o, n in zip(offs.tolist(), lens.tolist(), strict=True):
             fh.seek(o)
-            loaded.append(pickle.loads(fh.read(n)))
+            loaded.append(_unspooled(fh.read(n)))
     exs = [ex for ex, _ in loaded]
     prepared = []
     for ex, w in zip(exs, weights.model.line_weights_many(exs, [h for _, h in loaded]), strict=True):
@@ -164,10 +230,10 @@ def units(vi: np.ndarray, vj: np.ndarray, n: int, unit_rows: int | None = None) 
 class PairVerifier:
     """Decides candidate pairs with the Verifier: `__call__(vi, vj, est) -> accept, score, reasons`.
 
-    `postings(rows)` yields (row, posting) for the wanted rows (any order, each once); `pool` runs the
-    work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like)."""
+    `postings(rows)` yields (row, posting) for the wanted rows (any order, each once), or `postings` is a
+    `LineSpans` the workers read from; `pool` runs the work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like)."""
 
-    def __init__(self, postings: Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]], n: int,
+    def __init__(self, postings: Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]] | LineSpans, n: int,
                  pool: Pool, workers: int, progress: Callable[..., Any], timings: dict[str, float]) -> None:
         self.postings = postings
         self.n = n
@@ -193,10 +259,20 @@ class PairVerifier:
             model = ArrayBoilerplate()
             spool = os.path.join(work, "extracted.bin")
 
-            def chunks() -> Iterator[tuple[list[int], list[dict[str, Any]]]]:
+            unit, unit_of_row = units(vi, vj, self.n)
+
+            def chunks() -> Iterator[tuple[list[int], Any]]:
+                src = self.postings
+                if isinstance(src, LineSpans):  # the workers read them, unit by unit
+                    by_unit = np.flatnonzero(unit_of_row >= 0)
+                    by_unit = by_unit[np.argsort(unit_of_row[by_unit], kind="stable")]
+                    for k in range(0, len(by_unit), EXTRACT_CHUNK):
+                        rows = by_unit[k:k + EXTRACT_CHUNK]
+                        yield rows.tolist(), (src.path, src.mapping, src.spans[rows], [src.ids[r] for r in rows])
+                    return
                 rows: list[int] = []
                 batch: list[dict[str, Any]] = []
-                for r, p in self.postings(wanted):
+                for r, p in src(wanted):
                     rows.append(r)
                     batch.append(p)
                     if len(batch) >= EXTRACT_CHUNK:
@@ -207,7 +283,7 @@ class PairVerifier:
 
             order: deque = deque()
 
-            def tasks() -> Iterator[list[dict[str, Any]]]:
+            def tasks() -> Iterator[Any]:
                 for rows, batch in chunks():
                     order.append(rows)
                     yield batch
@@ -234,7 +310,6 @@ class PairVerifier:
             del model
             scores = np.zeros(len(vi), np.float64)
             why: list[tuple[str, ...]] = [()] * len(vi)
-            unit, _ = units(vi, vj, self.n)
             by_unit = np.argsort(unit, kind="stable")
             cuts = np.flatnonzero(np.diff(unit[by_unit])) + 1
             groups = np.split(by_unit, cuts) if len(by_unit) else []

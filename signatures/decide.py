@@ -17,7 +17,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -165,6 +165,10 @@ class LogisticModel(_Vetoes):
                    float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes, arr.get("reference"))
 
 
+#: Trees with more inner nodes than this are walked level by level instead of through a table of 2^nodes outcomes.
+_TABULATE_MAX = 8
+
+
 @dataclass(frozen=True)
 class TreeModel(_Vetoes):
     """Gradient-boosted trees (scikit-learn HistGradientBoostingClassifier with monotonic constraints, dumped
@@ -188,8 +192,70 @@ class TreeModel(_Vetoes):
     meta: Mapping[str, Any] | None = None
     vetoes: tuple[tuple[str, float], ...] = ()
 
+    @cached_property
+    def _paths(self) -> tuple[np.ndarray, ...] | None:
+        """Every tree's walk for every outcome of its split tests, tabulated once: per tree its inner nodes in
+        `slots` (-1 pads to the largest tree's count m), and per (tree, outcome bits) the node reached after
+        `depth` steps and, per step, the feature tested and the change of expectation (0 once at a leaf);
+        None when a tree has more than _TABULATE_MAX inner nodes."""
+        inner_of = [self._inner(int(r)) for r in self.roots]
+        m = max([1, *map(len, inner_of)])
+        if m > _TABULATE_MAX:
+            return None
+        slots = np.full((len(self.roots), m), -1, np.int64)
+        reached = np.zeros((len(self.roots), 1 << m), np.int64)
+        feat = np.zeros((len(self.roots), 1 << m, self.depth), np.int64)
+        delta = np.zeros((len(self.roots), 1 << m, self.depth))
+        for t, (root, inner) in enumerate(zip(self.roots.tolist(), inner_of, strict=True)):
+            slots[t, :len(inner)] = inner
+            slot = {u: k for k, u in enumerate(inner)}
+            for bits in range(1 << m):
+                u = root
+                for step in range(self.depth):
+                    feat[t, bits, step] = self.feature[u]
+                    if self.left[u] < 0:
+                        continue
+                    nxt = int(self.left[u] if bits >> slot[u] & 1 else self.right[u])
+                    delta[t, bits, step] = self.expect[nxt] - self.expect[u]
+                    u = nxt
+                reached[t, bits] = u
+        return slots, reached, feat, delta
+
+    def _inner(self, root: int) -> list[int]:
+        """The inner nodes of the tree at `root` within `depth` steps of it."""
+        out, level = [], [root]
+        for _ in range(self.depth):
+            level = [u for u in level if self.left[u] >= 0]
+            out += level
+            level = [int(c) for u in level for c in (self.left[u], self.right[u])]
+        return out
+
     def _walk(self, X: np.ndarray, explain: bool) -> tuple[np.ndarray, np.ndarray | None]:
-        """Leaf node per (row, tree), and the per-feature contributions per row when `explain`."""
+        """Node reached per (row, tree) after `depth` steps, and the per-feature contributions per row when
+        `explain`: all split tests of a row at once, then the tabulated walk of its outcome (`_paths`)."""
+        if self._paths is None:
+            return self._walk_levels(X, explain)
+        slots, reached, feat, delta = self._paths
+        n, d = len(X), len(self.features)
+        t, m = slots.shape
+        node = np.maximum(slots, 0).ravel()
+        xv = X[:, self.feature[node]].reshape(n, t, m)
+        test = (xv <= self.split[node].reshape(t, m)) | (np.isnan(xv) & self.missing_left[node].reshape(t, m))
+        test &= (slots >= 0)
+        bits = (test.astype(np.int64) << np.arange(m)).sum(axis=2) + (np.arange(t) << m)
+        idx = reached.ravel()[bits]
+        if not explain:
+            return idx, None
+        contrib = np.zeros(n * d)
+        rows = np.arange(n)[:, None]
+        for step in range(self.depth):
+            f = feat.reshape(-1, self.depth)[bits, step]
+            contrib += np.bincount((rows * d + f).ravel(), weights=delta.reshape(-1, self.depth)[bits, step].ravel(),
+                                   minlength=n * d)
+        return idx, contrib.reshape(n, d)
+
+    def _walk_levels(self, X: np.ndarray, explain: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """`_walk` one level of all trees at a time (for trees too big to tabulate)."""
         n, d = len(X), len(self.features)
         idx = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
         rows = np.arange(n)[:, None]

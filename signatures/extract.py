@@ -5,14 +5,15 @@ posting does not carry them. Pure: no I/O; HTML is parsed with selectolax (lexbo
 
 from __future__ import annotations
 
+import inspect
 import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache, wraps
-from itertools import accumulate
-from typing import Any
+from functools import partial, update_wrapper
+from itertools import accumulate, islice
+from typing import Any, NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -465,17 +466,58 @@ def _arg_chars(args: tuple[Any, ...]) -> int:
     return n
 
 
+class _LineCache(dict):
+    """The entries of one `line_cache`d function, keyed by its argument (one-argument functions) or its
+    argument tuple; a missing key is computed by `__missing__`, kept when its arguments are short enough."""
+
+    def __init__(self, fn: Callable[..., Any], unary: bool) -> None:
+        super().__init__()
+        self.fn = fn
+        self.unary = unary
+        self.misses = 0
+
+    def __missing__(self, key: Any) -> Any:
+        args = (key,) if self.unary else key
+        value = self.fn(*args)
+        self.misses += 1
+        if _arg_chars(args) <= LINE_CACHE_MAX_CHARS:
+            if len(self) >= LINE_CACHE:  # drop the oldest quarter: bounded, and amortized O(1) per entry
+                for old in list(islice(self, len(self) - LINE_CACHE * 3 // 4)):
+                    del self[old]
+            self[key] = value
+        return value
+
+    def info(self) -> CacheInfo:
+        return CacheInfo(self.misses, LINE_CACHE, len(self))
+
+
+class CacheInfo(NamedTuple):
+    """What a `line_cache`d function holds: computed calls, the most entries it keeps, entries now."""
+
+    misses: int
+    maxsize: int
+    currsize: int
+
+
 def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`lru_cache(LINE_CACHE)` for a pure per-line function, bypassed for arguments over
-    LINE_CACHE_MAX_CHARS characters: bounded memory per process whatever the lines are like."""
-    cached = lru_cache(maxsize=LINE_CACHE)(fn)
+    """A cache of LINE_CACHE entries for a pure per-line function, bypassed for arguments over
+    LINE_CACHE_MAX_CHARS characters: bounded memory per process whatever the lines are like. A hit costs a
+    dictionary lookup in C (`functools.partial` of `dict.__getitem__`; a one-line Python wrapper for
+    functions of several arguments): these functions run ~300 times per posting."""
+    code = fn.__code__
+    unary = code.co_argcount == 1 and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    cache = _LineCache(fn, unary)
+    if unary:
+        call: Any = partial(dict.__getitem__, cache)
+    else:
+        get = cache.__getitem__
 
-    @wraps(fn)
-    def call(*args: Any) -> Any:
-        return fn(*args) if _arg_chars(args) > LINE_CACHE_MAX_CHARS else cached(*args)
+        def call(*args: Any) -> Any:
+            return get(args)
 
-    call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
-    call.cache_info = cached.cache_info  # type: ignore[attr-defined]
+    update_wrapper(call, fn)
+    call.cache_clear = cache.clear
+    call.cache_info = cache.info
     return call
 
 

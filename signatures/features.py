@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -131,15 +132,16 @@ def _line_shingles(line: str, k: int) -> array:
 
 
 def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], toks: Sequence[str],
-                     k: int) -> list[int]:
+                     k: int) -> array:
     """`shingle_hashes(toks, k)` of the token stream `toks` (the lines' tokens `per_line` concatenated), in
-    the same order: the shingles within a line come from the per-line cache, the k-1 shingles starting
+    the same order, as a uint64 array (the cached pieces are copied, not turned into Python ints): the
+    shingles within a line come from the per-line cache, the k-1 shingles starting
     near a line's end (they run into the next line) from a cache of line pairs when the next line holds
     k-1 tokens or more, else they are hashed here."""
     n = len(toks)
     if n <= k:
-        return shingle_hashes(toks, k)
-    out: list[int] = []
+        return array("Q", shingle_hashes(toks, k))
+    out = array("Q")
     start = 0
     last = len(lines) - 1
     for i, (line, lt) in enumerate(zip(lines, per_line, strict=True)):
@@ -290,7 +292,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
     # one token stream over all lines (so re-flowed lines keep their shingles)
     per_line = [_line_tokens(line) for line in ex.lines]
-    toks = [t for line in per_line for t in line]
+    toks = list(chain.from_iterable(per_line))
     tw = np.repeat(np.asarray(lw, np.float32), [len(t) for t in per_line]) if toks else np.zeros(0, np.float32)
     arr = np.array(_stream_shingles(ex.lines, per_line, toks, k), np.uint64)
     if len(arr):

@@ -120,6 +120,17 @@ def test_array_model_gives_the_same_weights(monkeypatch: pytest.MonkeyPatch) -> 
         from_records.add_record(boilerplate.learning_record(ex))
     from_records.finish()
     assert all(np.array_equal(from_records.line_weights(ex), dict_model.line_weights(ex)) for ex in exs)
+    batched = boilerplate.ArrayBoilerplate()  # keys of whole batches, as the verifier's workers give them
+    for s in range(0, len(exs), 64):
+        batch = exs[s:s + 64]
+        batched.add_keys(*boilerplate.line_keys_many(batch, [boilerplate.line_hashes(ex) for ex in batch]), len(batch))
+    batched.finish()
+    assert all(np.array_equal(batched.arrays()[k], array_model.arrays()[k]) for k in ("params", "gk", "gn", "sk", "sn"))
+    one = [boilerplate.line_keys(ex) for ex in exs[:80]]
+    g, gj, sk, sj = boilerplate.line_keys_many(exs[:80], [boilerplate.line_hashes(ex) for ex in exs[:80]])
+    assert sorted(zip(g.tolist(), gj.tolist(), strict=True)) == sorted((k, jk) for glob, _, jk in one for k in glob.tolist())
+    assert sorted(zip(sk.tolist(), sj.tolist(), strict=True)) == sorted((k, jk) for _, sc, jk in one for k in sc.tolist())
+    assert all(len(x) == 0 for x in boilerplate.line_keys_many([], []))
 
 
 _JSON = st.recursive(

@@ -77,6 +77,25 @@ def test_pair_verifier_decides_like_the_plain_verifier(monkeypatch: pytest.Monke
     assert timings["verify_postings"] == len(involved) and timings["verify_pairs"] == len(vi)
 
 
+def test_spool_gives_back_what_extraction_found() -> None:
+    """A posting's spooled `Extracted` and line hashes read back equal, sections and all (the spool writes
+    the fields as tuples: its position of `sections` must follow the dataclass)."""
+    import dataclasses
+
+    from signatures.boilerplate import line_hashes
+    from signatures.extract import Extracted, Section
+
+    assert [f.name for f in dataclasses.fields(Extracted)][verify_stage._SECTIONS] == "sections"
+    sectioned = 0
+    for p in [*generate(40, seed=5), {"id": "x", "description": "## Roles\n- Backend engineer\n\nplain"}]:
+        ex = extract(p, families=False)
+        back, hashes = verify_stage._unspooled(verify_stage._spooled(ex, line_hashes(ex)))
+        assert back == ex and all(type(sec) is Section for sec in back.sections)
+        sectioned += bool(ex.sections)
+        assert hashes.tolist() == line_hashes(ex).tolist() and hashes.dtype == np.uint64
+    assert sectioned
+
+
 def test_settings_from_env() -> None:
     s = Settings.from_env({"JOBDEDUP_MAX_TEXT_CHARS": "1000", "JOBDEDUP_STATE_DIR": "/x",
                            "JOBDEDUP_STATE_SAVE_INTERVAL": "2.5", "JOBDEDUP_WORKERS": "3"})
@@ -140,3 +159,57 @@ def test_pair_verifier_refuses_an_input_that_changed() -> None:
     pv = verify_stage.PairVerifier(source, len(postings), None, 1, Phases("test", quiet=True), {})
     with pytest.raises(UserError, match="could not be read again"):
         pv(np.array([0, 2]), np.array([1, 3]), np.zeros(2, np.float32))
+
+
+def _bom_file(tmp_path, postings: list[dict]) -> str:
+    """`postings` as JSON Lines with a byte-order mark, blank lines and no final line break."""
+    import orjson
+
+    from service.io import BOM
+
+    lines = [orjson.dumps(p) for p in postings]
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(BOM + lines[0] + b"\n\n" + b"\n".join(lines[1:-1]) + b"\n  \n" + lines[-1])
+    return str(path)
+
+
+def test_line_spans_read_back_each_first_sighting(tmp_path) -> None:
+    """The reading phase's byte spans lead the verifier's workers to each row's first sighting (a byte-order
+    mark, blank lines and a re-sighting later in the file included); a changed file is refused."""
+    from service import embedded, io
+
+    postings = list(generate(40, seed=3, resight_rate=0.3))
+    path = _bom_file(tmp_path, postings)
+    store = embedded._Store()
+    for fn, args in embedded._tasks(path, "jsonl", None):
+        store.add(fn(args))
+    first: dict[str, dict] = {}
+    for _, p in io.read_postings(path, "jsonl"):
+        first.setdefault(p["id"], p)
+    assert len(first) < len(postings)  # there were re-sightings
+    spans = np.concatenate(store.spans)
+    assert verify_stage._read_spans(path, None, spans, store.ids) == [first[i] for i in store.ids]
+    with open(path, "rb") as fh:  # the input changed under the run
+        body = fh.read()
+    with open(path, "wb") as fh:
+        fh.write(b"\n" + body)
+    with pytest.raises(UserError, match="could not be read again"):
+        verify_stage._read_spans(path, None, spans, store.ids)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_dedup_reads_postings_by_span_like_by_id(tmp_path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """`dedup` whose verifier workers read the postings at their byte spans (unit by unit) writes exactly
+    what it writes when the main process reads the file again and finds them by id."""
+    import io as stdio
+
+    from service import embedded
+
+    path = _bom_file(tmp_path, list(generate(150, seed=8, resight_rate=0.1)))
+    by_span, by_id = stdio.BytesIO(), stdio.BytesIO()
+    summary = embedded.dedup_file(path, by_span, workers=workers, quiet=True)
+    monkeypatch.setattr(embedded, "LineSpans",
+                        lambda path, mapping, spans, ids: verify_stage.file_postings(path, "jsonl", mapping, ids))
+    embedded.dedup_file(path, by_id, workers=workers, quiet=True)
+    assert summary.phases["verify_pairs"] > 0 and summary.duplicates > 0
+    assert by_span.getvalue() == by_id.getvalue()

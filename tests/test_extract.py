@@ -427,3 +427,19 @@ def test_a_sentence_about_the_role_names_no_role() -> None:
     assert roles("The role reports to our VP Growth and has a probation period of 2 months.") == (
         "principal frontend developer",)
     assert set(roles("Roles: Backend Engineer and Designer")) >= {"backend engineer", "designer"}
+
+
+def test_line_caches_stay_bounded(monkeypatch) -> None:
+    """A full per-line cache drops its oldest entries (it never holds more than LINE_CACHE), and every
+    call, cached or dropped, gives the function's own result; functions of several arguments too."""
+    from signatures import extract as ex
+    from signatures import features
+
+    monkeypatch.setattr(ex, "LINE_CACHE", 8)
+    ex.normalize_line.cache_clear()
+    lines = [f"Backend engineer number {i}, Berlin" for i in range(30)]
+    for ln in lines * 2:
+        assert ex.normalize_line(ln) == ex.normalize_line.__wrapped__(ln)
+        assert features._line_shingles(ln, 3) == features._line_shingles.__wrapped__(ln, 3)
+        assert ex.normalize_line.cache_info().currsize <= 8
+        assert features._line_shingles.cache_info().currsize <= 8
