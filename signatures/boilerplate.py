@@ -208,7 +208,8 @@ class BoilerplateModel:
                 scope: [[h, sorted(keys)] for h, keys in t.items()] for scope, t in self._table.items()
             },
         }
-        return b"JDBP" + zlib.compress(orjson.dumps(doc), 6)
+        # level 1: ~5x faster than 6 for ~15% more bytes (the service saves it every 30 s while it indexes)
+        return b"JDBP" + zlib.compress(orjson.dumps(doc), 1)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> BoilerplateModel:
