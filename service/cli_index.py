@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -34,12 +34,6 @@ def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int, 
 MAX_REJECTED_LISTED = 1000
 #: ... of which the prose summary lists the first ones.
 REJECTED_SHOWN = 20
-
-
-def ready(pending: Iterable[Any]) -> list[Any]:
-    """The next prepared batch when its worker has finished it (for Ingestor.apply's `ahead`), else none."""
-    nxt = next(iter(pending), None)
-    return [nxt.get()] if nxt is not None and nxt.ready() and nxt.successful() else []
 
 
 def summary_text(stats: Mapping[str, Any], solr_url: str) -> str:
@@ -94,11 +88,11 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     bar = tqdm(unit=" postings", desc="index", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
     t0 = time.perf_counter()
 
-    def apply(prep: Any, ahead: Sequence[Any] = ()) -> None:
+    def apply(prep: Any) -> None:
         for attempt in range(retries + 1):
             try:
                 t = time.perf_counter()
-                results = ingestor.apply(prep, ahead)
+                results = ingestor.apply(prep)
                 latencies.append(time.perf_counter() - t)
                 break
             except SolrUnavailable as exc:
@@ -134,9 +128,9 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                     pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True,
                                                                     ingestor.schema)))
                     while len(pending) > workers * 2:
-                        apply(pending.popleft().get(), ready(pending))
+                        apply(pending.popleft().get())
                 while pending:
-                    apply(pending.popleft().get(), ready(pending))
+                    apply(pending.popleft().get())
     finally:
         bar.close()
         ingestor.save()  # what was learned from the postings indexed so far, even after an error

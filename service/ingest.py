@@ -37,7 +37,6 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Container, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +67,7 @@ COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "d
 BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
 _BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
 _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
+_STRAIGHT = "-sig_version:[* TO *]"  # postings indexed straight into Solr, not by the service
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
             "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
@@ -506,7 +506,6 @@ class Ingestor:
         # posting's lines the same (the only input `prepare` takes from the model)
         self._prepared: OrderedDict[tuple[str, int], tuple[int, np.ndarray, Any]] = OrderedDict()
         self._schema: Schema | None = None
-        self._writer: ThreadPoolExecutor | None = None  # runs a batch's write while the next is prepared
 
     @property
     def schema(self) -> Schema:
@@ -553,16 +552,15 @@ class Ingestor:
         """Deduplicate and write a batch; one Result per input posting, in order."""
         return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.batch_schema(postings)))
 
-    def apply(self, prep: Prepared, ahead: Sequence[Prepared] = ()) -> list[Result]:
+    def apply(self, prep: Prepared) -> list[Result]:
         """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the
-        new postings' boilerplate and save the model when a periodic save is due. `ahead`: batches
-        that come next (extracted), whose postings' Verifier forms are prepared while Solr writes this one."""
+        new postings' boilerplate and save the model when a periodic save is due."""
         results = list(prep.results)
         if prep.batch:
             extracted = self._extract_new(prep)  # outside the lock: extraction is the slow part
             with self.lock:
                 out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
-                                             extracted, ahead)
+                                             extracted)
             for i, r in zip(prep.uniq, out, strict=True):
                 results[i] = r
             if self.state.due():
@@ -895,7 +893,7 @@ class Ingestor:
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
-                          extracted: list[Any | None], ahead: Sequence[Prepared] = ()) -> list[Result]:
+                          extracted: list[Any | None]) -> list[Result]:
         self._learn_unconfirmed()
         ids = [p["id"] for p in batch]
         existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL + ",_version_")}
@@ -988,9 +986,7 @@ class Ingestor:
             self._merge(merges, via)  # apart for good (the re-sent batch is unchanged, so never decided again)
         self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
                           if i not in unchanged and extracted[i] is not None)
-        learns = sum(1 for i in range(len(batch)) if i not in unchanged and extracted[i] is not None)
-        # after a learning step most forms prepared ahead would be prepared again: none then
-        refused = self._write_meanwhile(docs, ahead if len(self._to_learn) + learns < self.learn_every else ())
+        refused = self._write(docs)
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
             for i, pid in enumerate(ids):
                 old = existing.get(pid)
@@ -1033,6 +1029,8 @@ class Ingestor:
         cfg = self.solr.signing()
         if not postings or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
             return {}
+        if not self.solr.query({"q": "*:*", "fq": _STRAIGHT, "rows": 0})["response"]["numFound"]:
+            return {}  # none in the collection (the usual case): no signatures to compute
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
                    for i, p in postings.items()}
@@ -1044,7 +1042,7 @@ class Ingestor:
         sigs = textprofile.solr_fields_signatures(docs, fields, cfg["quantRate"], cfg["minTokenLen"])
         field = cfg["signatureField"]
         found: dict[str, list[tuple[str, str]]] = {}
-        res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), "-sig_version:[* TO *]"],
+        res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), _STRAIGHT],
                                "fl": f"id,dup_group,{field}", "sort": "dup_group asc,id asc",
                                "rows": self.max_candidates})
         for d in res["response"]["docs"]:
@@ -1091,30 +1089,6 @@ class Ingestor:
             self.window.add(r)
         self.stats["regrouped"] += len(recs)
         return out
-
-    def _write_meanwhile(self, docs: list[dict[str, Any]], ahead: Sequence[Prepared]) -> dict[int, str]:
-        """`_write(docs)`, and while Solr writes them (this thread would only wait) the Verifier's forms of
-        the new postings of the `ahead` batches are prepared -- CPU work whose result does not depend on
-        the write (a prepared form is a function of the posting and its line weights, see `_prepare`), so
-        the decisions are the same. Preparing stops when the write is done; the rest waits for its batch."""
-        v = self.verifier
-        if v is None or not ahead:
-            return self._write(docs)
-        if self._writer is None:
-            self._writer = ThreadPoolExecutor(1, thread_name_prefix="jobdedup-solr-write")
-        done = self._writer.submit(self._write, docs)
-        try:
-            for prep in ahead:
-                for p, f, ex in zip(prep.batch, prep.feats, prep.extracted or (), strict=False):
-                    if done.done():
-                        break
-                    rec = self.window.recs.get(p["id"])
-                    if ex is not None and (rec is None or rec.feats["content"] != f["content"]):
-                        self._prepare(v, p["id"], f["content"], ex)
-                        self.stats["prepared_ahead"] += 1
-        finally:
-            wait([done])
-        return done.result()
 
     def _write(self, docs: list[dict[str, Any]]) -> dict[int, str]:
         """Write `docs` in one update request. Solr stops at the first document it refuses (400) and keeps
