@@ -1,6 +1,6 @@
 """The duplicate decision: a small logistic-regression verifier over explainable pair features, with veto
 rules on top where cross-validation showed they help (hard evidence of another job: the role list's job
-links changed, the same text moved to another city).
+links changed, the same text moved to another city or store, another employment type, pay unit or shift).
 
 `Verifier.decide(a, b)` says whether two prepared postings are the same job (FULL / SEMANTIC / TEMPORAL
 in the label vocabulary) and why: per-feature contributions to the logit `name(+x.x)`, measured from
@@ -33,6 +33,7 @@ from signatures.features import (
     links_compared,
     places_moved,
     prepare,
+    terms_changed,
 )
 from signatures.version import VERIFIER_VERSION
 
@@ -367,6 +368,11 @@ def _veto_reasons(model: Model, x_all: np.ndarray, a: Prepared, b: Prepared) -> 
         elif name == "places_moved":
             pa, pb = places_moved(a, b)
             out.append(f"veto:location_moved={','.join(pa)}->{','.join(pb)}")
+        elif name == "terms_changed":
+            out.append(f"veto:terms_changed={';'.join(terms_changed(a, b))}")
+        elif name == "pay_tiers":
+            out.append(f"veto:pay_tiers={','.join(f'{x:g}' for x in sorted(a.salaries))}|"
+                       f"{','.join(f'{x:g}' for x in sorted(b.salaries))}")
         elif name == "employer_conflict":
             out.append(f"veto:other_employer={','.join(sorted(a.sites))}->{','.join(sorted(b.sites))}")
         else:

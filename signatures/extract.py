@@ -427,6 +427,7 @@ def _raw_text(description: str) -> str:
 
 _HIRA_KATA_RE = re.compile(r"[\u3040-\u30ff]")
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
+_CJK_CHAR_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
 def detect_lang(text: str) -> str:
@@ -590,10 +591,24 @@ def _emails(text: str) -> list[str]:
     return out
 
 
+_ASCII_LOCAL_RE = re.compile(r"[A-Za-z0-9._%+-]+$")
+_ASCII_DOMAIN_RE = re.compile(r"[A-Za-z0-9.-]+")
+
+
+def _ascii_address(email: str) -> str:
+    """An address run into CJK text ("简历发至hr@acme.cn，谢谢") cut to its ASCII part (hr@acme.cn); "" if none."""
+    if email.isascii():
+        return email
+    local, _, domain = email.rpartition("@")
+    m, d = _ASCII_LOCAL_RE.search(local), _ASCII_DOMAIN_RE.match(domain)
+    return f"{m.group(0)}@{d.group(0).rstrip('.')}" if m and d and "." in d.group(0).strip(".") else ""
+
+
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
     folded = _fold(text)
-    emails = {e.lower().rstrip(".") for e in _emails(text)} if "@" in text else set()
+    emails = {_ascii_address(e.lower().rstrip(".")) for e in _emails(text)} if "@" in text else set()
+    emails.discard("")
     has_paren = "[" in text or "(" in text
     for m in _OBF_EMAIL_RE.finditer(text) if has_paren and _OBF_HINT_CS.search(folded) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
@@ -653,22 +668,35 @@ _ROLE_WORDS_CJK = re.compile(
 _ROLE_WORDS_CJK_ENDS = tuple(_ROLE_WORDS_CJK.pattern[3:-2].split("|"))
 if not _ROLE_WORDS_CJK.pattern.startswith("(?:") or any(re.escape(w) != w for w in _ROLE_WORDS_CJK_ENDS):
     raise ValueError("_ROLE_WORDS_CJK must stay `(?:word|word|...)$` over plain words")
+_CJK_ROLE_TAIL_RE = re.compile(rf"(.*(?:{_ROLE_WORDS_CJK.pattern[3:-2]}))")
 _ROLE_HEADING_RE = re.compile(r"(?i)^(?:#+\s*)?(?:招聘)?(?:岗位|職種|职位|職位|职缺|職缺|募集職種|open roles|positions?|roles?)\s*[:：]?\s*$")
 _HIRING_LIST_RE = re.compile(
     r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
 )
 _TITLE_HIRE_RE = re.compile(
-    r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*(?:an?\s+)?(.+)",
+    r"(?:诚聘|招聘|招募|急招|急聘|诚招|直招|热招|徵才|征才|寻找|招(?=\s)|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*"
+    r"(?:an?\s+)?(.+)",
     re.IGNORECASE)
-_TITLE_HIRE_TAIL_RE = re.compile(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才)\s*$")  # "SynFutures智能合约工程师招聘"
+_TITLE_HIRE_TAIL_RE = re.compile(r"(?:诚聘|招聘|招募|急招|急聘|诚招|直招|徵才|征才)\s*$")  # "SynFutures智能合约工程师招聘"
 _BRACKET_RE = re.compile(r"[\[【〔(（]([^\]】〕)）]{1,40})[\]】〕)）]")
 _LIST_PREFIX_RE = re.compile(r"^(?:->|=>|[-*+•·◆■□●○▶►→>]|\d+[.)、．]|[（(]\d+[)）]|#+)\s*")
 _URL_ONLY_RE = re.compile(r"https?://\S+")
 
 
-_PAY_CUT_RE = re.compile(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}")
+_PAY_CUT_RE = re.compile(
+    r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}|"
+    r"\d+\s*[-~～–]\s*\d+(?!\s*[a-z])|\d+\s*(?:年|名|人|个|位|届)")  # pay, ranges, "3-5年", "2名": not the role
 _HIRING_PREFIX_RE = re.compile(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?")
 _ROLE_CUT_RE = re.compile(r"\s[-–—→:：]\s|[:：→—]|\s\(|（")
+#: Where the role name of a role line ends: `Role - pay - link`, `Role | pay`, `Role: duties`.
+_ROLE_HEAD_CUT_RE = re.compile(r"\s+[-–—|]\s+|:\s")
+def _has_head_cut(core: str) -> bool:
+    """Whether `_ROLE_HEAD_CUT_RE` can cut `core` (single-spaced, stripped): literal checks, no regex."""
+    return ": " in core or " - " in core or " | " in core or " – " in core or " — " in core
+
+
+#: A name in title case ("Machine Learning Infra Engineer", "VP of Sales"): a role line's head, not a sentence.
+_TITLED_RE = re.compile(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*")
 _TRAILING_PAREN_RE = re.compile(r"\s*[（(][^）)]*[）)]\s*$")
 _CJK_PUNCT_RE = re.compile(r"[，。；、]")
 _ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
@@ -693,11 +721,12 @@ def _looks_like_role(s: str, lang: str) -> bool:
     core = s.strip(" 。.!！")
     if ")" in core or "）" in core:
         core = _TRAILING_PAREN_RE.sub("", core)
-    if len(core) > 24 or _CJK_PUNCT_RE.search(core):
+    if _CJK_PUNCT_RE.search(core):
         return False
-    return core.endswith(_ROLE_WORDS_CJK_ENDS) or (core.endswith("\n") and core[:-1].endswith(_ROLE_WORDS_CJK_ENDS)) or (
-        len(core) <= 40 and _ROLE_WORDS_EN_CS.search(_fold(core)) is not None and not _HAN_RE.search(core)
-    )
+    if not _CJK_CHAR_RE.search(core):  # a Latin role name in a CJK posting ("Senior Smart Contract Developer")
+        return len(core) <= 40 and _ROLE_WORDS_EN_CS.search(_fold(core)) is not None
+    return len(core) <= 24 and (core.endswith(_ROLE_WORDS_CJK_ENDS) or (
+        core.endswith("\n") and core[:-1].endswith(_ROLE_WORDS_CJK_ENDS)))
 
 
 _LOC_HINT_RE = re.compile(
@@ -718,8 +747,12 @@ def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     for p in parts[1:]:
         if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
             continue
-        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
-            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        pieces = [r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r]
+        # a segment naming a role, or a list of 3+ roles too long to read as one ("Java Engineer, UX Designer, AE")
+        if not _EMPLOYMENT_RE.match(p) and (
+            _looks_like_role(p, lang) or len(pieces) >= 3 and all(_looks_like_role(r, lang) for r in pieces)
+        ):
+            roles.extend(pieces)
         elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
             locs.append(p)
     out["roles"] = roles
@@ -773,6 +806,7 @@ _NOT_ROLE_FIRST = frozenset("cCeEaArRsSwWpPdDqQiIvV负負参參熟具协協完�
 
 _HIRING_LIST = _Pre(_HIRING_LIST_RE, lines=True)
 _TITLE_TAG_RE = re.compile(r"[\[【(（][^\]】)）]*[\]】)）]")
+_HAN_SPACE_RE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s*-\s*")
 _TITLE_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*")
 _LIST_SPLIT_RE = re.compile(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*")
 _BRACKET_OPEN_RE = re.compile(r"[\[【〔(（]")
@@ -790,44 +824,74 @@ def _middot_roles(part: str, lang: str) -> list[str]:
     return pieces if len(pieces) >= 2 and all(_looks_like_role(x, lang) for x in pieces) else [part]
 
 
+def _title_parts(t: str, lang: str) -> list[str]:
+    """A title (or the part of it after / before the hiring verb) cut into cleaned role candidates."""
+    t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t, lambda m: " ")
+    pieces = _TITLE_SPLIT_RE.split(t)
+    if lang != "en":  # "英语客服  校招": a space between two Han words parts a role from a note
+        pieces = [q for p in pieces for q in _HAN_SPACE_RE.split(p)]
+    if lang != "en" and "・" in t:
+        pieces = [q for p in pieces for q in _middot_roles(p, lang)]
+    parts = [c for c in (_clean_role(r) for r in pieces) if c]
+    if lang != "en":  # pay and holiday taglines ("月給40万円以上◎…", "年間休日127日！…") are no roles
+        parts = [c for c in parts if not _TAGLINE_RE.match(c)]
+    return parts
+
+
+def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
+    """Roles a title announces: after the hiring verb ("X公司诚聘 前端工程师"), else before it
+    ("SynFutures智能合约工程师招聘 薪资…"); a title given as a field that names no role word gives its
+    parts, except in Chinese: parts naming a role word give it up to that word, else a title of one part is
+    the role ("初级财务会计") and one of several is a tagline ("国内领先的 AI 公司，技术前沿，氛围好")."""
+    m = _TITLE_HIRE_RE.search(title)
+    parts = _title_parts(m.group(1) if m else _TITLE_HIRE_TAIL_RE.sub("", title), lang)
+    good = [r for r in parts if _looks_like_role(r, lang)]
+    if not good and m and lang != "en":
+        before = [r for r in _title_parts(title[: m.start()], lang) if _looks_like_role(r, lang)]
+        if before:
+            return before
+    if good or not title_given:
+        return good
+    if lang != "zh":
+        return parts
+    cut = [m.group(1) for m in map(_CJK_ROLE_TAIL_RE.match, parts) if m]  # "寻找资深前端工程师 synfutures"
+    return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
+
+
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
-    folded: list[str] | None = None,
+    folded: list[str] | None = None, header: bool = False,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines.
-    `folded`: the lines' `_fold`, when the caller has it."""
+    `folded`: the lines' `_fold`, when the caller has it. `header`: the first line is a header already read
+    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company)."""
     flines = folded if folded is not None else [_fold(ln) for ln in lines]
     roles: list[str] = []
     if title:
-        m = _TITLE_HIRE_RE.search(title)
-        t = m.group(1) if m else _TITLE_HIRE_TAIL_RE.sub("", title)
-        t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t, lambda m: " ")
-        pieces = _TITLE_SPLIT_RE.split(t)
-        if lang != "en" and "・" in t:
-            pieces = [q for p in pieces for q in _middot_roles(p, lang)]
-        parts = [c for c in (_clean_role(r) for r in pieces) if c]
-        if lang != "en":  # pay and holiday taglines ("月給40万円以上◎…", "年間休日127日！…") are no roles
-            parts = [c for c in parts if not _TAGLINE_RE.match(c)]
-        good = [r for r in parts if _looks_like_role(r, lang)]
-        roles.extend(good or (parts if title_given else []))
+        roles.extend(_title_roles(title, lang, title_given))
     joined = "\n".join(lines)
     for m in _HIRING_LIST.line_matches("\n".join(flines), _line_starts(flines)).values():
         if m.end(1) - m.start(1) < 240:
             items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    if lang == "en":
+        for line, fl in zip(lines, flines, strict=True):
+            if "looking for" in fl or "seeking" in fl or "need" in fl:
+                roles.extend(_sought_roles(line))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
     en = lang == "en"
-    for line in lines:
+    for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
         core = _role_core(stripped)
         n = len(core)
         listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
         is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
+        took = len(roles)
         if has_url and not core and prev_role:
             roles.append(prev_role)
         elif (has_url or listed or n <= 60) and 2 <= n <= 70:
@@ -836,6 +900,12 @@ def _roles(
                 has_url or listed or len(core.split()) <= 6
             ):
                 roles.append(core)
+        if len(roles) == took and n > 2 and _has_head_cut(core):  # `2. QA Engineer - €60k - link`, `Role: duties`
+            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
+                has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
+            ) and _looks_like_role(head, lang):
+                roles.append(head)
         if core and n <= 70:
             if is_role is None:
                 is_role = _looks_like_role(core, lang)
@@ -852,6 +922,30 @@ def _roles(
         if c and len(c) >= 2:
             seen.setdefault(c, None)
     return list(seen)[:40]
+
+
+_SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s")
+_SOUGHT_END_RE = re.compile(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]")
+_SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+")
+_LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
+
+
+@line_cache
+def _sought_roles(line: str) -> tuple[str, ...]:
+    """Job titles named in title case in a sentence saying whom the employer seeks ("We're looking for a few
+    Senior Backend Engineers (Go), a Senior Data Engineer and a Product Designer"): each item without its
+    leading lowercase words (a few, experienced) and notes; lowercase phrases ("exceptional engineers who
+    ...") name no particular job and are left out."""
+    out = []
+    for m in _SOUGHT_RE.finditer(line):
+        rest = line[m.end() : m.end() + 240]
+        rest = _sub_spans(_ROLE_NOISE_RE, _unopened(rest, "[(（", "])）"), rest, lambda _: " ")
+        for item in _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]):
+            item = _SPACES_RE.sub(" ", _LOWER_LEAD_RE.sub("", item.strip())).strip()
+            if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
+                    _looks_like_role(item, "en"):
+                out.append(item)
+    return tuple(out)
 
 
 _MENTION_HEAD = (
@@ -968,7 +1062,8 @@ _FAMILIES: dict[str, str] = {
     "security": r"security|安全|审计|セキュリティ",
     "qa": r"\bqa\b|quality assurance|test engineer|\bsdet\b|测试|測試|テスト",
     "embedded": r"embedded|firmware|hardware|robotics|electrical|mechanical|嵌入式|硬件|組込|ハードウェア",
-    "product": r"product manager|\bpm\b|program manager|project manager|\btpm\b|产品经理|產品經理|プロダクトマネージャー",
+    "product": r"product manager|\bpm\b|program manager|project manager|\btpm\b|产品经理|產品經理|"
+    r"产品(?:总监|專家|专家|负责人|主管)|產品(?:總監|專家|負責人|主管)|プロダクトマネージャー",
     "design": r"designer|design engineer|\bux\b|\bui\b|设计|設計|デザイナー",
     "sales": r"\bsales\b|account executive|\bae\b|\bbdr\b|\bsdr\b|business development|\bgtm\b|go-to-market|"
     r"partnership|\bbd\b|商务|销售|上币|営業",
@@ -1142,7 +1237,8 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines)
+    header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header)
     cleaned: dict[str, None] = {}
     for r in roles:
         c = _clean_role(r)

@@ -11,14 +11,15 @@ import sys
 import unicodedata
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
 import xxhash
 
+from signatures import jobfacts
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
@@ -48,6 +49,8 @@ __all__ = [
     "place_names",
     "places_moved",
     "prepare",
+    "job_terms",
+    "terms_changed",
     "role_word_sets",
     "shingle_hashes",
 ]
@@ -63,7 +66,7 @@ FEATURES: tuple[str, ...] = (
     "spec_near_copy",  # how far spec_jaccard is into its top band: (spec_jaccard - 0.7) / 0.3, 0 below 0.7
     "title_sim",  # title similarity (character bigrams), 0 when a title is missing
     "roles_known",  # 1 when both postings announce roles (header, title, role lists and sections)
-    "role_sim",  # soft Jaccard of the announced roles (en: word by word), 0 unknown
+    "role_sim",  # soft Jaccard of the announced roles (en: word by word; CJK: as names, see _cjk_alike), 0 unknown
     "roles_changed",  # fraction of roles changed: unmatched roles of the side with more / the larger role count
     "roles_novel",  # share of announced roles one side names that the other side's text never mentions
     "families_known",  # 1 when both postings announce role families (frontend, sales, ...)
@@ -78,6 +81,11 @@ FEATURES: tuple[str, ...] = (
     "date_gap",  # log(1 + days between postings) / log(366), 0 when a date is missing
     "links_changed",  # share of job links (ATS / careers pages) listed by one side only; 0 unless both list >= 2
     "places_moved",  # 1 when each side names a place (header / location field) the other posting never mentions
+    "pay_tiers",  # 1 when both give pay, no figure agrees and they were posted within a day: two pay tiers, two offers
+    "duties_known",  # 1 when both postings have duty / requirement sections and no evidence of two employers
+    "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's; 0 unknown or
+    # two employers (one template's duties under two employers are no evidence of one job)
+    "terms_changed",  # 1 when both state an employment type, pay unit or shift (hours) and they differ (job_terms)
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -225,6 +233,10 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
+    role_names: tuple[str, ...] = ()  # the name of each of `roles`
+    role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
+    duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
+    terms: frozenset[str] = frozenset()  # employment type, pay unit, shift as "dimension:value" (see job_terms)
 
     @property
     def id(self) -> str:
@@ -252,11 +264,30 @@ class Prepared:
         return self.search_text.replace(" ", "")
 
 
+#: Headings of the sections that say what the job is: duties and requirements (not the company, pay or contact).
+_DUTY_HEADING_RE = re.compile(
+    r"(?i)职责|職責|要求|任职|任職|资格|資格|条件|工作内容|工作內容|职位描述|職位描述|岗位描述|職務|业务内容|"
+    r"responsibilit|requirement|qualification|what you|you will|must.have|nice.to.have|"
+    r"仕事内容|業務内容|具体的には|必須|歓迎|対象となる方|応募資格")
+
+
+def duty_shingles(ex: Extracted, k: int) -> np.ndarray:
+    """Sorted unique shingle hashes of the lines in duty / requirement sections (empty when there are none):
+    the job itself, without the blurb, pay and contact a repost changes or another role shares."""
+    hashes = [h for sec in ex.sections if sec.heading and _DUTY_HEADING_RE.search(sec.heading)
+              for ln in sec.lines for h in _line_shingles(ln, k)]
+    return np.unique(np.array(hashes, np.uint64)) if hashes else np.zeros(0, np.uint64)
+
+
 def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
     """Extract a posting (unless given `Extracted`) and precompute everything the pair features need."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
+    intro = intro_lines(ex)
+    if intro:
+        lw = np.array(lw, np.float32)
+        lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
     # one token stream over all lines (so re-flowed lines keep their shingles)
     per_line = [_line_tokens(line) for line in ex.lines]
     toks = [t for line in per_line for t in line]
@@ -277,13 +308,17 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     )
     sites = employer_sites(ex)
     announced = announced_roles(ex)
+    merged = _merge_named(tuple(announced))
     return Prepared(
         ex=ex,
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
         title=_title_grams(ex.title),
-        roles=_merge_roles(announced),
+        roles=merged[0],
+        role_names=merged[1],
+        role_parts=tuple(map(_cjk_role_parts, merged[1])),
+        duties=duty_shingles(ex, k),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
@@ -297,13 +332,58 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sites=sites,
         places=place_names(ex),
         role_words=role_word_sets(ex),
+        terms=job_terms(ex),
     )
+
+
+#: Weight of the intro's shingles in the job-text similarity (boilerplate lines weigh 0.1).
+INTRO_WEIGHT = 0.1
+_INTRO_STOP_RE = re.compile(
+    r"(?i)hiring|looking for|seeking|openings?|open roles?|positions?|\broles?\b|join us|we need|apply|"
+    r"responsibilit|requirement|you will|you'll|salary|compensation|\bpay\b|https?://|@|\$\d|€\d|£\d")
+
+
+def intro_lines(ex: Extracted) -> tuple[int, int] | None:
+    """(start, end) of an English posting's intro: the company paragraphs after the header (or at the
+    top) before the first line that announces, describes or pays a job — rewritten freely between
+    reposts and shared by an employer's other jobs, so it weighs like boilerplate in the job-text
+    similarity. None when there is none or it would leave under two lines of job text."""
+    if ex.lang != "en" or len(ex.lines) < 3:
+        return None
+    first = ex.lines[0]
+    start = 1 if ("|" in first or first == ex.title) else 0
+    end = start
+    while end < len(ex.lines) and end - start < 3:
+        ln = ex.lines[end]
+        if len(ln) < 40 or _LIST_LINE_RE.match(ln) or _INTRO_STOP_RE.search(ln):
+            break
+        end += 1
+    if end == start or len(ex.lines) - end < 2:
+        return None
+    return start, end
+
+
+_LIST_LINE_RE = re.compile(r"^\s*(?:[-*+•·>]|\d+[.)])\s")
 
 
 def announced_roles(ex: Extracted) -> tuple[str, ...]:
     """The roles a posting announces: header, title, `hiring: a, b` lists, role sections and role lines
-    (extract's `roles`); never job titles merely mentioned in the company blurb."""
-    return ex.roles
+    (extract's `roles`); never job titles merely mentioned in the company blurb. English: a role's
+    trailing clause ("… who loves Go", "… for our platform team") and leading "our"/"a" dropped, sentences
+    ("our CTO is the founder", "we're looking for engineers") left out."""
+    return _english_roles(ex.roles) if ex.lang == "en" else ex.roles
+
+
+_ROLE_CLAUSE_RE = re.compile(r" (?:who|that|to|with|where|which|for (?:our|the|a|an|us)) .*$")
+_ROLE_ARTICLE_RE = re.compile(r"^(?:we re |we are )?(?:also |always |currently |now )?(?:hiring|looking for|seeking)"
+                              r"(?: for)? |^(?:our|a|an|the) ")
+_SENTENCE_RE = re.compile(r"^(?:we|you|i|they|there|this|these)\b|\b(?:is|are|was|were|has|have|writes|ll|will)\b")
+
+
+@line_cache
+def _english_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    out = (_ROLE_ARTICLE_RE.sub("", _ROLE_ARTICLE_RE.sub("", _ROLE_CLAUSE_RE.sub("", r))) for r in roles)
+    return tuple(dict.fromkeys(r for r in out if r and not _SENTENCE_RE.search(r)))
 
 
 def announced_families(ex: Extracted) -> frozenset[str]:
@@ -336,18 +416,99 @@ def _cjk_grams(g: frozenset[str]) -> bool:
 def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
     """Distinct roles of one posting: names that agree with an earlier one are dropped; a Latin name of one
     bigram is too short to tell, a CJK one (护工, 保安) is a role."""
+    return _merge_named(tuple(names))[0]
+
+
+@line_cache
+def _merge_named(names: tuple[str, ...]) -> tuple[tuple[frozenset[str], ...], tuple[str, ...]]:
+    """`_merge_roles` with the name kept for each distinct role."""
     out: list[frozenset[str]] = []
-    for n in names:
+    kept: list[str] = []
+    for n in map(_simplified, names):
+        if _CJK_LEVEL_HEAD_RE.fullmatch(n.strip()):  # "金融产品经理/专家": a level alone names no job
+            continue
         g = _grams(n)
         if (len(g) >= 2 or _cjk_grams(g)) and not any(_same_role(g, h) for h in out):
             out.append(g)
-    return tuple(out)
+            kept.append(n)
+    return tuple(out), tuple(kept)
 
 
-def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
-                same: Callable[[frozenset[str], frozenset[str]], bool] = _same_role) -> int:
-    """How many roles of `a` match a distinct role of `b` (greedy, most similar first; `same` says which
-    roles agree: bigram sets by default)."""
+@line_cache
+def _simplified(name: str) -> str:
+    """A role name with traditional Han characters written simplified (智能合約工程師 = 智能合约工程师)."""
+    if not _HAN_RE.search(name):
+        return name
+    from opencc import OpenCC  # imported on first use: English postings never need it
+
+    return _t2s(OpenCC).convert(name)
+
+
+@lru_cache(maxsize=1)
+def _t2s(cls: Any) -> Any:
+    return cls("t2s")
+
+
+_HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#.]*|[0-9]+[a-z][a-z0-9]*")
+#: Heads of CJK role names that give the level, not the job: 金融产品经理 / 金融产品总监 are one role re-levelled.
+_CJK_LEVEL_HEAD_RE = re.compile(r"(?:总经理|经理|總經理|經理|总监|總監|专家|專家|负责人|負責人|主管|领导|領導|leader|lead)$")
+
+
+_RoleParts = tuple[frozenset[str], frozenset[str], frozenset[str]]
+
+
+@line_cache
+def _cjk_role_parts(name: str) -> _RoleParts:
+    """A CJK role name as (bigrams of its Han part, its Latin words, bigrams of its Han part without a level
+    head — empty when it has none)."""
+    low = unicodedata.normalize("NFKC", name).lower()
+    latin = frozenset(_LATIN_WORD_RE.findall(low))
+    han = _LATIN_WORD_RE.sub(" ", low)
+    stem = _CJK_LEVEL_HEAD_RE.sub("", han.strip()) if _CJK_LEVEL_HEAD_RE.search(han.strip()) else ""
+    return _grams(han), latin, (_grams(stem) if len(stem.replace(" ", "")) >= 2 else frozenset())
+
+
+def _contained(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) >= 0.8 * min(len(a), len(b))
+
+
+def _names_word(p: Prepared, word: str) -> bool:
+    """Whether a posting writes the Latin `word` (not inside a longer Latin word: ios is not in studios)."""
+    text = p.search_text
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if not (text[i - 1].isascii() and text[i - 1].isalnum()) and not (j < len(text) and text[j].isascii() and text[j].isalpha()):
+            return True
+        i = text.find(word, i + 1)
+    return False
+
+
+def _cjk_alike(pa: _RoleParts, pb: _RoleParts, a: Prepared, b: Prepared) -> bool:
+    """CJK roles that `_same_role` tells apart yet agree: the names differ only in the level head
+    (产品经理 / 产品总监), or the Han parts agree and each Latin modifier only one name has (web3 / DeFi
+    后端工程师) is written in the other posting too (an iOS-only posting never names Android)."""
+    ha, la, sa = pa
+    hb, lb, sb = pb
+    if sa and sb and _contained(sa, sb):
+        return True
+    return la != lb and _contained(ha, hb) and all(_names_word(b, w) for w in la - lb) and \
+        all(_names_word(a, w) for w in lb - la)
+
+
+def _cjk_matched(a: Prepared, b: Prepared) -> int:
+    """`_role_match` of two CJK postings' roles, agreement by `_same_role` or `_cjk_alike`."""
+    ra, rb, pa, pb = a.roles, b.roles, a.role_parts, b.role_parts
+    return _role_match(range(len(ra)), range(len(rb)),
+                       lambda i, j: _same_role(ra[i], rb[j]) or _cjk_alike(pa[i], pb[j], a, b),
+                       lambda i, j: _jac(ra[i], rb[j]))
+
+
+def _role_match(a: Sequence[Any], b: Sequence[Any], same: Callable[[Any, Any], bool] = _same_role,
+                sim: Callable[[Any, Any], float] = _jac) -> int:
+    """How many roles of `a` match a distinct role of `b` (greedy, most similar first by `sim`; `same` says
+    which roles agree: bigram sets by default)."""
     used: set[int] = set()
     matched = 0
     for ra in a:
@@ -355,7 +516,7 @@ def _role_match(a: tuple[frozenset[str], ...], b: tuple[frozenset[str], ...],
         for j, rb in enumerate(b):
             if j in used or not same(ra, rb):
                 continue
-            s = _jac(ra, rb)
+            s = sim(ra, rb)
             if s > best:
                 best, bj = s, j
         if bj >= 0:
@@ -416,8 +577,24 @@ def _role_words(name: str) -> frozenset[str]:
 
 
 def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
-    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"."""
-    return a <= b or b <= a
+    """One role's words contain the other's: "machine learning" ~ "machine learning engineer"; a word of
+    five letters or more may differ by one typo ("softare engineering manager" ~ "software ...")."""
+    if a <= b or b <= a:
+        return True
+    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    return all(w in big or len(w) >= 5 and any(_one_edit(w, x) for x in big) for w in small)
+
+
+def _one_edit(x: str, y: str) -> bool:
+    """Whether two words are at most one insertion, deletion or substitution apart."""
+    if abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) > len(y):
+        x, y = y, x
+    i = 0
+    while i < len(x) and x[i] == y[i]:
+        i += 1
+    return x[i + (len(x) == len(y)) :] == y[i + 1 :]
 
 
 def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
@@ -427,10 +604,16 @@ def role_word_sets(ex: Extracted) -> tuple[frozenset[str], ...]:
     return _role_word_sets(announced_roles(ex)) if ex.lang == "en" else ()
 
 
+def _generic(role_words: tuple[frozenset[str], ...]) -> bool:
+    """Whether a posting names only generic roles ("Founding Engineers", "Senior | Staff Engineers")."""
+    return all(w <= _GENERIC_ROLE_WORDS for w in role_words)
+
+
 @line_cache
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
-    words = (w for w in map(_role_words, roles) if w and not w <= _GENERIC_ROLE_WORDS)
+    named = [w for w in map(_role_words, roles) if w]
+    words = [w for w in named if not w <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
     for g in sorted(words, key=len, reverse=True):
         if not any(_same_role_words(g, h) for h in out):
             out.append(g)
@@ -548,9 +731,9 @@ def place_names(ex: Extracted) -> frozenset[str]:
     segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words and
     segments naming a job or skill, spellings folded (New York / NY -> nyc). Other languages: the place units
     of the location field (東京都渋谷区 -> 東京, 渋谷; 成都; 深圳/香港 -> 深圳, 香港), work-mode words (远程,
-    リモート) left out."""
+    リモート) left out, and the store, station and address units of the workplace sections (workplace_places)."""
     if ex.lang != "en":
-        return _cjk_places(ex.location)
+        return _cjk_places(ex.location) | workplace_places(ex)
     return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
 
 
@@ -578,11 +761,9 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
 
 #: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK
 #: (成都, 杭州, 中区: a 1-character name keeps its suffix), or a Latin word.
-_CJK_PLACE_RE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|([\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")
-_CJK_NOT_PLACE = frozenset(
-    "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
-    "remote onsite hybrid office full time part wfh anywhere global worldwide".split()
-)
+_CJK_PLACE_RE = re.compile(r"([\u3005\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|"
+                           r"([\u3005\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")  # 々 (U+3005) inside names: 代々木
+_CJK_NOT_PLACE = jobfacts.NOT_PLACE
 
 
 def _cjk_places(location: str) -> frozenset[str]:
@@ -592,6 +773,29 @@ def _cjk_places(location: str) -> frozenset[str]:
         if len(unit) >= 2 and unit not in _CJK_NOT_PLACE:
             out.add(unit)
     return frozenset(out)
+
+
+def workplace_places(ex: Extracted) -> frozenset[str]:
+    """Place units of a CJK posting's workplace lines (signatures.jobfacts: stores, stations, address units
+    under 勤務地 / アクセス / 最寄り駅 / 店舗 / 工作地点 ...). One company's template for several stores or offices
+    differs only there."""
+    return jobfacts.workplace_units(jobfacts.fact_lines(ex.lines)[0])
+
+
+def job_terms(ex: Extracted) -> frozenset[str]:
+    """A posting's stated terms (signatures.jobfacts.terms_of: employment type, pay unit, shift, clock hours)
+    from its title, an HN header's segments and its 雇用形態 / 給与 / 勤務時間 / 工作性质 / Employment / Pay /
+    Schedule lines. The same template for a full-time and a part-time job, or a day and a night shift,
+    differs only there."""
+    lines = jobfacts.fact_lines(ex.lines)[1]
+    if ex.lines and ("|" in ex.lines[0] or "｜" in ex.lines[0]):
+        lines.append(ex.lines[0][:300])  # an HN header: Company | Place | Full-time | Roles
+    return jobfacts.terms_of((ex.title[:300], *lines))
+
+
+def terms_changed(a: Prepared, b: Prepared) -> tuple[str, ...]:
+    """The term dimensions both postings state with nothing in common (jobfacts.changed_terms)."""
+    return jobfacts.changed_terms(a.terms, b.terms)
 
 
 _ALNUM_ONLY = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))
@@ -691,11 +895,12 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if a.title and b.title:
         f[_I["title_sim"]] = _jac(a.title, b.title)
     english = a.ex.lang == "en" and b.ex.lang == "en"
-    if english and a.role_words and b.role_words:  # roles compared word by word (seniority, abbreviations)
+    if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
+        # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
         matched = _role_match(a.role_words, b.role_words, _same_role_words)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
-        matched = _role_match(a.roles, b.roles)
+        matched = _cjk_matched(a, b)
         ra, rb = a.roles, b.roles
     else:
         ra = rb = ()
@@ -725,9 +930,16 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:
             f[_I["links_changed"]] = (only_a + only_b) / (shared + only_a + only_b)
+    if len(a.duties) >= 5 and len(b.duties) >= 5 and not f[_I["employer_differs"]]:
+        f[_I["duties_known"]] = 1.0
+        f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
+    if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
+        f[_I["pay_tiers"]] = 1.0
     if a.places and b.places:
         pa, pb = places_moved(a, b)
         f[_I["places_moved"]] = 1.0 if pa and pb else 0.0
+    if a.terms and b.terms and terms_changed(a, b):
+        f[_I["terms_changed"]] = 1.0
     return f
 
 

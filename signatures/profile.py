@@ -20,6 +20,12 @@ built from real words, with rules chosen on labeled pairs (benchmarks/eval_profi
   after a separator goes too ("后端 | 前端" signs "后端"): the description tells such jobs apart
   (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …").
 
+* The description's job facts (facts_profile, SIG_VERSION 4): store / station / address units and the
+  employment type, pay unit, shift and hours of its workplace and terms lines (signatures.jobfacts),
+  one profile line each, unquantized, after the fields; none, no extra profile. Job boards carry one
+  company's template for several stores or for a full-time and a part-time job: the texts differ only
+  there, in words written once, which a long description's quantization drops.
+
 * HTML tags dropped and character references decoded (descriptions may be HTML or plain text).
 * Width folding (NFKC of fullwidth Latin/digits, halfwidth katakana, compatibility
   ideographs: variants are the same word); URLs and e-mail addresses removed
@@ -87,7 +93,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from signatures import script
+from signatures import jobfacts, script
 from signatures.segment import get_segmenter
 from signatures.textprofile import (
     java_profile,
@@ -568,13 +574,29 @@ def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list
     return fields, stripped
 
 
+def facts_profile(fields: _Fields) -> str:
+    """The profile of a CJK posting's job facts (SIG_VERSION 4): the workplace units and terms of its
+    description (signatures.jobfacts.description_facts: store, station, address; employment type, pay unit,
+    shift, hours), each counted once and never quantized away; "" when it states none. One company's
+    template for two stores or for a full-time and a part-time job differs only there, and a long
+    description's quantization keeps only its frequent words."""
+    facts: set[str] = set()
+    for name, values in fields:
+        if name == DESCRIPTION_FIELD:
+            for v in values:
+                facts |= jobfacts.description_facts(v)
+    return "\n".join(f"{f} 1" for f in sorted(facts))
+
+
 def _cjk_posting_signature(
     fields: _Fields, stripped: list[str], plain: tuple[list[str], list[str]] | None
 ) -> str:
     """Signature of a CJK posting: the one-pass Chinese path when `plain` (its _plain_split), else
-    every value through the general path (kana, width forms, other letters...)."""
+    every value through the general path (kana, width forms, other letters...); the job facts'
+    profile (facts_profile) last, when there are any."""
+    facts = facts_profile(fields)
     if plain is not None:
-        return _plain_zh_digest(fields, *plain)
+        return _plain_zh_digest(fields, *plain, facts)
     it = iter(stripped)
     prepared = [(name, [_value(v, next(it)) for v in values]) for name, values in fields]
     lang = _language([v for _, values in prepared for v in values])
@@ -582,10 +604,12 @@ def _cjk_posting_signature(
     for name, values in prepared:
         profiles.append(_name_profile(name))
         profiles.extend(cjk_profile(_value_counts(v, lang)) for v in values)
+    if facts:
+        profiles.append(facts)
     return profile_digest(profiles)
 
 
-def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str]) -> str:
+def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str], facts: str = "") -> str:
     """posting_profile_signature of a posting whose values are all plain (_plain_split): Chinese, one
     jieba-rs call per value over its Han runs. Words and tokens are length-filtered before counting,
     in C (compress/map): hashing the ~2/3 of jieba's output that is 1-character words and separators
@@ -605,6 +629,8 @@ def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], a
             if tokens:
                 _count_elements(counts, compress(tokens, map(gt, map(len, tokens), _TWOS)))
             profiles.append(cjk_profile(counts))
+    if facts:
+        profiles.append(facts)
     try:  # MD5 over each profile's UTF-8 in turn = over the UTF-8 of their concatenation
         return hashlib.md5("".join(profiles).encode("utf-8")).hexdigest()
     except UnicodeEncodeError:  # a lone surrogate: Java's encoder rules

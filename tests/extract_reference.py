@@ -6,6 +6,12 @@ Semantic changes made to extract() since, mirrored here in their plain form (iss
 e-mail addresses leave role lines (`_role_core`); a location under a location heading (not an English 'Office' one); parenthesized
 notes leave a CJK location, and one that only says remote / anywhere is none; a CJK title segment split at ・ when every piece is a role; contact and duty lines (负责… / 熟悉…) are no role lines;
 'looking for' / 'seeking' titles and a trailing 招聘 read like 'hiring'; pay / holiday taglines of a CJK title are no roles; 护工 司机 保安 … are role words.
+Chinese titles (issue 9, zh recall): 直招 急聘 热招 寻找 and `招 ` are hiring verbs too, the role before the verb when none after it,
+ranges / years / head counts cut from a role, a title part split at a space or hyphen after a Han character, a Latin role name in a
+CJK posting up to 40 characters, no tagline parts as roles in Chinese (a title of one part is a role); 产品总监 / 产品专家 are the product family;
+an e-mail address run into CJK text keeps only its ASCII part (简历发至hr@acme.cn -> hr@acme.cn).
+the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
+head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles.
 """
 
 from __future__ import annotations
@@ -196,7 +202,14 @@ def _salaries(lines: tuple[str, ...]) -> tuple[float, ...]:
 
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
-    emails = {e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)}
+    emails = set()
+    for e in (e.lower().rstrip(".") for e in _EMAIL_RE.findall(text)):
+        if not e.isascii():  # run into CJK text: the ASCII tail of the local part, the ASCII head of the domain
+            local, _, domain = e.rpartition("@")
+            m, d = re.search(r"[a-z0-9._%+-]+$", local), re.match(r"[a-z0-9.-]+", domain)
+            e = f"{m.group(0)}@{d.group(0).rstrip('.')}" if m and d and "." in d.group(0).strip(".") else ""
+        if e:
+            emails.add(e)
     for m in _OBF_EMAIL_RE.finditer(text) if _OBF_HINT_RE.search(text) else ():
         dom = re.sub(r"\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*", ".", m.group(2), flags=re.IGNORECASE)
         emails.add(f"{m.group(1)}@{dom}".lower())
@@ -244,7 +257,8 @@ _HIRING_LIST_RE = re.compile(
     r"(?i)(?:\bhiring(?:\s+for)?|openings?\s+for|open\s+roles?|open\s+positions?|positions?|roles?)\s*[:：]?\s+(?:an?\s+|the\s+|multiple\s+|several\s+)?(.+)"
 )
 _TITLE_HIRE_RE = re.compile(
-    r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*(?:an?\s+)?(.+)",
+    r"(?:诚聘|招聘|招募|急招|急聘|诚招|直招|热招|徵才|征才|寻找|招(?=\s)|hiring|\blooking\s+for|\bseek(?:s|ing))\s*[:：]?\s*"
+    r"(?:an?\s+)?(.+)",
     re.IGNORECASE)
 _BRACKET_RE = re.compile(r"[\[【〔(（]([^\]】〕)）]{1,40})[\]】〕)）]")
 _LIST_PREFIX_RE = re.compile(r"^(?:->|=>|[-*+•·◆■□●○▶►→>]|\d+[.)、．]|[（(]\d+[)）]|#+)\s*")
@@ -253,7 +267,8 @@ _URL_ONLY_RE = re.compile(r"https?://\S+")
 
 def _clean_role(s: str) -> str:
     s = _URL_ONLY_RE.sub(" ", s)
-    s = re.split(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}", s)[0]
+    s = re.split(r"(?i)薪水|薪资|薪酬|月薪|年薪|salary|\$\d|\d+\s*[kK万w]|\d{3,}|"
+                 r"\d+\s*[-~～–]\s*\d+(?!\s*[a-z])|\d+\s*(?:年|名|人|个|位|届)", s)[0]
     s = _LIST_PREFIX_RE.sub("", s.strip())
     s = re.sub(r"(?i)^(?:we'?re |we are |now )?hiring(?:\s+for)?\s*[:：]?\s*(?:an?\s+)?", "", s)
     s = re.split(r"\s[-–—→:：]\s|[:：→—]|\s\(|（", s)[0]
@@ -266,9 +281,11 @@ def _looks_like_role(s: str, lang: str) -> bool:
     if lang == "en":
         return bool(_ROLE_WORDS_EN.search(s)) and len(s.split()) <= 9
     core = re.sub(r"\s*[（(][^）)]*[）)]\s*$", "", s.strip(" 。.!！"))
-    if len(core) > 24 or re.search(r"[，。；、]", core):
+    if re.search(r"[，。；、]", core):
         return False
-    return bool(_ROLE_WORDS_CJK.search(core)) or (len(core) <= 40 and bool(_ROLE_WORDS_EN.search(core)) and not _HAN_RE.search(core))
+    if not re.search(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]", core):
+        return len(core) <= 40 and bool(_ROLE_WORDS_EN.search(core))
+    return len(core) <= 24 and bool(_ROLE_WORDS_CJK.search(core))
 
 
 _LOC_HINT_RE = re.compile(
@@ -289,8 +306,10 @@ def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     for p in parts[1:]:
         if _URL_ONLY_RE.fullmatch(p) or re.fullmatch(r"[\w.-]+\.[a-z]{2,}(/\S*)?", p, re.IGNORECASE):
             continue
-        if _looks_like_role(p, lang) and not _EMPLOYMENT_RE.match(p):
-            roles.extend(r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r)
+        pieces = [r for r in re.split(r"\s*(?:,|/|;|&|\band\b)\s*", p) if r]
+        if not _EMPLOYMENT_RE.match(p) and (
+                _looks_like_role(p, lang) or len(pieces) >= 3 and all(_looks_like_role(r, lang) for r in pieces)):
+            roles.extend(pieces)
         elif _LOC_HINT_RE.search(p) or _EMPLOYMENT_RE.match(p):
             locs.append(p)
     out["roles"] = roles
@@ -318,16 +337,18 @@ def _role_core(line: str) -> str:
 
 
 def _roles(
-    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True
+    lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
+    header: bool = False
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines."""
     roles: list[str] = []
-    if title:
-        m = _TITLE_HIRE_RE.search(title)
-        t = m.group(1) if m else re.sub(r"(?:诚聘|招聘|招募|急招|诚招|徵才|征才)\s*$", "", title)
+    def title_parts(t: str) -> list[str]:
         t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
         pieces = re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)
+        if lang != "en":  # "英语客服  校招", "前端工程师-SynFutures": parted after a Han character
+            pieces = [q for p in pieces
+                      for q in re.split(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s*-\s*", p)]
         if lang != "en":  # `看護師・介護職員ほか4職種募集`: the pieces between the dots when each is a role
             split = []
             for p in pieces:
@@ -339,27 +360,58 @@ def _roles(
             tagline = (r"(?:月給|年収|時給|日給|年俸|年間休日|年休|賞与|完全?週休|土日|残業|未経験|応募者全員|面接|手当|"
                        r"月薪|年薪|薪资|薪水|五险一金|双休|周末双休)")
             parts = [c for c in parts if not re.match(tagline, c)]
+        return parts
+
+    if title:
+        m = _TITLE_HIRE_RE.search(title)
+        parts = title_parts(m.group(1) if m else re.sub(r"(?:诚聘|招聘|招募|急招|急聘|诚招|直招|徵才|征才)\s*$", "", title))
         good = [r for r in parts if _looks_like_role(r, lang)]
-        roles.extend(good or (parts if title_given else []))
+        before = [r for r in title_parts(title[: m.start()]) if _looks_like_role(r, lang)] if m and lang != "en" else []
+        if not good and before:  # "SynFutures智能合约工程师招聘 薪资…": the role before the hiring verb
+            roles.extend(before)
+        elif good or not title_given:
+            roles.extend(good)
+        elif lang != "zh":
+            roles.extend(parts)
+        else:  # Chinese parts without a role word are company names and slogans; else up to the role word
+            role_tail = "(.*(?:" + _ROLE_WORDS_CJK.pattern[3:-2] + "))"
+            cut = [m2.group(1) for m2 in (re.match(role_tail, r) for r in parts) if m2]
+            roles.extend(cut or (parts if len(parts) == 1 else []))
     for line in lines:
         m = _HIRING_LIST_RE.search(line)
         if m and len(m.group(1)) < 240:
             items = re.split(r"\s*(?:[,，、;；&]|\band\b|\bor\b)\s*", m.group(1).rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    for line in lines if lang == "en" else ():
+        for m in re.finditer(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s", line):
+            rest = re.sub(_ROLE_NOISE_RE, " ", line[m.end() : m.end() + 240])
+            rest = re.split(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]", rest, maxsplit=1)[0]
+            for item in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+", rest):
+                item = re.sub(r"\s+", " ", re.sub(r"^(?:[a-z][\w'-]*\s+)+", "", item.strip())).strip()
+                titled = re.fullmatch(
+                    r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", item)
+                if item[:1].isupper() and len(item.split()) <= 5 and titled and _looks_like_role(item, "en"):
+                    roles.append(item)
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
     prev_role = ""
-    for line in lines:
+    for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = bool(_URL_ONLY_RE.search(stripped))
         core = _role_core(stripped)
         listed = bool(_LIST_PREFIX_RE.match(stripped)) or stripped.endswith((":", "："))
+        took = len(roles)
         if has_url and not core and prev_role:
             roles.append(prev_role)
         elif (has_url or listed or len(core) <= 60) and 2 <= len(core) <= 70 and _looks_like_role(core, lang):
             if not core.endswith(("。", ".", "!", "?", "！")) and (has_url or listed or len(core.split()) <= 6):
                 roles.append(core)
+        head = re.split(r"\s+[-–—|]\s+|:\s", core, maxsplit=1)[0].rstrip()
+        titled = re.fullmatch(r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", head)
+        if len(roles) == took and len(core) > 2 and (has_url or listed or " | " in stripped or titled):
+            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang):
+                roles.append(head)
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
         for b in _BRACKET_RE.findall(stripped):
             if lang != "en" and _looks_like_role(b, lang) and len(b) <= 20:
@@ -473,7 +525,8 @@ _FAMILIES: dict[str, str] = {
     "security": r"security|安全|审计|セキュリティ",
     "qa": r"\bqa\b|quality assurance|test engineer|\bsdet\b|测试|測試|テスト",
     "embedded": r"embedded|firmware|hardware|robotics|electrical|mechanical|嵌入式|硬件|組込|ハードウェア",
-    "product": r"product manager|\bpm\b|program manager|project manager|\btpm\b|产品经理|產品經理|プロダクトマネージャー",
+    "product": r"product manager|\bpm\b|program manager|project manager|\btpm\b|产品经理|產品經理|"
+    r"产品(?:总监|專家|专家|负责人|主管)|產品(?:總監|專家|負責人|主管)|プロダクトマネージャー",
     "design": r"designer|design engineer|\bux\b|\bui\b|设计|設計|デザイナー",
     "sales": r"\bsales\b|account executive|\bae\b|\bbdr\b|\bsdr\b|business development|\bgtm\b|go-to-market|"
     r"partnership|\bbd\b|商务|销售|上币|営業",
@@ -596,7 +649,8 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
     emails, phones, urls = _contacts(desc + "\n" + raw)
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found)
+    header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, header)
     roles = list(dict.fromkeys(_clean_role(r) for r in roles if _clean_role(r) and not _PLACEHOLDER_RE.search(r)))
     site = _str(posting.get("source")).strip().lower()
     if not site:

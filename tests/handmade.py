@@ -1113,6 +1113,731 @@ def _ja_cases() -> list[Case]:
     return out
 
 
+# ----------------------------------------------------------------------------- Chinese hiring-board posts (s5-i9-zh)
+# Block of branch s5-i9-zh: board-style Chinese posts (`[远程] X诚聘 Y 薪水 …` titles over the board's markdown
+# form), for the title / role-name classes fixed there and the issue's must-stay-apart classes.
+
+_BOARD_DUTIES = {
+    "风控": (["负责交易风控规则的制定与日常监控，识别异常账户与可疑交易；", "配合合规团队完成反洗钱调查，输出调查报告；",
+             "跟进风控系统需求，推动规则上线并复盘效果。"],
+            ["一年以上交易所或支付机构风控经验；", "熟悉常见的洗钱与欺诈手法；", "能熟练使用 SQL 做数据排查。"]),
+    "合约": (["负责链上衍生品协议的智能合约开发与升级；", "编写单元测试与形式化验证脚本，配合外部审计；",
+             "优化合约 gas 消耗，跟进线上资金安全事件。"],
+            ["三年以上 Solidity 开发经验，有上线的 DeFi 项目；", "熟悉 EVM 原理与常见攻击手法；", "英文读写流利。"]),
+    "后端": (["负责撮合与清算服务的后端开发，保证低延迟和高可用；", "参与行情推送与账户系统的架构设计；",
+             "排查线上性能瓶颈，完善监控告警。"],
+            ["三年以上后端开发经验，熟悉 MySQL、Redis、Kafka；", "有交易系统或高并发服务经验优先；", "良好的沟通能力。"]),
+    "客服": (["通过在线工单与社群解答海外用户关于充值、提现和账户安全的问题；", "整理常见问题，更新帮助中心文档；",
+             "把用户反馈的产品问题同步给产品与技术团队。"],
+            ["英语可作为工作语言，书面表达清晰；", "接受轮班，细心耐心；", "应届毕业生可投递。"]),
+    "产品": (["负责现货与理财产品的需求规划和版本迭代；", "调研竞品，输出产品方案、原型与需求文档；",
+             "推动研发、设计、运营按期交付并跟踪数据。"],
+            ["五年以上互联网产品经验，其中两年以上金融或交易产品经验；", "逻辑清晰，能独立负责完整模块；", "有出海产品经验优先。"]),
+}
+
+
+#: The same duties reworded (a repost months later): kind -> duties.
+_BOARD_REWORDED = {
+    "合约": ["开发和升级链上衍生品协议的合约代码；", "补齐单元测试和形式化验证，对接外部审计机构；", "持续降低 gas 成本，处理线上资金安全事件。"],
+    "产品": ["规划现货、理财两条产品线的需求与迭代节奏；", "分析竞品并产出方案、原型和 PRD；", "协调研发、设计和运营按时上线，盯住核心数据。"],
+    "后端": ["开发撮合、清算相关的后端服务，确保延迟低、可用性高；", "参与设计行情推送和账户体系；", "定位线上性能问题并补全监控。"],
+    "客服": ["在工单系统和社群里回答海外用户的充提币和账户安全问题；", "维护帮助中心的常见问题；", "把用户反馈的问题整理给产品和技术同学。"],
+}
+
+
+def _board_post(pid: str, title: str, kind: str, date: str, *, intro: str, pay: str, place: str, contact: str,
+                duties: list[str] | None = None) -> dict[str, Any]:
+    """A Chinese hiring-board post in the board's form (公司介绍 / 薪资 / 地点 / 工作性质 / 岗位要求、职责)."""
+    d, r = _BOARD_DUTIES[kind]
+    body = [f"## 公司/团队介绍\n{intro}", f"## 薪资福利待遇\n{pay}", f"## 地点\n\n- 工作地点：{place}\n- 联系方式：{contact}",
+            "## 工作性质\n\n- 是否全职：是\n- 是否远程：" + ("是" if "远程" in place else "否"),
+            "## 岗位要求、职责\n岗位职责：\n" + "\n".join(f"- {x}" for x in (duties or d))
+            + "\n任职要求：\n" + "\n".join(f"- {x}" for x in r), f"## 工作环境\n{place}"]
+    return {"id": pid, "title": title, "description": "\n\n".join(body), "posted_at": f"{date}T09:30:00Z",
+            "source": "board"}
+
+
+def _zh_board_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    ex_intro = "头部 Web3 数字资产交易所，团队分布在新加坡、迪拜和东南亚，全员远程协作，每年两次线下团建。"
+    ex_contact = "TG: @linqiao_hr  邮箱 hr@tidepool.exchange"
+    add(Case("zh-board-tail-verb", "other_role", "zh",
+             _board_post("zh-board-tail-verb-a", "[新加坡/remote] Tidepool智能合約工程師招聘 薪資30K-55K HKD", "合约",
+                         "2025-03-10", intro=ex_intro, pay="30K-55K HKD / 月", place="新加坡，可远程", contact=ex_contact),
+             _board_post("zh-board-tail-verb-b", "[可远程] Tidepool 诚聘 智能合约工程师，薪资30K-55K", "合约", "2025-08-02",
+                         intro=ex_intro, pay="30K-55K / 月，年终奖另计", place="新加坡，可远程", contact=ex_contact, duties=_BOARD_REWORDED["合约"]),
+             True, "TEMPORAL", note="the role before the hiring verb, traditional vs simplified characters"))
+    add(Case("zh-board-relevel", "other_role", "zh",
+             _board_post("zh-board-relevel-a", "Web3交易所诚聘“理财产品经理/专家”5000-8000U/月", "产品", "2025-02-11",
+                         intro=ex_intro, pay="5000-8000U/月", place="远程", contact=ex_contact),
+             _board_post("zh-board-relevel-b", "Web3交易所招聘“理财产品总监/专家”6000-9000U/月", "产品", "2025-06-20",
+                         intro=ex_intro, pay="6000-9000U/月", place="远程", contact=ex_contact, duties=_BOARD_REWORDED["产品"]),
+             True, "TEMPORAL", note="the same duties re-posted with the level in the title changed (经理 -> 总监)"))
+    add(Case("zh-board-modifier", "other_role", "zh",
+             _board_post("zh-board-modifier-a", "【远程】寻找资深Web3后端工程师-Tidepool", "后端", "2025-04-01",
+                         intro=ex_intro + "我们的 DeFi 聚合器和交易所共用一套撮合引擎。", pay="面议", place="远程",
+                         contact=ex_contact),
+             _board_post("zh-board-modifier-b", "【远程】寻找资深DeFi后端工程师-Tidepool", "后端", "2025-05-03",
+                         intro=ex_intro + "我们的 DeFi 聚合器和交易所共用一套撮合引擎。", pay="面议", place="远程",
+                         contact=ex_contact, duties=_BOARD_REWORDED["后端"]),
+             True, "TEMPORAL", note="Web3 / DeFi: a modifier both posts write, employer after a hyphen"))
+    add(Case("zh-board-note", "other_role", "zh",
+             _board_post("zh-board-note-a", "[远程办公]Tidepool交易所直招  英语客服    校招 26届和27届毕业生", "客服",
+                         "2026-03-02", intro=ex_intro, pay="1200 USDT/月", place="远程", contact=ex_contact),
+             _board_post("zh-board-note-b", "[远程办公] Tidepool交易所诚聘  英语客服 （26届-27届毕业生） 薪水 1200U /月", "客服",
+                         "2026-04-06", intro=ex_intro, pay="1200 USDT/月", place="远程", contact=ex_contact, duties=_BOARD_REWORDED["客服"]),
+             True, "TEMPORAL", note="直招 and a graduation-year note around the role"))
+    # must stay apart
+    tmpl_intro = "公司成立于2019年，专注于数字资产合规服务，总部位于迪拜。"
+    add(Case("zh-board-tmpl-emp", "template", "zh",
+             _board_post("zh-board-tmpl-emp-a", "[迪拜] 沙丘科技诚聘 风控专员 薪水 3000-4500U", "风控", "2025-09-01",
+                         intro=tmpl_intro, pay="3000-4500U/月", place="迪拜", contact="邮箱 jobs@shaqiu-tech.com"),
+             _board_post("zh-board-tmpl-emp-b", "[迪拜] 绿洲数科诚聘 风控专员 薪水 3000-4500U", "风控", "2025-09-03",
+                         intro=tmpl_intro, pay="3000-4500U/月", place="迪拜", contact="邮箱 hr@lvzhou-data.ae"),
+             False, "NON", note="two employers (name and mail domain) under one template"))
+    add(Case("zh-board-city", "other_city", "zh",
+             _board_post("zh-board-city-a", "[深圳] 青柠支付诚聘 后端开发工程师 薪水 30-45K", "后端", "2025-10-08",
+                         intro="青柠支付为跨境电商提供收单与结算服务。", pay="30-45K · 14薪", place="深圳南山区",
+                         contact="邮箱 hr@qingning-pay.com"),
+             _board_post("zh-board-city-b", "[成都] 青柠支付诚聘 后端开发工程师 薪水 30-45K", "后端", "2025-10-08",
+                         intro="青柠支付为跨境电商提供收单与结算服务。", pay="30-45K · 14薪", place="成都高新区",
+                         contact="邮箱 hr@qingning-pay.com"),
+             False, "PARTIAL", note="the same requisition for another city"))
+    add(Case("zh-board-other-role", "other_role", "zh",
+             _board_post("zh-board-other-role-a", "[远程] Tidepool交易所诚聘 风控专员 薪水 2500-3500U", "风控", "2025-11-03",
+                         intro=ex_intro, pay="2500-3500U/月", place="远程", contact=ex_contact),
+             _board_post("zh-board-other-role-b", "[远程] Tidepool交易所诚聘 英语客服 薪水 1200-1500U", "客服", "2025-11-03",
+                         intro=ex_intro, pay="1200-1500U/月", place="远程", contact=ex_contact),
+             False, "PARTIAL", note="another role behind the same blurb and form"))
+    add(Case("zh-board-platform", "other_role", "zh",
+             _board_post("zh-board-platform-a", "[远程] Tidepool诚聘 Java后端开发工程师", "后端", "2025-07-01",
+                         intro=ex_intro, pay="面议", place="远程", contact=ex_contact,
+                         duties=["使用 Java 与 Spring Cloud 开发撮合与清算服务；", "维护账户系统的 JVM 调优与 GC 监控；",
+                                 "参与交易链路的压测与容量规划。"]),
+             _board_post("zh-board-platform-b", "[远程] Tidepool诚聘 Golang后端开发工程师", "后端", "2025-07-01",
+                         intro=ex_intro, pay="面议", place="远程", contact=ex_contact,
+                         duties=["使用 Go 开发行情网关与推送服务；", "用 gRPC 拆分钱包与风控微服务；",
+                                 "参与交易链路的压测与容量规划。"]),
+             False, "PARTIAL", note="Java vs Golang backend: a modifier the other post never writes"))
+    tier = "链上数据分析团队，为机构客户提供资金流追踪与风险报告。"
+    add(Case("zh-board-tiers", "multi_role", "zh",
+             _board_post("zh-board-tiers-a", "[全职远程] 链上数据分析师（2-3年经验）薪水 $1,500-$2,000", "风控", "2026-01-12",
+                         intro=tier, pay="$1,500-$2,000 / 月", place="远程", contact=ex_contact),
+             dict(_board_post("zh-board-tiers-b", "[全职远程] 链上数据分析师（2-3年经验）薪水 $2,400-$3,200", "风控",
+                              "2026-01-12", intro=tier, pay="$2,400-$3,200 / 月", place="远程", contact=ex_contact),
+                  posted_at="2026-01-12T09:41:00Z"),
+             False, "PARTIAL", note="two pay tiers of one job posted minutes apart: two offers"))
+    return out
+
+
+# ============================================================================ s5-i9-ja block (job boards)
+# Multi-posting classes of real job boards that cause false merges in any language: one company's template
+# for several stores / branches / facilities (`branch`), one job under other terms - employment type and
+# pay unit, day vs night shift, two pay tiers (`terms`), a dispatch / placement agency's template for
+# different client jobs (`agency`); each with its duplicate counterparts (a repost with small updates,
+# the same ad on a second site with the company field empty, a site category after the title, a footer).
+
+JOB_BOARD_CLASSES = ("branch", "terms", "agency")
+#: Languages each job-board class is written in (the agency class is a Japanese job-board pattern).
+JOB_BOARD_LANGS = {"branch": ("en", "zh", "ja"), "terms": ("en", "zh", "ja"), "agency": ("zh", "ja")}
+
+
+@dataclass(frozen=True)
+class Store:
+    """One store / branch / facility of a chain: its name, street address and how to get there."""
+
+    name: str
+    address: str
+    access: str
+
+
+@dataclass(frozen=True)
+class JaChain:
+    """A fictional Japanese employer running several stores on one job-ad template."""
+
+    name: str
+    legal: str
+    site: str
+    intro: str
+    role: str
+    duties: tuple[str, str]
+    quals: str
+    hours: str
+    holidays: str
+
+
+_JA_CAFE = JaChain(
+    "コモレビ珈琲", "株式会社コモレビ", "komorebi-coffee.jp",
+    "コモレビ珈琲は、自家焙煎のコーヒーと焼き菓子のお店を首都圏で24店舗展開しています。"
+    "「街のリビング」をコンセプトに、常連のお客様との会話を大切にしています。",
+    "カフェスタッフ",
+    ("ドリンクの抽出、フードの仕込み、接客とレジをお任せします。",
+     "慣れてきたら発注や在庫管理、アルバイトスタッフの育成にも関わっていただきます。"),
+    "学歴・経験不問。飲食店での接客経験がある方は優遇します。",
+    "シフト制（7:00〜22:00の間で実働8時間）", "月9日休み（シフト制）、夏季休暇、年末年始休暇、有給休暇")
+_JA_DRUG = JaChain(
+    "ハナミズキドラッグ", "株式会社ハナミズキ", "hanamizuki-drug.co.jp",
+    "ハナミズキドラッグは滋賀県と京都府で38店舗のドラッグストアを運営しています。地域のかかりつけ店として、"
+    "医薬品から日用品まで暮らしを支えています。",
+    "登録販売者",
+    ("一般用医薬品の販売とお客様からのご相談への対応をお任せします。", "品出し、レジ、売場づくりなど店舗業務全般もお願いします。"),
+    "登録販売者の資格をお持ちの方（実務経験は問いません）。",
+    "9:00〜18:00、13:00〜22:00のシフト制（実働8時間）", "4週8休、年間休日110日、有給休暇、慶弔休暇")
+_JA_CARE = JaChain(
+    "あさがおケア", "株式会社あさがおケア", "asagao-care.jp",
+    "あさがおケアは兵庫県の阪神間でグループホームと小規模多機能ホームを14か所運営しています。"
+    "一人ひとりのペースに合わせた、家庭的な介護を大切にしています。",
+    "介護職員",
+    ("ご入居者9名の食事・入浴・排泄の介助、買い物や散歩の付き添いをお任せします。",
+     "調理や掃除などの家事もご入居者と一緒に行います。"),
+    "介護職員初任者研修以上をお持ちの方。無資格の方は入社後の取得を支援します。",
+    "7:00〜16:00／9:00〜18:00／11:00〜20:00のシフト制", "月9日休み、年間休日110日、有給休暇")
+_JA_MART = JaChain(
+    "マルヨシ", "株式会社マルヨシストア", "maruyoshi-store.jp",
+    "マルヨシは埼玉県内に21店舗を展開する地域密着型のスーパーマーケットです。朝獲れの鮮魚と手作りの惣菜が自慢です。",
+    "鮮魚担当",
+    ("魚の加工（三枚おろし、刺身の盛り付け）、パック詰め、品出しをお任せします。", "売場づくりや値付け、発注業務もお願いします。"),
+    "未経験歓迎。包丁の扱いは入社後に先輩が一から教えます。",
+    "6:00〜15:00（実働8時間・休憩1時間）", "週休2日（シフト制）、年末年始を除く連休取得可、有給休暇")
+
+_JA_STORES = {
+    "ebisu": Store("コモレビ珈琲 恵比寿店", "東京都渋谷区恵比寿南1-4-2", "JR山手線「恵比寿駅」西口から徒歩2分"),
+    "yoyogi": Store("コモレビ珈琲 代々木店", "東京都渋谷区代々木1-30-8", "JR山手線「代々木駅」北口から徒歩4分"),
+    "machida": Store("コモレビ珈琲 町田店", "東京都町田市原町田6-12-3", "小田急線「町田駅」東口から徒歩5分"),
+    "kusatsu": Store("ハナミズキドラッグ 草津駅前店", "滋賀県草津市大路1-8-15", "JR琵琶湖線「草津駅」から徒歩3分"),
+    "moriyama": Store("ハナミズキドラッグ 守山店", "滋賀県守山市勝部3-2-20", "JR琵琶湖線「守山駅」から徒歩10分"),
+    "nishinomiya": Store("グループホームあさがお西宮", "兵庫県西宮市甲子園口3-14-6", "JR神戸線「甲子園口駅」から徒歩6分"),
+    "ashiya": Store("グループホームあさがお芦屋", "兵庫県芦屋市大原町22-9", "JR神戸線「芦屋駅」から徒歩8分"),
+    "omiya": Store("マルヨシ 大宮東口店", "埼玉県さいたま市大宮区宮町4-31", "JR「大宮駅」東口から徒歩7分"),
+    "urawa": Store("マルヨシ 浦和本太店", "埼玉県さいたま市浦和区本太2-5-11", "JR「浦和駅」東口からバス5分"),
+}
+
+
+def _given(post: dict[str, Any], **fields: str | None) -> dict[str, Any]:
+    """`post` with the optional fields that are given (None: the site leaves the field out)."""
+    return post | {k: v for k, v in fields.items() if v is not None}
+
+
+def ja_store_post(pid: str, ch: JaChain, store: Store, date: str, *, emp: str = "正社員",
+                  pay: str = "月給23万円〜30万円", title: str | None = None, location: bool = True,
+                  company: str | None = None, v: int = 0, hours: str | None = None, footer: str = "",
+                  role: str | None = None, quals: str | None = None, source: str = "board") -> dict[str, Any]:
+    """A store's ad on a Japanese job board from its chain's template: 【仕事内容】【雇用形態】【給与】【勤務地】
+    【アクセス】 sections; only the store, its address and station (and what the arguments change) differ."""
+    role = role or ch.role
+    intro = ch.intro if v == 0 else ch.intro.replace("しています。", "しています！", 1) + "オープニング以来の仲間も多数活躍中。"
+    duties = ch.duties if v == 0 else (ch.duties[0], ch.duties[1].replace("いただきます", "もらいます"))
+    parts = [intro, "【仕事内容】\n" + "\n".join(duties), f"【応募資格】\n{quals or ch.quals}", f"【雇用形態】\n{emp}",
+             f"【給与】\n{pay}" + ("（試用期間3か月・同条件）" if emp == "正社員" else "（研修期間あり・同条件）"),
+             f"【勤務時間】\n{hours or ch.hours}", f"【勤務地】\n{store.name}\n{store.address}",
+             f"【アクセス】\n{store.access}", f"【休日休暇】\n{ch.holidays}",
+             "【待遇・福利厚生】\n交通費支給（月3万円まで）、社会保険完備、制服貸与、社員割引",
+             f"【会社概要】\n{ch.legal}\nhttps://{ch.site}"]
+    if footer:
+        parts.append(footer)
+    post = {"id": pid, "title": title or f"{role}（{emp}）◆{store.name}", "description": "\n\n".join(parts),
+            "posted_at": f"{date}T00:00:00Z", "source": source}
+    place = (store.address.split("区")[0] + "区" if "区" in store.address else store.address[:6]) if location else None
+    return _given(post, company=company, location=place)
+
+
+def _ja_job_board_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    s, cafe, drug, care, mart = _JA_STORES, _JA_CAFE, _JA_DRUG, _JA_CARE, _JA_MART
+    # -- branch: one template, several stores (apart); one store reposted or cross-posted (merge)
+    add(Case("ja-branch-ward", "branch", "ja",
+             ja_store_post("ja-branch-ward-a", cafe, s["ebisu"], "2026-01-05", company=cafe.legal),
+             ja_store_post("ja-branch-ward-b", cafe, s["yoyogi"], "2026-01-05", company=cafe.legal),
+             False, "PARTIAL", same_profile=False, note="two stores in one ward: store, address and station differ"))
+    add(Case("ja-branch-ward-notitle", "branch", "ja",
+             ja_store_post("ja-branch-ward-notitle-a", cafe, s["ebisu"], "2026-01-05",
+                           title="カフェスタッフ（正社員）◆未経験歓迎◆賞与年2回", location=False),
+             ja_store_post("ja-branch-ward-notitle-b", cafe, s["yoyogi"], "2026-01-05",
+                           title="カフェスタッフ（正社員）◆未経験歓迎◆賞与年2回", location=False),
+             False, "PARTIAL", same_profile=False, note="the store only under 【勤務地】/【アクセス】, one title"))
+    add(Case("ja-branch-city", "branch", "ja",
+             ja_store_post("ja-branch-city-a", drug, s["kusatsu"], "2026-01-05", pay="月給25万円〜31万円",
+                           company=drug.legal),
+             ja_store_post("ja-branch-city-b", drug, s["moriyama"], "2026-01-05", pay="月給25万円〜31万円",
+                           company=drug.legal),
+             False, "PARTIAL", same_profile=False, note="two stores in two neighbouring cities"))
+    add(Case("ja-branch-care", "branch", "ja",
+             ja_store_post("ja-branch-care-a", care, s["nishinomiya"], "2026-01-05", pay="月給22万円〜26万円",
+                           title="介護職員（正社員）◆グループホーム◆日勤中心"),
+             ja_store_post("ja-branch-care-b", care, s["ashiya"], "2026-01-05", pay="月給22万円〜26万円",
+                           title="介護職員（正社員）◆グループホーム◆日勤中心"),
+             False, "PARTIAL", same_profile=False, note="two facilities of one care company, one title"))
+    add(Case("ja-branch-super", "branch", "ja",
+             ja_store_post("ja-branch-super-a", mart, s["omiya"], "2026-01-05", emp="パート", pay="時給1,150円〜",
+                           company=mart.legal, title="鮮魚担当パート（マルヨシ大宮東口店）"),
+             ja_store_post("ja-branch-super-b", mart, s["urawa"], "2026-01-05", emp="パート", pay="時給1,150円〜",
+                           company=mart.legal, title="鮮魚担当パート（マルヨシ浦和本太店）"),
+             False, "PARTIAL", same_profile=False, note="two supermarkets in one city (two wards)"))
+    add(Case("ja-branch-far", "branch", "ja",
+             ja_store_post("ja-branch-far-a", cafe, s["ebisu"], "2026-01-05", location=False),
+             ja_store_post("ja-branch-far-b", cafe, s["machida"], "2026-01-05", location=False),
+             False, "PARTIAL", same_profile=False, note="two stores in two cities, the place only in the text"))
+    base = ja_store_post("ja-branch-repost-a", cafe, s["ebisu"], "2026-01-05", company=cafe.legal)
+    add(Case("ja-branch-repost", "branch", "ja", base,
+             ja_store_post("ja-branch-repost-b", cafe, s["ebisu"], "2026-02-09", company=cafe.legal,
+                           pay="月給24万円〜31万円", v=1),
+             True, "TEMPORAL", note="one store reposted a month later, pay raised, intro touched"))
+    add(Case("ja-branch-site", "branch", "ja", base | {"id": "ja-branch-site-a"},
+             {k: v for k, v in base.items() if k != "company"}
+             | {"id": "ja-branch-site-b", "source": "other", "title": base["title"] + "【飲食・フード】"},
+             True, "FULL", same_profile=True, note="one store's ad on a second site: no company, a category tag"))
+    base = ja_store_post("ja-branch-footer-a", drug, s["kusatsu"], "2026-01-05", pay="月給25万円〜31万円",
+                         location=False)
+    add(Case("ja-branch-footer", "branch", "ja", base,
+             base | {"id": "ja-branch-footer-b", "source": "other", "description": base["description"]
+                     + "\n\n※この求人情報は「はたらくタウン」に掲載されています。掲載期間：2026年1月5日〜2月2日"},
+             True, "FULL", same_profile=True, note="one store's ad with a platform footer"))
+    base = ja_store_post("ja-branch-access-a", care, s["ashiya"], "2026-01-05", pay="月給22万円〜26万円")
+    add(Case("ja-branch-access", "branch", "ja", base,
+             base | {"id": "ja-branch-access-b", "posted_at": "2026-01-26T00:00:00Z",
+                     "description": base["description"].replace(s["ashiya"].access, "JR芦屋駅から徒歩8分（阪急芦屋川駅からも徒歩圏）")},
+             True, "TEMPORAL", note="one facility, the access line reworded"))
+
+    # -- terms: one store and role under other terms (apart); the same terms reposted (merge)
+    add(Case("ja-terms-emp", "terms", "ja",
+             ja_store_post("ja-terms-emp-a", cafe, s["machida"], "2026-01-05", company=cafe.legal),
+             ja_store_post("ja-terms-emp-b", cafe, s["machida"], "2026-01-05", company=cafe.legal,
+                           emp="アルバイト・パート", pay="時給1,200円〜", hours="7:00〜22:00の間で1日4時間〜、週3日〜OK"),
+             False, "PARTIAL", same_profile=False, note="正社員 / 月給 vs アルバイト・パート / 時給, one store"))
+    add(Case("ja-terms-emp-title", "terms", "ja",
+             ja_store_post("ja-terms-emp-title-a", drug, s["moriyama"], "2026-01-05", pay="月給25万円〜31万円",
+                           title="登録販売者◆土日休み相談OK◆残業少なめ"),
+             ja_store_post("ja-terms-emp-title-b", drug, s["moriyama"], "2026-01-05", emp="パート",
+                           pay="時給1,250円〜1,400円", title="登録販売者◆土日休み相談OK◆残業少なめ"),
+             False, "PARTIAL", same_profile=False, note="one title, employment type and pay unit only in the body"))
+    add(Case("ja-terms-shift", "terms", "ja",
+             ja_store_post("ja-terms-shift-a", care, s["nishinomiya"], "2026-01-05", pay="月給22万円〜26万円",
+                           title="介護職員（日勤のみ）◆グループホーム", hours="9:00〜18:00（休憩1時間）"),
+             ja_store_post("ja-terms-shift-b", care, s["nishinomiya"], "2026-01-05", emp="パート",
+                           pay="夜勤1回 2万2,000円", title="介護職員（夜勤専従）◆グループホーム",
+                           hours="16:30〜翌9:30（休憩2時間）月8回〜"),
+             False, "PARTIAL", same_profile=False, note="day vs night-only shift of one facility"))
+    add(Case("ja-terms-shift-factory", "terms", "ja",
+             ja_store_post("ja-terms-shift-factory-a", mart, s["omiya"], "2026-01-05", emp="パート",
+                           pay="時給1,150円〜", title="鮮魚担当パート◆扶養内OK", hours="6:00〜11:00"),
+             ja_store_post("ja-terms-shift-factory-b", mart, s["omiya"], "2026-01-05", emp="パート",
+                           pay="時給1,250円〜", title="鮮魚担当パート◆扶養内OK", hours="15:00〜20:00（夕方勤務）"),
+             False, "PARTIAL", same_profile=False, note="morning vs evening shift, one title, pay tier with it"))
+    add(Case("ja-terms-tier", "terms", "ja",
+             ja_store_post("ja-terms-tier-a", cafe, s["yoyogi"], "2026-01-05", role="店長候補",
+                           pay="月給28万円〜35万円", quals="飲食店での店長または副店長の経験が2年以上ある方。"),
+             ja_store_post("ja-terms-tier-b", cafe, s["yoyogi"], "2026-01-05", role="カフェスタッフ",
+                           pay="月給23万円〜26万円"),
+             False, "PARTIAL", same_profile=False, note="two grades of one store: store manager candidate vs staff"))
+    base = ja_store_post("ja-terms-repost-a", cafe, s["machida"], "2026-01-05", emp="アルバイト・パート",
+                         pay="時給1,200円〜", hours="7:00〜22:00の間で1日4時間〜、週3日〜OK")
+    add(Case("ja-terms-repost", "terms", "ja", base,
+             ja_store_post("ja-terms-repost-b", cafe, s["machida"], "2026-02-16", emp="アルバイト・パート",
+                           pay="時給1,250円〜", hours="7:00〜22:00の間で1日4時間〜、週3日〜OK", v=1),
+             True, "TEMPORAL", note="the part-time ad reposted with the hourly pay raised"))
+    base = ja_store_post("ja-terms-night-a", care, s["nishinomiya"], "2026-01-05", emp="パート",
+                         pay="夜勤1回 2万2,000円", title="介護職員（夜勤専従）◆グループホーム",
+                         hours="16:30〜翌9:30（休憩2時間）月8回〜", company=care.legal)
+    add(Case("ja-terms-night-site", "terms", "ja", base,
+             {k: v for k, v in base.items() if k != "company"} | {"id": "ja-terms-night-site-b", "source": "other"},
+             True, "FULL", same_profile=True, note="the night-shift ad on a second site without the company"))
+
+    # -- agency: a dispatch / placement agency's template for different client jobs (apart)
+    def haken(pid: str, client: str, work: str, place: str, station: str, pay: str, date: str = "2026-01-05",
+              title: str | None = None, company: str | None = "株式会社ワークブリッジ", v: int = 0) -> dict[str, Any]:
+        parts = ["＼大手企業でのお仕事多数／ワークブリッジの派遣なら、専任のコーディネーターが就業後までしっかりサポート。"
+                 "初めて派遣で働く方も安心してご応募ください。" if v == 0 else
+                 "ワークブリッジの派遣は、専任コーディネーターが就業後もサポートします。はじめての派遣でも安心です。",
+                 f"【派遣先】\n{client}", f"【仕事内容】\n{work}", "【応募資格】\n基本的なPC操作（Word・Excelの入力）ができる方",
+                 "【雇用形態】\n派遣社員（3か月ごとの更新・長期）", f"【給与】\n{pay}（交通費別途支給）",
+                 "【勤務時間】\n9:00〜17:30（休憩1時間）残業月10時間程度", f"【勤務地】\n{place}", f"【最寄り駅】\n{station}",
+                 "【休日休暇】\n土日祝、年末年始、有給休暇（法定通り）",
+                 "【派遣会社】\n株式会社ワークブリッジ 労働者派遣事業 派13-301234\nhttps://workbridge-staff.jp"]
+        post = {"id": pid, "title": title or f"【派遣】{work.split('。')[0][:14]}◆{pay.split('（')[0]}",
+                "description": "\n\n".join(parts), "posted_at": f"{date}T00:00:00Z", "source": "board"}
+        return _given(post, company=company)
+
+    add(Case("ja-agency-office", "agency", "ja",
+             haken("ja-agency-office-a", "大手電機メーカーの経理部", "請求書の発行と入金確認、伝票入力をお願いします。",
+                   "東京都品川区大崎", "JR山手線「大崎駅」徒歩5分", "時給1,650円"),
+             haken("ja-agency-office-b", "物流会社の営業所", "出荷伝票の入力と電話応対、来客対応をお願いします。",
+                   "埼玉県さいたま市北区", "JR「宮原駅」徒歩12分", "時給1,400円"),
+             False, "PARTIAL", same_profile=False, note="one agency template, two client jobs (office work)"))
+    add(Case("ja-agency-same-work", "agency", "ja",
+             haken("ja-agency-same-work-a", "外資系製薬会社の総務部", "データ入力と書類の整理、電話の一次対応をお願いします。",
+                   "東京都中央区日本橋", "東京メトロ銀座線「三越前駅」徒歩3分", "時給1,700円", title="【派遣】一般事務◆データ入力中心"),
+             haken("ja-agency-same-work-b", "建設会社の本社管理部", "データ入力と書類の整理、電話の一次対応をお願いします。",
+                   "神奈川県横浜市西区", "みなとみらい線「みなとみらい駅」徒歩4分", "時給1,550円",
+                   title="【派遣】一般事務◆データ入力中心"),
+             False, "PARTIAL", same_profile=False,
+             note="one agency, one job description, two clients in two cities: only client, place, station, pay differ"))
+    add(Case("ja-agency-call", "agency", "ja",
+             haken("ja-agency-call-a", "通信会社のカスタマーセンター", "料金プランに関するお問い合わせの電話対応をお願いします。",
+                   "大阪府大阪市中央区", "大阪メトロ御堂筋線「本町駅」徒歩2分", "時給1,500円"),
+             haken("ja-agency-call-b", "大手通販会社の物流センター", "商品のピッキングと検品、梱包をお願いします。",
+                   "大阪府大阪市住之江区", "ニュートラム「中ふ頭駅」徒歩6分", "時給1,350円"),
+             False, "PARTIAL", same_profile=False, note="one agency template: call center vs warehouse"))
+    base = haken("ja-agency-site-a", "大手電機メーカーの経理部", "請求書の発行と入金確認、伝票入力をお願いします。",
+                 "東京都品川区大崎", "JR山手線「大崎駅」徒歩5分", "時給1,650円")
+    add(Case("ja-agency-site", "agency", "ja", base,
+             {k: v for k, v in base.items() if k != "company"} | {"id": "ja-agency-site-b", "source": "other"},
+             True, "FULL", same_profile=True, note="one dispatch job on a second site without the company"))
+    add(Case("ja-agency-repost", "agency", "ja",
+             haken("ja-agency-repost-a", "外資系製薬会社の総務部", "データ入力と書類の整理、電話の一次対応をお願いします。",
+                   "東京都中央区日本橋", "東京メトロ銀座線「三越前駅」徒歩3分", "時給1,700円", title="【派遣】一般事務◆データ入力中心"),
+             haken("ja-agency-repost-b", "外資系製薬会社の総務部", "データ入力と書類の整理、電話の一次対応をお願いします。",
+                   "東京都中央区日本橋", "東京メトロ銀座線「三越前駅」徒歩3分", "時給1,750円", date="2026-01-26",
+                   title="【派遣】一般事務◆データ入力中心", v=1),
+             True, "TEMPORAL", note="one dispatch job reposted, hourly pay raised, intro reworded"))
+
+    # -- a small company's markdown job pages on one template (crawled versions of each page)
+    def page(pid: str, role: str, work: list[str], date: str, *, contract: str = "業務委託", heads: int = 1,
+             pay: str = "〜100万円/月", tools: tuple[str, ...] = ("Slack", "Zoom", "GitHub")) -> dict[str, Any]:
+        body = [f"# {role}（{contract}{heads}名）", "## 仕事内容", *(f"* {w}" for w in work),
+                "## 期間", "* 2026年4月〜（長期）", "## 契約形態", f"* {contract}", "## 報酬", f"* {pay}",
+                "## 勤務地", "* 東京都内（一部リモートワーク）", "## 仕事の進め方",
+                "* 2週間ごとのスプリントで目標を決めて進めます", "* 週1回の定例でチームの状況を共有します",
+                "## 使用ツール", *(f"* {t}" for t in tools), "## 選考方法", "1. 書類選考", "1. オンライン面談（1〜2回）",
+                "## ご応募", "* フォームまたはメール（recruit@tsubasa-sys.example）でご連絡ください。"]
+        return {"id": pid, "title": f"{role}（{contract}）", "description": "\n\n".join(body),
+                "posted_at": f"{date}T00:00:00Z", "source": "site"}
+
+    k8s = ["既存アプリケーションのKubernetesへの移行", "運用作業のGoによる自動化", "監視とアラートの設計"]
+    dba = ["PostgreSQLのスロークエリ調査とチューニング", "バックアップとリストア手順の整備", "監視とアラートの設計"]
+    add(Case("ja-page-role", "other_role", "ja",
+             page("ja-page-role-a", "Kubernetesエンジニア", k8s, "2026-01-05"),
+             page("ja-page-role-b", "データベースエンジニア", dba, "2026-01-05"),
+             False, "PARTIAL", same_profile=False, note="one company's markdown page template, two roles"))
+    add(Case("ja-page-terms", "terms", "ja",
+             page("ja-page-terms-a", "Kubernetesエンジニア", k8s, "2026-01-05"),
+             page("ja-page-terms-b", "Kubernetesエンジニア", k8s, "2026-01-05", contract="正社員", pay="年収700万円〜900万円"),
+             False, "PARTIAL", same_profile=False, note="one role as a contract (業務委託, monthly fee) and as an employee"))
+    add(Case("ja-page-repost", "terms", "ja",
+             page("ja-page-repost-a", "Kubernetesエンジニア", k8s, "2026-01-05", heads=2),
+             page("ja-page-repost-b", "Kubernetesエンジニア", k8s, "2026-02-20", heads=1,
+                  tools=("Slack", "Zoom", "GitHub", "Notion")),
+             True, "TEMPORAL", note="the page crawled again: one of two openings filled, a tool added"))
+    add(Case("ja-terms-grade", "terms", "ja",
+             ja_store_post("ja-terms-grade-a", drug, s["kusatsu"], "2026-01-05", pay="月給28万円〜34万円",
+                           title="登録販売者（経験者）◆店長候補", quals="登録販売者として3年以上の実務経験がある方。"),
+             ja_store_post("ja-terms-grade-b", drug, s["kusatsu"], "2026-01-05", pay="月給22万円〜24万円",
+                           title="登録販売者（実務経験なし歓迎）◆研修充実"),
+             False, "PARTIAL", same_profile=False, note="two pay grades of one role at one store (seniority)"))
+
+    # -- other_role / other_city variants on the store template
+    add(Case("ja-branch-nurse", "other_role", "ja",
+             ja_store_post("ja-branch-nurse-a", care, s["ashiya"], "2026-01-05", role="看護職員", pay="月給27万円〜32万円",
+                           quals="正看護師または准看護師の資格をお持ちの方。", company=care.legal),
+             ja_store_post("ja-branch-nurse-b", care, s["ashiya"], "2026-01-05", role="介護職員", pay="月給22万円〜26万円",
+                           company=care.legal),
+             False, "PARTIAL", same_profile=False, note="one facility's template: 看護職員 vs 介護職員"))
+    add(Case("ja-branch-pref", "other_city", "ja",
+             ja_store_post("ja-branch-pref-a", mart, Store("マルヨシ 川口店", "埼玉県川口市栄町2-7-1", "JR京浜東北線「川口駅」徒歩6分"),
+                           "2026-01-05", title="鮮魚担当（正社員）◆週休2日", pay="月給24万円〜29万円"),
+             ja_store_post("ja-branch-pref-b", mart, Store("マルヨシ 松戸店", "千葉県松戸市本町18-4", "JR常磐線「松戸駅」徒歩5分"),
+                           "2026-01-05", title="鮮魚担当（正社員）◆週休2日", pay="月給24万円〜29万円"),
+             False, "PARTIAL", same_profile=False, note="the same role in two prefectures, one title"))
+    return out
+
+
+def en_store_post(pid: str, store: Store, date: str, *, kind: str = "Full-time", pay: str = "$21-$24 an hour",
+                  shift: str = "Shifts between 6am and 3pm, five days a week", title: str | None = None,
+                  company: str | None = "Juniper Coffee Co.", location: str | None = "Denver, CO", v: int = 0,
+                  footer: str = "", source: str = "board") -> dict[str, Any]:
+    """A coffee chain's store ad (job board, fields): one template, the store's name, address and transit line."""
+    intro = ("Juniper Coffee roasts in small batches and runs 17 neighborhood cafes across the Front Range. "
+             "We hire for warmth first and teach the coffee." if v == 0 else
+             "Juniper Coffee is a small-batch roaster with 17 neighborhood cafes on the Front Range; we hire for "
+             "warmth and teach the rest.")
+    paras = [intro, "What you'll do: lead the floor during your shift, pull shots and steam milk, coach new "
+             "baristas and count the till at close.",
+             "What we ask: a year of cafe or restaurant experience and weekend availability.",
+             f"Employment: {kind}", f"Pay: {pay} plus tips", f"Schedule: {shift}",
+             f"Store: {store.name}, {store.address}", f"Getting there: {store.access}",
+             "Benefits: free drinks, a pound of coffee a week, health insurance from 25 hours a week.",
+             "Apply at https://junipercoffee.com/careers"]
+    if footer:
+        paras.append(footer)
+    post = {"id": pid, "title": title or f"Shift Supervisor ({kind}) - {store.name}", "description": "\n\n".join(paras),
+            "posted_at": f"{date}T09:00:00Z", "source": source}
+    return _given(post, company=company, location=location)
+
+
+_EN_STORES = {
+    "pearl": Store("Juniper Coffee Pearl Street", "1420 Pearl St, Denver", "two blocks from the 16th Street Mall shuttle"),
+    "tennyson": Store("Juniper Coffee Tennyson", "4018 Tennyson St, Denver", "bus 44 stops at the door"),
+    "boulder": Store("Juniper Coffee Boulder Canyon", "2305 Canyon Blvd, Boulder", "a short walk from the Downtown Boulder station"),
+}
+
+
+def _en_job_board_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    s = _EN_STORES
+    add(Case("en-branch-store", "branch", "en",
+             en_store_post("en-branch-store-a", s["pearl"], "2026-01-05"),
+             en_store_post("en-branch-store-b", s["tennyson"], "2026-01-05"),
+             False, "PARTIAL", same_profile=False, note="one chain's template, two stores in one city"))
+    add(Case("en-branch-store-title", "branch", "en",
+             en_store_post("en-branch-store-title-a", s["pearl"], "2026-01-05", title="Cafe Shift Supervisor"),
+             en_store_post("en-branch-store-title-b", s["boulder"], "2026-01-05", title="Cafe Shift Supervisor",
+                           location="Boulder, CO"),
+             False, "PARTIAL", same_profile=False, note="two stores, one title: the store only in the text"))
+    base = en_store_post("en-branch-site-a", s["pearl"], "2026-01-05")
+    add(Case("en-branch-site", "branch", "en", base,
+             {k: v for k, v in base.items() if k != "company"}
+             | {"id": "en-branch-site-b", "source": "other", "title": base["title"] + " | Food & Hospitality"},
+             True, "FULL", same_profile=True, note="one store's ad on a second site: no company, a category"))
+    add(Case("en-branch-repost", "branch", "en", base | {"id": "en-branch-repost-a"},
+             en_store_post("en-branch-repost-b", s["pearl"], "2026-02-09", pay="$22-$25 an hour", v=1),
+             True, "TEMPORAL", note="one store reposted, pay raised, intro reworded"))
+    add(Case("en-terms-emp", "terms", "en",
+             en_store_post("en-terms-emp-a", s["tennyson"], "2026-01-05"),
+             en_store_post("en-terms-emp-b", s["tennyson"], "2026-01-05", kind="Part-time", pay="$19-$21 an hour",
+                           shift="Weekend shifts, 16-24 hours a week"),
+             False, "PARTIAL", same_profile=False, note="full-time vs part-time at one store"))
+    add(Case("en-terms-shift", "terms", "en",
+             en_store_post("en-terms-shift-a", s["boulder"], "2026-01-05", title="Shift Supervisor - Opening shift",
+                           location="Boulder, CO"),
+             en_store_post("en-terms-shift-b", s["boulder"], "2026-01-05", title="Shift Supervisor - Closing shift",
+                           shift="Shifts between 1pm and 10pm, five days a week", pay="$22-$25 an hour",
+                           location="Boulder, CO"),
+             False, "PARTIAL", same_profile=False, note="opening vs closing shift at one store"))
+    base = en_store_post("en-terms-repost-a", s["tennyson"], "2026-01-05", kind="Part-time", pay="$19-$21 an hour",
+                         shift="Weekend shifts, 16-24 hours a week")
+    add(Case("en-terms-repost", "terms", "en", base,
+             en_store_post("en-terms-repost-b", s["tennyson"], "2026-02-02", kind="Part-time", pay="$20-$22 an hour",
+                           shift="Weekend shifts, 16-24 hours a week", v=1),
+             True, "TEMPORAL", note="the part-time ad reposted, pay raised"))
+    return out
+
+
+def zh_store_post(pid: str, store: Store, date: str, *, kind: str = "全职", pay: str = "月薪8000-10000元",
+                  shift: str = "早班 7:00-16:00，做五休二", title: str | None = None, v: int = 0,
+                  company: str | None = None, footer: str = "") -> dict[str, Any]:
+    """A bakery chain's store ad: one template, the store's name, address and metro line differ."""
+    intro = ("麦穗烘焙是一家扎根上海的连锁烘焙品牌，目前在上海有 26 家门店，坚持每天门店现烤。" if v == 0 else
+             "麦穗烘焙扎根上海，26 家门店，所有面包当天现烤。")
+    parts = ["### 关于我们", intro, "### 岗位职责",
+             "1. 负责门店的日常运营，排班、订货和库存盘点；", "2. 带领店员做好出品和服务，处理顾客反馈；",
+             "3. 三年以上餐饮或零售门店经验，一年以上带团队经验；",
+             f"### 工作性质\n{kind}", f"### 薪资福利\n{pay}，五险一金，员工餐，节日福利。", f"### 工作时间\n{shift}",
+             f"### 工作地点\n{store.name}（{store.address}）\n{store.access}", "### 联系方式\n简历请发送至 hr@maisui-bakery.cn"]
+    if footer:
+        parts.append(footer)
+    post = {"id": pid, "title": title or f"【上海】麦穗烘焙招聘门店店长（{store.name}）", "description": "\n".join(parts),
+            "posted_at": f"{date}T08:00:00Z", "source": "rebase"}
+    return _given(post, company=company)
+
+
+_ZH_STORES = {
+    "xuhui": Store("徐汇店", "上海市徐汇区漕溪北路 88 号", "地铁 1 号线徐家汇站 5 号口步行 3 分钟"),
+    "jingan": Store("静安店", "上海市静安区南京西路 1515 号", "地铁 2 号线静安寺站 1 号口步行 2 分钟"),
+    "pudong": Store("浦东金桥店", "上海市浦东新区金桥路 1398 号", "地铁 9 号线金桥站步行 6 分钟"),
+}
+
+
+def _zh_job_board_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    s = _ZH_STORES
+    add(Case("zh-branch-store", "branch", "zh",
+             zh_store_post("zh-branch-store-a", s["xuhui"], "2026-01-05"),
+             zh_store_post("zh-branch-store-b", s["jingan"], "2026-01-05"),
+             False, "PARTIAL", same_profile=False, note="one chain's template, two stores in one city"))
+    add(Case("zh-branch-store-title", "branch", "zh",
+             zh_store_post("zh-branch-store-title-a", s["xuhui"], "2026-01-05", title="【上海】麦穗烘焙招聘门店店长"),
+             zh_store_post("zh-branch-store-title-b", s["pudong"], "2026-01-05", title="【上海】麦穗烘焙招聘门店店长"),
+             False, "PARTIAL", same_profile=False, note="two stores, one title: the store only under 工作地点"))
+    base = zh_store_post("zh-branch-repost-a", s["jingan"], "2026-01-05")
+    add(Case("zh-branch-repost", "branch", "zh", base,
+             zh_store_post("zh-branch-repost-b", s["jingan"], "2026-02-09", pay="月薪8500-10500元", v=1),
+             True, "TEMPORAL", note="one store reposted, pay raised, intro reworded"))
+    add(Case("zh-branch-site", "branch", "zh", base | {"id": "zh-branch-site-a"}, base | {"id": "zh-branch-site-b", "company": "上海麦穗餐饮管理有限公司",
+                                                        "source": "other", "title": base["title"] + " | 餐饮"},
+             True, "FULL", same_profile=True, note="one store's ad on a second site: a company field, a category"))
+    add(Case("zh-terms-emp", "terms", "zh",
+             zh_store_post("zh-terms-emp-a", s["xuhui"], "2026-01-05", title="【上海】麦穗烘焙招聘门店店员（徐汇店）"),
+             zh_store_post("zh-terms-emp-b", s["xuhui"], "2026-01-05", title="【上海】麦穗烘焙招聘门店店员（徐汇店）",
+                           kind="兼职", pay="时薪 25 元", shift="周末 10:00-18:00，每周至少两天"),
+             False, "PARTIAL", same_profile=False, note="全职 / 月薪 vs 兼职 / 时薪 at one store, one title"))
+    add(Case("zh-terms-shift", "terms", "zh",
+             zh_store_post("zh-terms-shift-a", s["pudong"], "2026-01-05", title="【上海】麦穗烘焙招聘烘焙师（白班）"),
+             zh_store_post("zh-terms-shift-b", s["pudong"], "2026-01-05", title="【上海】麦穗烘焙招聘烘焙师（夜班）",
+                           pay="月薪9500-11500元", shift="夜班 22:00-次日 6:00，做五休二"),
+             False, "PARTIAL", same_profile=False, note="day vs night shift at one store"))
+    def hunt(pid: str, client: str, duty: str, city: str, pay: str, date: str = "2026-01-05", v: int = 0) -> dict[str, Any]:
+        intro = ("远帆猎头专注互联网与新能源行业中高端职位，以下职位为客户委托招聘，简历仅推荐给该客户，严格保密。" if v == 0 else
+                 "远帆猎头（互联网 / 新能源中高端职位），本职位受客户委托，简历只推荐给该客户并严格保密。")
+        parts = ["### 关于我们", intro, f"### 客户\n{client}", "### 岗位职责", f"1. {duty}",
+                 "2. 参与系统架构设计和技术方案评审；", "3. 五年以上相关经验，本科及以上学历；",
+                 f"### 薪资福利\n{pay}，五险一金，年终奖。", f"### 工作地点\n{city}", "### 联系方式\n简历请发送至 cv@yuanfan-hunt.cn"]
+        return {"id": pid, "title": f"【{city[:2]}】远帆猎头招聘资深后端工程师（{pay.split('，')[0]}）",
+                "description": "\n".join(parts), "posted_at": f"{date}T08:00:00Z", "source": "rebase"}
+
+    add(Case("zh-agency-client", "agency", "zh",
+             hunt("zh-agency-client-a", "某头部跨境电商平台（B 轮后）", "负责订单与支付系统的后端开发；", "上海市浦东新区", "月薪40-55K"),
+             hunt("zh-agency-client-b", "某新能源车企数字化中心", "负责车联网数据平台的后端开发；", "深圳市南山区", "月薪35-50K"),
+             False, "PARTIAL", same_profile=False, note="one headhunter's template, two clients' jobs in two cities"))
+    add(Case("zh-agency-repost", "agency", "zh",
+             hunt("zh-agency-repost-a", "某头部跨境电商平台（B 轮后）", "负责订单与支付系统的后端开发；", "上海市浦东新区", "月薪40-55K"),
+             hunt("zh-agency-repost-b", "某头部跨境电商平台（B 轮后）", "负责订单与支付系统的后端开发；", "上海市浦东新区", "月薪40-60K",
+                  date="2026-02-10", v=1),
+             True, "TEMPORAL", note="one client's job reposted, the top of the range raised, the intro reworded"))
+    base = zh_store_post("zh-terms-repost-a", s["xuhui"], "2026-01-05", kind="兼职", pay="时薪 25 元",
+                         shift="周末 10:00-18:00，每周至少两天", title="【上海】麦穗烘焙招聘门店店员（徐汇店）")
+    add(Case("zh-terms-repost", "terms", "zh", base,
+             zh_store_post("zh-terms-repost-b", s["xuhui"], "2026-02-02", kind="兼职", pay="时薪 27 元",
+                           shift="周末 10:00-18:00，每周至少两天", title="【上海】麦穗烘焙招聘门店店员（徐汇店）", v=1),
+             True, "TEMPORAL", note="the part-time ad reposted, hourly pay raised"))
+    return out
+
+
+def job_board_cases() -> list[Case]:
+    """The s5-i9-ja block: job-board multi-posting classes, en / zh / ja."""
+    return [*_en_job_board_cases(), *_zh_job_board_cases(), *_ja_job_board_cases()]
+# ============================================================================ end of s5-i9-ja block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
-    return [*_en_cases(), *_zh_cases(), *_ja_cases()]
+    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases()]
+
+
+# ----------------------------------------------------------------------------- English, s5-i9-en block
+# Hiring-thread reposts as the English errors of issue 9 show them (intro rewritten, role lists written as
+# `1. Role - pay - link` or `Role: duties` lines, a company name that reads like a role family) and the
+# three classes that must stay apart (one template under two employers, the same ad in another city, another
+# role behind the same blurb). Written for these tests by the s5-i9-en helper.
+
+def _hn(pid: str, date: str, paras: list[str]) -> dict[str, Any]:
+    """A hiring-thread comment from its paragraphs (first one the header), HTML like the HN API gives."""
+    return {"id": pid, "description": "<p>".join(paras), "posted_at": f"{date}T16:00:00Z", "source": "hn"}
+
+
+def _en_s5_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+
+    # intro rewritten, the job kept (TEMPORAL)
+    job = ["The role: you will own our billing service end to end, from the Postgres schema to the Go "
+           "workers that reconcile invoices every night.",
+           "You have shipped payment or ledger code before and you like boring, well-tested systems.",
+           "Pay: $165k-$195k plus equity. Apply at https://brindleworks.com/jobs/backend-engineer"]
+    add(Case("en-s5-intro", "blurb_roles", "en",
+             _hn("en-s5-intro-a", "2026-01-06", [
+                 "Brindle Works | Backend Engineer | Remote (US) | Full-time",
+                 "Brindle Works makes scheduling and invoicing software for independent plumbers and electricians. "
+                 "We are twelve people, bootstrapped and profitable since 2023.", *job]),
+             _hn("en-s5-intro-b", "2026-02-03", [
+                 "Brindle Works | Backend Engineer | Remote (US) | Full-time",
+                 "Independent tradespeople run their whole week on Brindle: quotes, calendars and invoices in one "
+                 "app. Still a small team of fourteen, still funded by customers and nobody else.",
+                 job[0], "You have written payment or ledger code before and you enjoy systems that stay quiet.",
+                 "Salary $165k-$195k with equity on top; the posting is at https://brindleworks.com/jobs/backend-engineer"]),
+             True, "TEMPORAL", note="intro rewritten, two of three job lines reworded"))
+
+    # a numbered role list `n. Role - pay - link`, reposted with a rewritten intro (TEMPORAL)
+    def rolelist(pid: str, date: str, intro: str, roles: list[tuple[str, str, str]]) -> dict[str, Any]:
+        return _hn(pid, date, ["Corvid Health | Lisbon, Portugal | Hybrid | https://corvidhealth.pt", intro,
+                               *(f"{i}. {r} - {pay} - https://grnh.se/{slug}" for i, (r, pay, slug) in
+                                 enumerate(roles, 1)),
+                               "Visa support for non-EU hires. Questions: careers@corvidhealth.pt"])
+    three = [("Senior Backend Engineer", "€70k-€90k", "c0rv1d01"), ("QA Engineer Mobile", "€50k-€65k", "c0rv1d02"),
+             ("Product Designer", "€55k-€72k", "c0rv1d03")]
+    add(Case("en-s5-rolelist", "multi_role", "en",
+             rolelist("en-s5-rolelist-a", "2026-03-02", "Corvid Health builds triage software for emergency "
+                      "departments in Portugal and Spain; nine hospitals use it every night.", three),
+             rolelist("en-s5-rolelist-b", "2026-04-01", "Emergency departments in eleven hospitals now triage with "
+                      "Corvid Health, and we are growing the product team in Lisbon.", three),
+             True, "TEMPORAL", note="same three listed roles, intro rewritten"))
+    add(Case("en-s5-rolelist-swap", "multi_role", "en",
+             rolelist("en-s5-rolelist-swap-a", "2026-03-02", "Corvid Health builds triage software for emergency "
+                      "departments in Portugal and Spain; nine hospitals use it every night.", three[:2]),
+             rolelist("en-s5-rolelist-swap-b", "2026-04-01", "Corvid Health builds triage software for emergency "
+                      "departments in Portugal and Spain; nine hospitals use it every night.",
+                      [three[0], ("Data Engineer", "€65k-€85k", "c0rv1d04")]),
+             False, "PARTIAL", note="one of two listed roles replaced"))
+
+    # `Role: duties` lines and a company name holding a role-family word (Robotics), reposted (TEMPORAL)
+    duties = ["Mechanical Engineer: design grippers and fixtures for our pick cells, from CAD to the first "
+              "machined part.",
+              "Robotics Software Engineer: build the motion planning stack in C++ and ROS 2 and keep it fast.",
+              "Computer Vision Engineer: own object detection and pose estimation on the line cameras."]
+    add(Case("en-s5-titled", "multi_role", "en",
+             _hn("en-s5-titled-a", "2026-01-05", [
+                 "Sparrowhawk Robotics | Founding Engineers | Onsite (Leeds, UK) | Full-time",
+                 "I'm Ola, CTO at Sparrowhawk Robotics. We build robot cells that pack fresh produce for "
+                 "farm cooperatives in the north of England.", *duties,
+                 "Write to ola@sparrowhawk.co.uk with something you built."]),
+             _hn("en-s5-titled-b", "2026-02-02", [
+                 "Sparrowhawk Robotics | Founding Engineers | Full-time | Leeds, UK",
+                 "Sparrowhawk Robotics packs fresh produce with robots: our first cells run at two farm "
+                 "cooperatives near York and a third goes live in March.", duties[0],
+                 "Robotics Software Engineer: build the motion planning stack in C++ and ROS 2, and keep it "
+                 "predictable.", duties[2], "Write to ola@sparrowhawk.co.uk with something you built."]),
+             True, "TEMPORAL", note="same three roles as 'Role: duties' lines, intro rewritten, header reordered"))
+
+    # must stay apart: one template under two employers with their own sites (NON)
+    def template(pid: str, name: str, site: str, date: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            f"{name} | Staff Platform Engineer | Remote (EU) | https://{site}",
+            f"{name} is a fast-growing software company on a mission to modernize how teams work together.",
+            "The role: lead our platform team, own Kubernetes and CI, and mentor four engineers.",
+            "Requirements: 8+ years of backend or infrastructure work, Go or Rust, and calm on-call habits.",
+            f"Salary: €110k-€130k. Apply at https://{site}/careers/staff-platform-engineer"])
+    add(Case("en-s5-tmpl", "template", "en", template("en-s5-tmpl-a", "Quayside Metrics", "quaysidemetrics.eu",
+                                                       "2026-02-02"),
+             template("en-s5-tmpl-b", "Harbinger Cloud", "harbingercloud.io", "2026-02-04"), False, "NON",
+             note="the same template under two employers with their own sites"))
+
+    # must stay apart: the same ad in another city (PARTIAL)
+    def city(pid: str, place: str) -> dict[str, Any]:
+        return _hn(pid, "2026-03-03", [
+            f"Tallow & Wick | Store Operations Manager | {place} | Onsite | Full-time",
+            "Tallow & Wick makes candles and soap by hand and sells them in nine shops of its own.",
+            f"We are opening a new shop in {place.split(',')[0]} and need someone to run it: hire and train a team "
+            "of six, own the rota and the stock counts, and keep the shop floor a calm place to work.",
+            "Pay: £38k-£42k plus a share of the shop's profit. Apply at https://tallowandwick.co.uk/jobs"])
+    add(Case("en-s5-city", "other_city", "en", city("en-s5-city-a", "Bristol, UK"), city("en-s5-city-b", "York, UK"),
+             False, "PARTIAL", note="the same ad for another city, same day"))
+
+    # must stay apart: another role behind the same blurb (PARTIAL)
+    blurb = ("Ferngully Analytics helps water utilities find leaks from pressure data. We are 40 people, "
+             "Series B, and our models watch 9,000 km of pipe every night.")
+    add(Case("en-s5-blurb", "blurb_roles", "en",
+             _hn("en-s5-blurb-a", "2026-01-12", [
+                 "Ferngully Analytics | Data Scientist | Manchester, UK | Hybrid", blurb,
+                 "The role: build and validate leak detection models on pressure and flow time series.",
+                 "Pay: £70k-£85k. Apply at https://ferngully.ai/jobs/data-scientist"]),
+             _hn("en-s5-blurb-b", "2026-01-12", [
+                 "Ferngully Analytics | Account Executive | Manchester, UK | Hybrid", blurb,
+                 "The role: sell our leak detection service to water utilities across the UK and Ireland.",
+                 "Pay: £60k base, £110k OTE. Apply at https://ferngully.ai/jobs/account-executive"]),
+             False, "PARTIAL", note="another role behind the same blurb, same day"))
+
+    # roles named only in a "we're looking for" sentence: one role -> three is another set of jobs (PARTIAL);
+    # the same sentence reposted under a rewritten intro is the same job (TEMPORAL)
+    def sought(pid: str, date: str, intro: str, wanted: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            "Larchmont Grid (energy trading for community solar) | Glasgow, UK | 2 days a week in office", intro,
+            f"We're currently looking for {wanted}. Our office is by the river in Finnieston and most of the team "
+            "comes in on Tuesdays and Thursdays, but this is flexible.",
+            "Our stack: Go services, Postgres and Kafka on AWS, with a small React front end for the traders.",
+            "Salary £75k-£95k plus options. Write to hiring@larchmontgrid.co.uk with a few lines about yourself."])
+    intro = ("Larchmont Grid buys and sells the power of 400 community solar schemes on the day-ahead market "
+             "and pays the surplus back to the villages that own them.")
+    add(Case("en-s5-sought-more", "multi_role", "en",
+             sought("en-s5-sought-more-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
+             sought("en-s5-sought-more-b", "2026-03-03", intro, "a few Senior Backend Engineers (Go), a Senior Data "
+                    "Engineer and a Senior Infrastructure Engineer"),
+             False, "PARTIAL", note="one role named in a sentence, then three (two added)"))
+    add(Case("en-s5-sought-same", "multi_role", "en",
+             sought("en-s5-sought-same-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
+             sought("en-s5-sought-same-b", "2026-03-03", "Community solar schemes earn more when someone trades "
+                    "their power well: that is what we do, for 400 of them and counting.",
+                    "a Senior Backend Engineer (Go)"),
+             True, "TEMPORAL", note="the same sentence, intro rewritten"))
+    return out

@@ -10,6 +10,7 @@ import pytest
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import Decision, LogisticModel, Verifier, load_model, model_from_json
+from signatures.extract import extract
 from signatures.features import FEATURES, pair_features, prepare
 from signatures.simhash import hamming, simhash
 from signatures.version import VERIFIER_VERSION
@@ -337,6 +338,62 @@ def test_cjk_roles_differing_in_their_head_are_two_roles() -> None:
     assert len(_merge_roles(("backend engineer", "backend engineers"))) == 1
 
 
+def test_cjk_role_names_compared_as_names() -> None:
+    """Chinese role names agree across traditional / simplified writing, a re-levelled head (经理 / 总监) and a
+    Latin modifier the other posting names too; a platform the other posting never names keeps them apart."""
+    from signatures.features import pair_features, prepare
+
+    def role_sim(t1: str, d1: str, t2: str, d2: str) -> float:
+        a = prepare({"id": "a", "title": t1, "description": d1})
+        b = prepare({"id": "b", "title": t2, "description": d2})
+        return float(pair_features(a, b)[FEATURES.index("role_sim")])
+
+    body = "岗位职责：负责交易系统的设计与开发。"
+    assert role_sim("山雀诚聘 智能合約工程師", body, "山雀诚聘 智能合约工程师", body) == 1.0
+    assert role_sim("山雀诚聘 金融产品总监", body, "山雀诚聘 金融产品经理/专家", body) == 1.0
+    assert role_sim("山雀诚聘 资深DeFi后端工程师", "我们做 web3 的 DeFi 协议。" + body,
+                    "山雀诚聘 资深Web3后端工程师", "我们做 web3 的 DeFi 协议。" + body) == 1.0
+    assert role_sim("山雀诚聘 iOS开发工程师", "负责 iOS App 开发，Swift。", "山雀诚聘 Android开发工程师",
+                    "负责 Android App 开发，Kotlin。") == 0.0
+    assert role_sim("山雀诚聘 项目经理", body, "山雀诚聘 产品经理", body) == 0.0
+
+
+def test_pay_tiers_same_day_different_pay() -> None:
+    """Two pay tiers of one job posted the same day: pay_tiers = 1 (a veto candidate of the training recipe);
+    the same pay, another day or a missing date: 0."""
+
+    def tiers(pay_a: str, pay_b: str, day_b: str | None) -> float:
+        body = "岗位职责：负责链上数据的解析与建模。\n薪资福利待遇：{}"
+        a = prepare({"id": "a", "title": "数据分析师", "description": body.format(pay_a), "posted_at": "2026-01-12T09:00:00Z"})
+        b = prepare({"id": "b", "title": "数据分析师", "description": body.format(pay_b)} | ({"posted_at": day_b} if day_b else {}))
+        return float(pair_features(a, b)[FEATURES.index("pay_tiers")])
+
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", "2026-01-12T09:10:00Z") == 1.0
+    assert tiers("$1,500-$2,000 / 月", "$1,500-$2,000 / 月", "2026-01-12T09:10:00Z") == 0.0
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", "2026-04-12T09:10:00Z") == 0.0  # a later update
+    assert tiers("$1,500-$2,000 / 月", "$2,400-$3,200 / 月", None) == 0.0
+
+
+def test_duties_containment_reads_the_duty_sections() -> None:
+    """The duty / requirement sections alone: the same duties under a renamed title agree, another role's duties
+    behind the same blurb do not, a posting without such sections leaves it unknown."""
+    blurb = "## 公司介绍\n青石交易所成立于2019年，团队分布在新加坡和迪拜，全员远程。\n"
+    quant = ("## 岗位职责\n- 设计并实现自动化的做市与流动性管理工具；\n- 采集并分析盘口深度与成交数据；\n"
+             "- 维护撮合相关系统的高可用与低延迟。\n## 任职要求\n- 一年以上交易所或做市商经验；\n- 擅长 C++ 或 Java。")
+    support = ("## 岗位职责\n- 通过工单与社群解答海外用户的充值提现问题；\n- 整理常见问题并更新帮助中心；\n"
+               "- 把用户反馈同步给产品团队。\n## 任职要求\n- 英语可作为工作语言；\n- 接受轮班。")
+
+    def duties(t1: str, d1: str, t2: str, d2: str) -> tuple[float, float]:
+        f = pair_features(prepare({"id": "a", "title": t1, "description": d1}),
+                          prepare({"id": "b", "title": t2, "description": d2}))
+        return float(f[FEATURES.index("duties_known")]), float(f[FEATURES.index("duties_containment")])
+
+    assert duties("青石诚聘 流动性开发主管", blurb + quant, "青石诚聘 量化开发工程师", blurb + quant) == (1.0, 1.0)
+    known, c = duties("青石诚聘 量化开发工程师", blurb + quant, "青石诚聘 英语客服", blurb + support)
+    assert known == 1.0 and c < 0.2
+    assert duties("青石诚聘 量化开发工程师", blurb + quant, "青石诚聘 量化开发工程师", blurb) == (0.0, 0.0)
+
+
 def test_two_character_cjk_roles_are_kept() -> None:
     from signatures.features import _merge_roles
 
@@ -521,3 +578,81 @@ def test_tree_model_dump_matches_sklearn_and_contributions_add_up() -> None:
     a = prepare({"id": "t1", "description": "Backend engineer for our payments ledger, Go and PostgreSQL."})
     d = v.decide(a, a)
     assert d.reasons[0].startswith("p=") and isinstance(d.duplicate, bool)
+
+
+def test_english_announced_roles_drop_clauses_and_sentences() -> None:
+    from signatures.features import _english_roles
+
+    got = _english_roles(("software engineering manager for our new workflow platform", "our cto is the founder",
+                          "we re also looking for writers", "a product designer who loves maps", "our vp engineering"))
+    assert got == ("software engineering manager", "writers", "product designer", "vp engineering")
+
+
+def test_generic_roles_compare_with_their_like_and_typos_match() -> None:
+    def roles(first: str, body: str) -> np.ndarray:
+        return pair_features(prepare({"id": "a", "description": first + "<p>" + body}),
+                             prepare({"id": "b", "description": first.replace("Softare", "Software") + "<p>x y z"}))
+
+    f = roles("Gullhaven | Founding Engineers | Remote", "We build tide tables.")
+    assert f[FEATURES.index("roles_known")] == 1.0 and f[FEATURES.index("role_sim")] == 1.0
+    f = roles("Gullhaven | Softare Engineering Manager | Remote", "We build tide tables.")
+    assert f[FEATURES.index("role_sim")] == 1.0
+    generic = prepare({"id": "g", "description": "Gullhaven | Senior Engineers | Remote<p>We build tide tables."})
+    specific = prepare({"id": "s", "description": "Gullhaven | Data Engineer | Remote<p>We build tide tables."})
+    assert pair_features(generic, specific)[FEATURES.index("roles_known")] == 0.0
+
+
+def test_english_intro_weighs_like_boilerplate_in_the_job_text_similarity() -> None:
+    from signatures.features import intro_lines
+
+    job = ["The role: own the billing service and its Postgres schema, end to end.",
+           "Pay: $150k-$170k. Apply at https://gullhaven.example/jobs/backend"]
+    a = {"id": "a", "description": "<p>".join(["Gullhaven | Backend Engineer | Remote",
+                                                  "Gullhaven builds tide tables for harbour masters in Norway.", *job])}
+    b = {"id": "b", "description": "<p>".join(["Gullhaven | Backend Engineer | Remote",
+                                                  "Harbour masters from Bergen to Tromso plan their day on our tides.",
+                                                  *job])}
+    assert intro_lines(extract(a)) == (1, 2)
+    f = pair_features(prepare(a), prepare(b))
+    assert f[FEATURES.index("spec_containment")] > 0.9 > f[FEATURES.index("text_jaccard")]
+
+
+def test_workplace_places_read_stores_stations_and_addresses() -> None:
+    """The workplace sections of a Japanese / Chinese ad give its store, station and address units: one
+    chain's template for two stores then names a place the other never mentions (places_moved)."""
+    from signatures.extract import extract
+    from signatures.features import workplace_places
+
+    def post(store: str, address: str, station: str) -> dict:
+        return {"id": store, "title": "カフェスタッフ（正社員）", "description":
+                f"接客とドリンク作りをお任せします。\n【勤務地】\nミドリ珈琲 {store}\n{address}\n【アクセス】\n"
+                f"JR山手線「{station}駅」から徒歩3分\n【給与】\n月給23万円"}
+
+    a = workplace_places(extract(post("目黒店", "東京都品川区上大崎2-1-5", "目黒")))
+    assert {"目黒店", "目黒", "品川", "上大崎"} <= a and "山手線目黒" not in a
+    b = workplace_places(extract(post("五反田店", "東京都品川区西五反田1-2-9", "五反田")))
+    assert {"五反田店", "五反田", "品川", "西五反田"} <= b
+    zh = {"id": "z", "title": "店长", "description": "### 工作地点\n徐汇店（上海市徐汇区漕溪北路 88 号）\n地铁 1 号线徐家汇站步行 3 分钟"}
+    assert {"徐汇店", "徐家汇", "上海", "徐汇"} <= workplace_places(extract(zh))
+    assert workplace_places(extract({"id": "n", "description": "【仕事内容】\n恵比寿店での接客"})) == frozenset()
+
+
+def test_terms_changed_reads_employment_type_pay_unit_and_shift() -> None:
+    """Employment type, pay unit (hourly vs salaried) and shift (words or clock hours) from the title and the
+    terms sections: one template for a full-time and a part-time job differs there; a 正社員登用 note does not
+    make a part-time ad full-time, 月給 and 年収 are one pay unit."""
+    from signatures.features import prepare, terms_changed
+
+    def post(pid: str, title: str, emp: str, pay: str, hours: str) -> dict:
+        return {"id": pid, "title": title, "description": f"【仕事内容】\n品出しとレジ\n【雇用形態】\n{emp}\n【給与】\n{pay}\n"
+                                                          f"【勤務時間】\n{hours}"}
+
+    full = prepare(post("f", "販売スタッフ", "正社員", "月給24万円（年収例 380万円）", "9:00〜18:00"))
+    part = prepare(post("p", "販売スタッフ", "パート（正社員登用あり）", "時給1,200円", "9:00〜13:00"))
+    assert terms_changed(full, part) == ("emp:full->emp:part", "pay:salaried->pay:hourly")
+    night = prepare(post("n", "販売スタッフ（夜勤）", "正社員", "月給27万円", "22:00〜翌7:00"))
+    assert terms_changed(full, night) == ("hours",)
+    again = prepare(post("a", "販売スタッフ", "正社員", "年収380万円〜", "9:30〜18:30"))
+    assert terms_changed(full, again) == ()
+    en = prepare({"id": "e", "title": "Barista (Part-time)", "description": "Pay: $18 an hour"})
+    assert terms_changed(en, prepare({"id": "e2", "title": "Barista (Full-time)", "description": "Pay: $40k"}))

@@ -139,6 +139,28 @@ def test_role_families_survive_rewording_and_show_added_roles() -> None:
     assert {"frontend", "contract"} <= set(zh.families)
 
 
+def test_chinese_title_roles_come_from_the_role_part() -> None:
+    """A Chinese title names its role after the hiring verb, or before it; company names, slogans, pay,
+    years and head counts around it are no roles (texts written for this test)."""
+
+    def roles(title: str) -> tuple[str, ...]:
+        return extract({"id": "t", "title": title, "description": "岗位职责：负责后台系统的开发。"}).roles
+
+    assert roles("[远程] 青柳科技直招  数据标注专员   校招 25届") == ("数据标注专员",)
+    assert roles("[杭州] 山雀网络智能合約工程師招聘 薪资20K-40K") == ("山雀网络智能合約工程師",)
+    assert roles("【上海线下】寻找资深后端工程师-山雀网络") == ("资深后端工程师",)
+    assert roles("【北京】白桦数据 招 大模型应用开发工程师 | 和我们一起做点难事") == ("大模型应用开发工程师",)
+    assert roles("[深圳/AI] 业内领先的 AI 公司，团队年轻，成长快") == ()  # a tagline names no role
+    assert roles("[上海] 初级财务会计") == ("初级财务会计",)  # one part without a role word is the role
+    assert roles("[北京] 白桦数据诚聘 前端工程师【全职】3-5年 50K以上") == ("前端工程师",)
+    assert roles("[Remote] 山雀网络诚聘 Senior Smart Contract Developer") == ("senior smart contract developer",)
+
+
+def test_email_run_into_chinese_text_keeps_its_address() -> None:
+    ex = extract({"id": "m", "description": "请将简历发至jobs@qingshan.cn，谢谢\n或者發到hr@qingshan.cn"})
+    assert ex.emails == ("hr@qingshan.cn", "jobs@qingshan.cn")
+
+
 def test_unfilled_template_title_names_no_job() -> None:
     ex = extract({"id": "t", "title": "[城市名] XXXX 公司诚聘 XX工程师", "description": "### 公司介绍\n### 薪资福利待遇"})
     assert ex.title == "" and not any("xx" in r for r in ex.roles)
@@ -372,3 +394,25 @@ def test_line_caches_skip_long_lines() -> None:
     short = "Senior Data Engineer (cache test)"
     ex.normalize_line(short)
     assert ex.normalize_line.cache_info().currsize == before + 1
+
+
+def test_role_lines_heads_and_sought_titles_become_roles_the_header_line_does_not() -> None:
+    desc = "<p>".join([
+        "Wrenhollow Robotics | Founding Engineers | Onsite (Leeds, UK)",
+        "Wrenhollow Robotics builds robot arms that prune apple trees for small orchards in Kent.",
+        "1. QA Engineer Mobile - €60k-€80k - https://grnh.se/wren0001",
+        "Motion Planning Engineer: build the arm's planner in C++ and keep it predictable.",
+        "We're also looking for a Senior Data Engineer and a Product Designer. We are looking for "
+        "exceptional engineers who like orchards.",
+    ])
+    roles = extract({"id": "w", "description": desc}).roles
+    for role in ("founding engineers", "qa engineer mobile", "motion planning engineer", "senior data engineer",
+                 "product designer"):
+        assert role in roles, (role, roles)
+    assert not any("wrenhollow" in r or "exceptional" in r for r in roles), roles
+
+
+def test_a_header_segment_listing_many_roles_gives_each_role() -> None:
+    first = "Ledgerline | Senior Java Engineer, Technical Support Engineer, Senior UX Designer, Account Executive | Remote"
+    roles = extract({"id": "l", "description": first + "<p>We build billing for gyms."}).roles
+    assert roles[:4] == ("senior java engineer", "technical support engineer", "senior ux designer", "account executive")

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from signatures import profile, script, segment
 from signatures import textprofile as tp
+from signatures.jobfacts import description_facts
 from signatures.profile import PROFILE_FIELDS, posting_profile_signature, profile_signature
 from signatures.textprofile import solr_fields_signature, solr_text_signature, solr_tokens
 
@@ -538,6 +539,10 @@ def reference() -> Callable[[dict], str]:
         for name, vs in cleaned:
             profiles.append(tp.java_profile(solr_tokens(name)))
             profiles += [cjk_profile(counts(v, lang)) for v in vs]
+        # the job facts (jobfacts has its own tests), as posting_profile_signature must add them: last, once each
+        facts = sorted({f for name, vs in fields if name == "description" for v in vs for f in description_facts(v)})
+        if facts:
+            profiles.append("\n".join(f"{f} 1" for f in facts))
         return tp.profile_digest(profiles)
 
     def language(texts: list[str]) -> str:
@@ -576,6 +581,18 @@ FRAGMENTS = (
         "\u3400\u4db5",
         "〇",
         "々",
+        "\n【勤務地】\n",
+        "\n勤務地：",
+        "\n### 工作地点\n",
+        "\n【雇用形態】\n",
+        "正社員",
+        "アルバイト",
+        "兼职",
+        "時給1,200円",
+        "9:00〜18:00",
+        "恵比寿駅",
+        "渋谷区恵比寿南1-4-2",
+        "徐汇店",
     ]
     + ["\U00020000\U0002a6d6", "<p>", "</li>", "<br/>", "&amp;", "&#x4e2d;", "&lt;b&gt;", "\n", " ", "  "]
     + ["https://jobs.example.com/1?a=b", "www.example.cn/x", "hr@example.com", "a@b", "Rust", "Go"]
@@ -696,3 +713,26 @@ def test_platform_footer_is_not_part_of_a_cjk_signature() -> None:
     post = {"id": "f", "title": "経理スタッフ", "description": body}
     assert profile.posting_profile_signature(post) == profile.posting_profile_signature(
         dict(post, description=body + footer))
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh"])
+def test_one_template_for_two_stores_or_two_terms_signs_apart(lang: str) -> None:
+    """SIG_VERSION 4: a long CJK description's quantization drops words written once, so one company's template
+    for two stores, or for a full-time and a part-time job, signed alike; the job facts (store, station,
+    address, employment type, pay unit, hours) are signed unquantized. The same ad on two sites still agrees."""
+    rng = random.Random(7)
+    make, roles = (ja_posting, JA_ROLES) if lang == "ja" else (zh_posting, ZH_ROLES)
+    base = make(rng, next(iter(roles)), "店舗スタッフ" if lang == "ja" else "门店店员")
+    where, how, emp = (("【勤務地】", "【雇用形態】", "正社員"), ("### 工作地点", "### 工作性质", "全职"))[lang == "zh"]
+
+    def at(store: str, terms: str) -> dict:
+        return base | {"description": f"{base['description']}\n{where}\n{store}\n{how}\n{terms}"}
+
+    one, two = ("恵比寿店", "代々木店") if lang == "ja" else ("徐汇店", "静安店")
+    part = "アルバイト" if lang == "ja" else "兼职"
+    sig = posting_profile_signature
+    assert sig(at(one, emp)) != sig(at(two, emp))
+    assert sig(at(one, emp)) != sig(at(one, part))
+    assert sig(at(one, emp)) == sig(at(one, emp) | {"company": "x", "title": base["title"] + "【正社員】"})
+    assert profile.facts_profile([("description", [at(one, emp)["description"]])])
+    assert profile.facts_profile([("description", [base["description"]])]) == ""
