@@ -356,12 +356,12 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
 
 def date_key(values: list[str | None]) -> np.ndarray:
     """Sortable integer from an ISO date/time string's digits (missing -> after everything)."""
-    out = np.full(len(values), np.iinfo(np.int64).max, np.int64)
-    for i, v in enumerate(values):
-        if v:
-            digits = "".join(ch for ch in v[:19] if ch.isdigit())
-            if digits:
-                out[i] = int(digits.ljust(14, "0")[:14])
-    return out
+    missing = int(np.iinfo(np.int64).max)
+    known: dict[str | None, int] = {}  # each distinct value once (a batch's candidates share few dates)
+    for v in values:
+        if v not in known:
+            digits = "".join(ch for ch in v[:19] if ch.isdigit()) if v else ""
+            known[v] = int(digits.ljust(14, "0")[:14]) if digits else missing
+    return np.fromiter((known[v] for v in values), np.int64, len(values))
 
 

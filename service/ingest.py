@@ -67,6 +67,7 @@ COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "d
 BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
 _BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
 _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
+_STRAIGHT = "-sig_version:[* TO *]"  # postings indexed straight into Solr, not by the service
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
             "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
@@ -409,10 +410,11 @@ class Prepared:
 
 def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
     """Main text, fields and lines of each posting (signatures.extract): the Verifier's and the
-    boilerplate model's input."""
+    boilerplate model's input. Without `families`, which neither reads (as `jobdedup dedup` extracts;
+    tests/test_decide.py holds the Verifier to the same decisions)."""
     from signatures.extract import extract
 
-    return [extract(p) for p in postings]
+    return [extract(p, families=False) for p in postings]
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
@@ -446,6 +448,32 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
                     extract_postings(batch) if extract else None)
 
 
+class _PresetWeights:
+    """The collection's boilerplate model (`state.model`, whichever it is now) as the Verifier's `prepare`
+    asks for it (`line_weights(ex)`), answered with weights computed beforehand for that posting
+    (`prepare`), so they are computed once."""
+
+    def __init__(self, state: BoilerplateState) -> None:
+        self.state = state
+        self._next: np.ndarray | None = None
+
+    @property
+    def model(self) -> Any:
+        return self.state.model
+
+    def line_weights(self, ex: Any) -> np.ndarray:
+        weights, self._next = self._next, None
+        return self.model.line_weights(ex) if weights is None else weights
+
+    def prepare(self, v: Any, ex: Any, weights: np.ndarray) -> Any:
+        """v.prepare(ex) with `weights` as the model's line weights of `ex`."""
+        self._next = weights
+        try:
+            return v.prepare(ex)
+        finally:
+            self._next = None
+
+
 class Ingestor:
     """Dedup-aware writer into one Solr collection.
 
@@ -467,14 +495,16 @@ class Ingestor:
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
         self.state = state if state is not None else BoilerplateState(None)
-        self.verifier = decision_glue.make_verifier(self.state.model)
+        self._weights = _PresetWeights(self.state)
+        self.verifier = decision_glue.make_verifier(self._weights)
         self.stats: Counter[str] = Counter()
         self.learn_every = learn_every
         self._to_learn: list[Any] = []    # learning records of written postings (journaled), not yet in the model
         self._generation = 0              # bumped whenever the model (or the verifier) changes
         self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
-        # (id, content key) -> (model generation, Prepared): valid while the model is unchanged
-        self._prepared: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+        # (id, content key) -> (model generation, line weights, Prepared): valid while the model weighs the
+        # posting's lines the same (the only input `prepare` takes from the model)
+        self._prepared: OrderedDict[tuple[str, int], tuple[int, np.ndarray, Any]] = OrderedDict()
         self._schema: Schema | None = None
 
     @property
@@ -550,7 +580,6 @@ class Ingestor:
             if flush:
                 self._learn()
             if self.state.sync():
-                self.verifier = decision_glue.make_verifier(self.state.model)
                 self._generation += 1
             data = self.state.snapshot()
         return self.state.write(data)
@@ -597,18 +626,25 @@ class Ingestor:
         return out
 
     def _prepare(self, v: Any, pid: str, content: int, ex: Any) -> Any:
-        """v.prepare(ex), reused from an earlier batch while the model has not changed."""
+        """v.prepare(ex), reused from an earlier batch while the model has not changed, or has changed
+        without weighing the posting's lines otherwise (a learning step mostly leaves a posting's weights
+        alone)."""
         key = (pid, content)
         hit = self._prepared.get(key)
         if hit is not None and hit[0] == self._generation:
             self._prepared.move_to_end(key)
-            return hit[1]
-        got = v.prepare(ex)
-        self._prepared[key] = (self._generation, got)
+            return hit[2]
+        weights = self._weights.model.line_weights(ex)
+        if hit is not None and np.array_equal(hit[1], weights):
+            got = hit[2]
+            self.stats["prepared_kept"] += 1
+        else:
+            got = self._weights.prepare(v, ex, weights)
+            self.stats["prepared"] += 1
+        self._prepared[key] = (self._generation, weights, got)
         self._prepared.move_to_end(key)
         while len(self._prepared) > self.window.size:
             self._prepared.popitem(last=False)
-        self.stats["prepared"] += 1
         return got
 
     def _remember(self, pid: str, content: int, ex: Any) -> None:
@@ -732,7 +768,7 @@ class Ingestor:
                 self._fetch_extracted([recs[r] for r in rows if r not in prepared])
                 todo = [k for k in sel.tolist() if prep(int(vi[k])) is not None and prep(int(vj[k])) is not None]
                 pairs = [(prepared[int(vi[k])], prepared[int(vj[k])]) for k in todo]
-                for k, d in zip(todo, v.decide_many(pairs), strict=True):
+                for k, d in zip(todo, v.decide_many(pairs, explain_all=False), strict=True):  # reasons: duplicates only
                     accept[k], score[k] = d.duplicate, d.score
                     why[k] = tuple(d.reasons) if d.duplicate else ()
                 self.stats["verifier_pairs"] += len(todo)
@@ -993,6 +1029,8 @@ class Ingestor:
         cfg = self.solr.signing()
         if not postings or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
             return {}
+        if not self.solr.query({"q": "*:*", "fq": _STRAIGHT, "rows": 0})["response"]["numFound"]:
+            return {}  # none in the collection (the usual case): no signatures to compute
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
                    for i, p in postings.items()}
@@ -1004,7 +1042,7 @@ class Ingestor:
         sigs = textprofile.solr_fields_signatures(docs, fields, cfg["quantRate"], cfg["minTokenLen"])
         field = cfg["signatureField"]
         found: dict[str, list[tuple[str, str]]] = {}
-        res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), "-sig_version:[* TO *]"],
+        res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), _STRAIGHT],
                                "fl": f"id,dup_group,{field}", "sort": "dup_group asc,id asc",
                                "rows": self.max_candidates})
         for d in res["response"]["docs"]:

@@ -3,10 +3,13 @@
 `url` is a collection (or core) URL such as http://127.0.0.1:8983/solr/postings; credentials in it
 (http://user:password@host/...) are sent as BasicAuth (a Solr with security.json) on the session and never
 appear in `url`, `base` or messages. Every request goes
-through pysolr: searches (`query`, `stream`'s cursorMark pages) are `pysolr.Solr.search`, document writes
+through pysolr: document writes
 are `pysolr.Solr.add` (JSON, `commitWithin`), commits and delete-all are `commit` / `delete`, ping is
 `ping`. What pysolr has no method for goes through pysolr's own transport (`Solr._send_request` /
 `Solr._update`, same session, same errors):
+  * searches (`query`, `stream`'s cursorMark pages): a JSON body (Solr's JSON Request API, `params`), which
+    pysolr's `search` cannot send -- it form-encodes, character by character in Python, ~150 KB of terms
+    per candidate query;
   * real-time get (`/get`): pysolr has no real-time get; ids are sent as one `id=` parameter each
     (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found);
   * a versioned delete routed by `_route_` and a delete-by-query + add in one request (SolrCloud moves):
@@ -36,6 +39,7 @@ T = TypeVar("T")
 # pysolr's message: "[Reason: <Solr's msg>]", or "[Reason: None]" and the error page when Solr sent no JSON
 _PYSOLR_STATUS = re.compile(r"Solr responded with an error \(HTTP (\d{3})\): \[Reason: (?:None\](.*)|(.*)\])$", re.S)
 _FORM = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"}
+_JSON = {"Content-Type": "application/json"}
 
 
 class SolrError(Exception):
@@ -160,10 +164,11 @@ class Solr:
         self._call(self._writer._update, body.decode("utf-8"), clean_ctrl_chars=False, solrapi="JSON", **params)
 
     def query(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """A /select request (pysolr `search`; long parameter lists go in a POST body): Solr's JSON answer."""
-        params = dict(params)
-        q = params.pop("q", "*:*")
-        return self._call(self.pysolr.search, q, **params).raw_response
+        """A /select request, its parameters as the JSON body's `params` (Solr's JSON Request API; a
+        candidate query carries ~150 KB of terms, which form-encoding would quote character by character):
+        Solr's JSON answer."""
+        body = orjson.dumps({"params": {"q": "*:*", **params}})
+        return self._json(self.pysolr, "post", "select", body=body, headers=_JSON)
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
         """Real-time get: the latest version of each id, searchable or not."""

@@ -148,12 +148,19 @@ class BoilerplateModel:
     def jobs_with_line(self, ex: Extracted, line: str) -> int:
         """Most distinct job keys seen with `line` in any of the posting's scopes, scaled so
         global counts compare with the per-company threshold."""
+        return self._jobs_in(self._scope_tables(ex), line)
+
+    def _scope_tables(self, ex: Extracted) -> list[tuple[str, dict[int, set[int]]]]:
+        """The posting's scopes that hold any line, with their tables."""
+        return [(s, t) for s in _scopes(ex) if (t := self._table.get(s))]
+
+    def _jobs_in(self, tables: list[tuple[str, dict[int, set[int]]]], line: str) -> int:
         h = line_hash(line)
         if not h:
             return 0
         best = 0
-        for scope in _scopes(ex):
-            keys = self._table.get(scope, {}).get(h)
+        for scope, table in tables:
+            keys = table.get(h)
             if keys:
                 n = len(keys)
                 if scope == "*" and self.global_min_jobs != self.min_jobs:
@@ -162,11 +169,14 @@ class BoilerplateModel:
         return best
 
     def line_weights(self, ex: Extracted) -> np.ndarray:
-        """Weight per line of `ex.lines`: `weight` for boilerplate lines, 1.0 for the rest."""
+        """Weight per line of `ex.lines`: `weight` for boilerplate lines, 1.0 for the rest (the posting's
+        scopes looked up once, not per line)."""
         out = np.ones(len(ex.lines), dtype=np.float32)
-        for i, ln in enumerate(ex.lines):
-            if self.jobs_with_line(ex, ln) >= self.min_jobs:
-                out[i] = self.weight
+        tables = self._scope_tables(ex)
+        if tables:
+            for i, ln in enumerate(ex.lines):
+                if self._jobs_in(tables, ln) >= self.min_jobs:
+                    out[i] = self.weight
         return out
 
     def boilerplate_lines(self, ex: Extracted) -> list[str]:
@@ -198,7 +208,8 @@ class BoilerplateModel:
                 scope: [[h, sorted(keys)] for h, keys in t.items()] for scope, t in self._table.items()
             },
         }
-        return b"JDBP" + zlib.compress(orjson.dumps(doc), 6)
+        # level 1: ~5x faster than 6 for ~15% more bytes (the service saves it every 30 s while it indexes)
+        return b"JDBP" + zlib.compress(orjson.dumps(doc), 1)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> BoilerplateModel:

@@ -107,7 +107,7 @@ def test_a_model_replaced_by_recompute_is_adopted_not_overwritten(tmp_path: Path
     ing = Ingestor(Solr(url, timeout=1.0), state=BoilerplateState(path))
     BoilerplateState.for_collection(tmp_path, url).replace(BoilerplateModel.fit(corpus()[:4]))
     ing.save()
-    assert ing.boilerplate.postings == 4 and ing.verifier.boilerplate is ing.boilerplate
+    assert ing.boilerplate.postings == 4 and ing.verifier.boilerplate.model is ing.boilerplate
 
 
 def test_corrupt_model_file_warns_and_starts_empty(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

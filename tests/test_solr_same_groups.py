@@ -37,24 +37,29 @@ def stored_groups(solr: Solr) -> dict[str, str]:
     return {d["id"]: d["dup_group"] for d in docs}
 
 
-@pytest.mark.parametrize("fresh_process", [False, True], ids=["window", "solr"])
-def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, fresh_process: bool) -> None:
-    # fresh_process: a new service process per batch, so every candidate comes from Solr's band, exact and
-    # blocking-key queries (the recent window is empty)
+def dedup_of(path: Path) -> tuple[list[dict], dict[str, str], set[frozenset[str]]]:
+    """Generated postings (reposts, agency copies, re-sightings) written to `path`, and `jobdedup dedup`'s
+    groups of them (id -> group, and as a partition)."""
     postings = list(generate(N, seed=7, agency_rate=0.3, resight_rate=0.05))
     ids = {p["id"] for p in postings}
     assert len(ids) < N  # crawl re-sightings: the same id again
     agency = {p["id"] for p in postings if p["description"].startswith("<p><strong>")}
     assert agency
-    path = tmp_path / "postings.jsonl"
     path.write_bytes(b"".join(orjson.dumps(p) + b"\n" for p in postings))
-
     out = _io.BytesIO()
     summary = dedup_file(str(path), out, workers=1, quiet=True)
     assert summary.evidence["verifier"] > 0
     dedup = {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())}
     want = partition(dedup)
     assert any(len(g) > 1 and g & agency for g in want)  # agency copies are grouped with their jobs
+    return postings, dedup, want
+
+
+@pytest.mark.parametrize("fresh_process", [False, True], ids=["window", "solr"])
+def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, fresh_process: bool) -> None:
+    # fresh_process: a new service process per batch, so every candidate comes from Solr's band, exact and
+    # blocking-key queries (the recent window is empty)
+    postings, dedup, want = dedup_of(tmp_path / "postings.jsonl")
 
     solr = Solr(f"{clean_solr}/postings")
     runs = [Ingestor(solr, commit_within_ms=300)]
@@ -73,3 +78,17 @@ def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, 
     ck = recompute(solr.url, str(tmp_path / "ck"), rows=100, quiet=True)
     assert ck.groups == len(want)
     assert partition(stored_groups(solr)) == want
+
+
+def test_index_file_with_a_worker_groups_like_dedup(clean_solr: str, tmp_path: Path) -> None:
+    """`jobdedup index -j 1` (a worker process extracts the batches ahead of the writer) groups like dedup."""
+    from service.cli_index import index_file
+
+    path = tmp_path / "postings.jsonl"
+    _, dedup, want = dedup_of(path)
+    solr = Solr(f"{clean_solr}/postings")
+    stats = index_file(str(path), solr.url, batch_size=BATCH, workers=1, commit_within_ms=300)
+    assert stats["verifier_pairs"] > 0
+    indexed = stored_groups(solr)
+    assert indexed.keys() == dedup.keys()
+    assert partition(indexed) == want
