@@ -28,6 +28,8 @@ def main() -> None:
     ap.add_argument("--labels", action="append", required=True)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--no-generated", action="store_true")
+    ap.add_argument("--per-language", action="store_true",
+                    help="a threshold per language (each at its grouped-CV cost optimum; service.train)")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "signatures", "data",
                                                   f"verifier-{VERIFIER_VERSION}.json"))
     ap.add_argument("--dry-run", action="store_true", help="report CV only, do not write coefficients")
@@ -39,7 +41,7 @@ def main() -> None:
     locked = sum(p.split == "locked" for s in sets for p in s.pairs)
     print(f"training-side pairs: {len(ts.labels)} in {len(set(ts.groups.tolist()))} groups, "
           f"generated pairs: {len(ts.gen_labels)}, locked pairs left out: {locked}")
-    recipe = recipe_mod.choose(ts, args.folds)
+    recipe = recipe_mod.choose(ts, args.folds, per_language=args.per_language)
     for line in recipe.log:
         print(line)
     cv_summary = {}
@@ -47,7 +49,7 @@ def main() -> None:
         if not len(rows):
             continue
         labels = [ts.labels[i] for i in rows]
-        r = score("cv", "", recipe.oof[rows] >= recipe.threshold, labels)
+        r = score("cv", "", recipe.oof[rows] >= recipe.cuts(ts.langs[rows]), labels)
         cv_summary[s.name] = {"pairs": len(rows), "precision": round(r.precision, 4), "recall": round(r.recall, 4),
                               "f1": round(r.f1, 4), "partial_merged": round(r.partial_merged, 4)}
         print(f"{s.name:28s} grouped {args.folds}-fold CV: P {r.precision:.3f} R {r.recall:.3f} "
