@@ -361,8 +361,10 @@ def _reason(group: str, v: Mapping[str, float], c: float, added: Sequence[str]) 
         return ("same_employer" if v.get("employer_same", 0) > 0 else "other_employer") + f"({c:+.1f})"
     if group == "salary":
         return ("same_salary" if v.get("salary_same", 0) > 0 else "salary_differs") + f"({c:+.1f})"
-    if group == "text":
-        return f"text_jaccard={v.get('text_jaccard', 0.0):.2f}({c:+.1f})"
+    if group == "text":  # models without text_jaccard (the shipped ones) weigh text_copy alone
+        if "text_jaccard" not in v:
+            return ("text_copy" if v.get("text_copy", 0) > 0 else "no_text_copy") + f"({c:+.1f})"
+        return f"text_jaccard={v['text_jaccard']:.2f}({c:+.1f})"
     if group == "spec_jaccard":
         return f"job_text_jaccard={v.get('spec_jaccard', 0.0):.2f}({c:+.1f})"
     (name, val), = v.items()

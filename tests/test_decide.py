@@ -701,3 +701,13 @@ def test_language_thresholds_need_enough_duplicates() -> None:
     assert 0.63 < per["en"] < 0.82 and 0.23 < per["zh"] < 0.42
     recipe = Recipe(("logistic", 1.0), 0.1, (), 0.5, scores, [], per)
     assert recipe.cuts(["en", "ja"]).tolist() == [per["en"], 0.5]
+
+
+def test_copy_reason_names_text_copy_not_a_zero_jaccard(verifier: Verifier) -> None:
+    post = {"id": "a", "title": "Backend Engineer", "company": "Tidewater", "date": "2026-01-05",
+            "description": "You will design the ingestion service that reads admission feeds.\n"
+                           "Five years of Python or Go.\nSalary GBP 70,000 - 85,000, hybrid in Leeds."}
+    d = verifier.decide(prepare(post), prepare(dict(post, id="b", date="2026-01-06")))
+    text = [r for r in d.reasons if r.startswith(("text_", "no_text"))]
+    assert d.duplicate and "text_jaccard" not in verifier.model.features
+    assert text and text[0].startswith("text_copy(+")  # the shipped model weighs the copy flag, not a Jaccard
