@@ -28,8 +28,12 @@ def main() -> None:
     ap.add_argument("--labels", action="append", required=True)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--no-generated", action="store_true")
+    ap.add_argument("--per-language", action="store_true",
+                    help="a threshold per language (each at its grouped-CV cost optimum; service.train)")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "signatures", "data",
                                                   f"verifier-{VERIFIER_VERSION}.json"))
+    ap.add_argument("--repeat", type=int, default=0, metavar="N",
+                    help="also report the mean and range of the CV figures over N random group-to-fold splits")
     ap.add_argument("--dry-run", action="store_true", help="report CV only, do not write coefficients")
     args = ap.parse_args()
 
@@ -39,7 +43,7 @@ def main() -> None:
     locked = sum(p.split == "locked" for s in sets for p in s.pairs)
     print(f"training-side pairs: {len(ts.labels)} in {len(set(ts.groups.tolist()))} groups, "
           f"generated pairs: {len(ts.gen_labels)}, locked pairs left out: {locked}")
-    recipe = recipe_mod.choose(ts, args.folds)
+    recipe = recipe_mod.choose(ts, args.folds, per_language=args.per_language)
     for line in recipe.log:
         print(line)
     cv_summary = {}
@@ -47,11 +51,22 @@ def main() -> None:
         if not len(rows):
             continue
         labels = [ts.labels[i] for i in rows]
-        r = score("cv", "", recipe.oof[rows] >= recipe.threshold, labels)
+        r = score("cv", "", recipe.oof[rows] >= recipe.cuts(ts.langs[rows]), labels)
         cv_summary[s.name] = {"pairs": len(rows), "precision": round(r.precision, 4), "recall": round(r.recall, 4),
                               "f1": round(r.f1, 4), "partial_merged": round(r.partial_merged, 4)}
         print(f"{s.name:28s} grouped {args.folds}-fold CV: P {r.precision:.3f} R {r.recall:.3f} "
               f"F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%} ({len(rows)} pairs)")
+    if args.repeat:
+        runs = recipe_mod.repeated_cv(ts, recipe, args.folds, range(1, args.repeat + 1))
+        for s, rows in zip(sets, train_rows_of(sets), strict=True):
+            if not len(rows):
+                continue
+            labels = [ts.labels[i] for i in rows]
+            rs = [score("cv", "", oof[rows] >= cut[rows], labels) for oof, cut in runs]
+            f1 = [r.f1 for r in rs]
+            pm = [r.partial_merged for r in rs]
+            print(f"{s.name:28s} {args.repeat} random splits: F1 mean {sum(f1) / len(f1):.3f} ({min(f1):.3f}-{max(f1):.3f}), "
+                  f"PARTIAL merged mean {sum(pm) / len(pm):.1%} (max {max(pm):.1%})")
     meta = {
         "verifier_version": VERIFIER_VERSION,
         "learner": recipe_mod.learner_name(recipe.learner),

@@ -24,7 +24,7 @@ from service import train as recipe_mod
 from service.errors import UserError
 from service.train import DUP_LABELS, TrainingSet, group_folds  # noqa: F401  (re-exported)
 from signatures.boilerplate import BoilerplateModel
-from signatures.decide import Model, load_model
+from signatures.decide import Model, load_model, pair_language
 from signatures.extract import extract
 from signatures.features import FEATURES, Prepared, feature_matrix, prepare
 from signatures.simhash import hamming, simhash_many
@@ -307,6 +307,7 @@ class LabelSet:
     name: str
     pairs: list[LabeledPair]
     X: np.ndarray
+    langs: list[str] = field(default_factory=list)  # each pair's language (decide.pair_language)
 
     @property
     def labels(self) -> list[str]:
@@ -327,7 +328,8 @@ def load_label_sets(postings: Mapping[str, Mapping[str, Any]], label_paths: Sequ
                 if pid not in prepared:
                     prepared[pid] = prepare(postings[pid], bp)
         X = feature_matrix([(prepared[p.a], prepared[p.b]) for p in pairs])
-        sets.append(LabelSet(os.path.basename(path), pairs, X))
+        langs = [pair_language(prepared[p.a], prepared[p.b]) for p in pairs]
+        sets.append(LabelSet(os.path.basename(path), pairs, X, langs))
     return sets
 
 
@@ -337,12 +339,14 @@ def training_set(sets: Sequence[LabelSet], generated: bool = True) -> TrainingSe
     rows = [(s, i) for s in sets for i, p in enumerate(s.pairs) if p.split == "train"]
     X = np.vstack([s.X[i] for s, i in rows]) if rows else np.zeros((0, len(FEATURES)))
     pairs = [s.pairs[i] for s, i in rows]
+    langs = np.array([s.langs[i] if s.langs else "" for s, i in rows], dtype=object)
     X_gen, y_gen = np.zeros((0, len(FEATURES))), []
     for lang in ("en", "zh", "ja") if generated else ():
         Xg, yg = generated_pairs(lang)
         X_gen = np.vstack([X_gen, Xg])
         y_gen += yg
-    return TrainingSet(X, [p.label for p in pairs], pair_groups(pairs) if pairs else np.zeros(0, int), X_gen, y_gen)
+    return TrainingSet(X, [p.label for p in pairs], pair_groups(pairs) if pairs else np.zeros(0, int), X_gen, y_gen,
+                       langs=langs)
 
 
 def train_rows_of(sets: Sequence[LabelSet]) -> list[np.ndarray]:
@@ -386,7 +390,8 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             prep = prepare_all(gen_posts)
             X = feature_matrix([(prep[p.a], prep[p.b]) for p in gen_pairs])
             held_out.append((LabelSet(f"generated-{lang} (seed {GENERATED_EVAL_SEED}, {generated_eval} postings)",
-                                      gen_pairs, X), gen_posts))
+                                      gen_pairs, X, [pair_language(prep[p.a], prep[p.b]) for p in gen_pairs]),
+                             gen_posts))
     model = model or load_model()
     veto_note = ", vetoes " + "+".join(f for f, _ in model.vetoes) if model.vetoes else ""
     version = (model.meta or {}).get("coefficients_version", "?")
@@ -407,19 +412,21 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
         test_pairs = [p for p, t in zip(s.pairs, test, strict=True) if t]
         labels = [p.label for p in test_pairs]
         rep = LabelSetReport(f"{s.name}: {part}", dict(Counter(labels)))
-        rep.results.append(score(f"verifier (verifier-{version}.json)", f"p >= {model.threshold:.2f}{veto_note}",
-                                 model.final_scores(s.X[test]) >= model.threshold, labels))
+        test_langs = [x for x, t in zip(s.langs, test, strict=True) if t]
+        cut = model.thresholds_for(test_langs)
+        rep.results.append(score(f"verifier (verifier-{version}.json)", f"p >= {_cut_text(model)}{veto_note}",
+                                 model.final_scores(s.X[test]) >= cut, labels))
         if recipe is not None and i < len(sets) and len(rows_of[i]):
             train_labels = [p.label for p in s.pairs if p.split == "train"]
             rep.results.append(score(f"verifier, grouped {cv or 5}-fold CV on the training side ({len(train_labels)} pairs)",
-                                     f"p >= {recipe.threshold:.2f}" + "".join(f", veto {f}" for f, _ in recipe.vetoes),
-                                     recipe.oof[rows_of[i]] >= recipe.threshold, train_labels))
+                                     f"p >= {_cut_text(recipe)}" + "".join(f", veto {f}" for f, _ in recipe.vetoes),
+                                     recipe.oof[rows_of[i]] >= recipe.cuts(ts.langs[rows_of[i]]), train_labels))
             rep.notes.extend(recipe.log if i == 0 else ())
         if locked.any():
             for share, n, m in curve_models:
                 rep.results.append(score(f"learning curve: trained on whole groups holding <= {share:.0%} of the "
                                          f"training pairs ({n} pairs)",
-                                         f"p >= {m.threshold:.2f}", m.final_scores(s.X[test]) >= m.threshold, labels))
+                                         f"p >= {_cut_text(m)}", m.final_scores(s.X[test]) >= m.thresholds_for(test_langs), labels))
         if baselines:
             train_pairs = [p for p, t in zip(s.pairs, train_side, strict=True) if t and locked.any()]
             res, skipped = baseline_results(posts, test_pairs, train_pairs)
@@ -427,6 +434,12 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             rep.skipped.extend(skipped)
         reports.append(rep)
     return reports
+
+
+def _cut_text(m: Model | recipe_mod.Recipe) -> str:
+    """`0.79` or `0.79 (zh 0.57)`: the global threshold and the per-language ones."""
+    return f"{m.threshold:.2f}" + (" (" + ", ".join(f"{x} {t:.2f}" for x, t in m.thresholds.items()) + ")"
+                                   if m.thresholds else "")
 
 
 def format_reports(reports: Sequence[LabelSetReport]) -> str:

@@ -6,6 +6,7 @@ cross-validation on the training side only. Used by benchmarks/train_verifier.py
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,9 @@ FALSE_MERGE_COST = 3.0
 #: copies or crawl re-sightings of one ad (every labeled source is one board), the generated pairs do.
 GENERATED_WEIGHTS = (0.1, 0.25, 0.5)
 C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+#: A language gets its own threshold (opt-in, `choose(per_language=True)`) only with at least this many
+#: training-side duplicates; the others use the global one (Japanese has 2 on the training side).
+MIN_LANGUAGE_DUPLICATES = 20
 #: Candidate veto rules (feature, at least): hard evidence of different jobs whatever the text says. Each is
 #: dropped when grouped CV on the training side is better without it (the feature then weighed by the model);
 #: on a tie it stays, since each encodes a GUIDE rule the labeled pairs rarely exercise (figures logged and
@@ -196,6 +200,7 @@ class TrainingSet:
     X_gen: np.ndarray
     gen_labels: list[str]
     gen_weight: float = 0.25
+    langs: np.ndarray | None = None  # each labeled pair's language (decide.pair_language), for thresholds
 
     def stacked(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(X, y, weight) of the chosen labeled rows (all by default) plus every generated pair (when their
@@ -210,12 +215,16 @@ class TrainingSet:
         return X, y, w
 
 
-def group_folds(groups: np.ndarray, k: int) -> np.ndarray:
-    """Assign whole groups to k folds, largest first, always to the currently smallest fold (deterministic)."""
+def group_folds(groups: np.ndarray, k: int, seed: int | None = None) -> np.ndarray:
+    """Assign whole groups to k folds, largest first, always to the currently smallest fold (deterministic);
+    with `seed`, the groups in a seeded random order instead (another split for repeated CV)."""
     ids, sizes = np.unique(groups, return_counts=True)
     load = np.zeros(k)
     fold = {}
-    for g, n in sorted(zip(ids.tolist(), sizes.tolist(), strict=True), key=lambda x: (-x[1], x[0])):
+    order = sorted(zip(ids.tolist(), sizes.tolist(), strict=True), key=lambda x: (-x[1], x[0]))
+    if seed is not None:
+        order = [order[i] for i in np.random.default_rng(seed).permutation(len(order))]
+    for g, n in order:
         f = int(np.argmin(load))
         fold[g] = f
         load[f] += n
@@ -223,12 +232,12 @@ def group_folds(groups: np.ndarray, k: int) -> np.ndarray:
 
 
 def oof_scores(ts: TrainingSet, learner: tuple[str, Any] | float, vetoes: Sequence[tuple[str, float]],
-               k: int = 5) -> np.ndarray:
-    """Out-of-fold final scores (vetoes applied) of the labeled pairs: folds by group, generated pairs in
-    every training part."""
+               k: int = 5, seed: int | None = None) -> np.ndarray:
+    """Out-of-fold final scores (vetoes applied) of the labeled pairs: folds by group (`group_folds`, `seed`),
+    generated pairs in every training part."""
     if not isinstance(learner, tuple):
         learner = ("logistic", float(learner))
-    folds = group_folds(ts.groups, k)
+    folds = group_folds(ts.groups, k, seed)
     out = np.zeros(len(ts.labels))
     for f in range(k):
         test = folds == f
@@ -257,6 +266,12 @@ class Recipe:
     threshold: float
     oof: np.ndarray
     log: list[str]
+    thresholds: dict[str, float] | None = None  # per language, when chosen (choose(per_language=True))
+
+    def cuts(self, langs: Sequence[str]) -> np.ndarray:
+        """The threshold of each pair by its language (the global one for a language without its own)."""
+        per = self.thresholds or {}
+        return np.array([per.get(lang, self.threshold) for lang in langs], dtype=np.float64)
 
 
 def learners(trees: bool = True) -> list[tuple[str, Any]]:
@@ -264,10 +279,19 @@ def learners(trees: bool = True) -> list[tuple[str, Any]]:
     return [("logistic", C) for C in C_GRID] + ([("trees", p) for p in TREE_PARAMS] if trees else [])
 
 
-def choose(ts: TrainingSet, k: int = 5, trees: bool = True) -> Recipe:
+def language_thresholds(scores: np.ndarray, truth: np.ndarray, langs: Sequence[str],
+                        cost: float = FALSE_MERGE_COST) -> dict[str, float]:
+    """The CV-best cut within each language holding at least MIN_LANGUAGE_DUPLICATES duplicates."""
+    lang = np.asarray(langs)
+    return {str(x): best_threshold(scores[lang == x], truth[lang == x], cost) for x in np.unique(lang)
+            if int(truth[lang == x].sum()) >= MIN_LANGUAGE_DUPLICATES}
+
+
+def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool = False) -> Recipe:
     """The learner (logistic C or trees) and generated-pair weight by grouped CV (lowest cost at its best cut;
     ties: less generated weight, then the earlier candidate), then each candidate veto dropped if dropping it
-    (its feature then weighed by the model) lowers the CV cost, then the threshold at the CV-best cut."""
+    (its feature then weighed by the model) lowers the CV cost, then the threshold at the CV-best cut (and,
+    with `per_language`, each language's own CV-best cut, `language_thresholds`)."""
     truth = is_dup(ts.labels)
     log = []
     all_v = VETO_CANDIDATES
@@ -295,7 +319,26 @@ def choose(ts: TrainingSet, k: int = 5, trees: bool = True) -> Recipe:
     oof = oof_scores(ts, learner, vetoes, k)
     _, threshold = cv_cost(oof, truth)
     log.append(f"threshold at the grouped-CV cost optimum (false merge = {FALSE_MERGE_COST:g} misses): {threshold:.3f}")
-    return Recipe(learner, ts.gen_weight, tuple(vetoes), threshold, oof, log)
+    per = language_thresholds(oof, truth, ts.langs) if per_language and ts.langs is not None else None
+    if per:
+        log.append("per-language thresholds at each language's grouped-CV cost optimum: "
+                   + ", ".join(f"{x} {t:.3f}" for x, t in per.items()))
+    return Recipe(learner, ts.gen_weight, tuple(vetoes), threshold, oof, log, per)
+
+
+def repeated_cv(ts: TrainingSet, recipe: Recipe, k: int, seeds: Sequence[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The recipe's learner and vetoes under other random group-to-fold splits: per seed, the out-of-fold
+    scores and each pair's cut re-chosen on them as the recipe chooses (global, or per language when the
+    recipe has per-language thresholds). Figures on ~100 pairs move by one pair per 0.01-0.02; their spread
+    over splits tells a real change from a lucky split."""
+    truth = is_dup(ts.labels)
+    out = []
+    for seed in seeds:
+        oof = oof_scores(ts, recipe.learner, recipe.vetoes, k, seed)
+        per = language_thresholds(oof, truth, ts.langs) if recipe.thresholds and ts.langs is not None else None
+        again = dataclasses.replace(recipe, threshold=cv_cost(oof, truth)[1], thresholds=per)
+        out.append((oof, again.cuts(ts.langs if ts.langs is not None else [""] * len(oof))))
+    return out
 
 
 def train(ts: TrainingSet, recipe: Recipe, meta: Mapping[str, Any] | None = None,
@@ -303,4 +346,5 @@ def train(ts: TrainingSet, recipe: Recipe, meta: Mapping[str, Any] | None = None
     """The final model of `recipe` on the labeled rows chosen (all by default) plus generated pairs."""
     ts.gen_weight = recipe.gen_weight
     X, y, w = ts.stacked(rows)
-    return fit_learner(recipe.learner, X, y, recipe.vetoes, w, recipe.threshold, meta)
+    model = fit_learner(recipe.learner, X, y, recipe.vetoes, w, recipe.threshold, meta)
+    return dataclasses.replace(model, thresholds=recipe.thresholds) if recipe.thresholds else model

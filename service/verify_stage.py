@@ -173,8 +173,9 @@ def _verifier_for(model_dir: str) -> tuple[Any, _HashedWeights]:
 
 
 def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-                 ) -> tuple[np.ndarray, list[tuple[str, ...]]]:
-    """Prepare one unit's postings once and decide its pairs: scores, reasons (() unless duplicate)."""
+                 ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
+    """Prepare one unit's postings once and decide its pairs: scores, duplicate flags (each pair by its
+    language's threshold), reasons (() unless duplicate)."""
     model_dir, spool, offs, lens, a, b = args
     v, weights = _verifier_for(model_dir)
     with open(spool, "rb") as fh:
@@ -189,6 +190,7 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
         prepared.append(v.prepare(ex))
     del loaded, exs
     scores: list[float] = []
+    dup: list[bool] = []
     why: list[tuple[str, ...]] = []
     al, bl = a.tolist(), b.tolist()
     for s in range(0, len(al), DECIDE_BATCH):
@@ -196,8 +198,9 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
                                                              strict=True)]
         for d in v.decide_many(pairs, explain_all=False):
             scores.append(d.score)
+            dup.append(d.duplicate)
             why.append(d.reasons if d.duplicate else ())
-    return np.asarray(scores, np.float64), why
+    return np.asarray(scores, np.float64), np.asarray(dup, bool), why
 
 
 def units(vi: np.ndarray, vj: np.ndarray, n: int, unit_rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -309,6 +312,7 @@ class PairVerifier:
                 np.save(os.path.join(model_dir, k + ".npy"), arr)
             del model
             scores = np.zeros(len(vi), np.float64)
+            dup = np.zeros(len(vi), bool)
             why: list[tuple[str, ...]] = [()] * len(vi)
             by_unit = np.argsort(unit, kind="stable")
             cuts = np.flatnonzero(np.diff(unit[by_unit])) + 1
@@ -320,14 +324,15 @@ class PairVerifier:
                     yield model_dir, spool, offs[rows], lens[rows], inv[:len(sel)], inv[len(sel):]
 
             with self.progress("verify: decide", len(vi), " pairs") as bar:
-                for sel, (sc, w) in zip(groups, imap_ordered(self.pool, _decide_task, decide_tasks(), self.ahead),
+                for sel, (sc, d, w) in zip(groups, imap_ordered(self.pool, _decide_task, decide_tasks(), self.ahead),
                                         strict=True):
                     scores[sel] = sc
+                    dup[sel] = d
                     for k, reasons in zip(sel.tolist(), w, strict=True):
                         if reasons:
                             why[k] = reasons
                     bar.update(len(sel))
             self.timings.update({"verify_postings": int((lens > 0).sum()), "verify_pairs": len(vi)})
-            return scores >= main_verifier.threshold, scores, why
+            return dup, scores, why
         finally:
             shutil.rmtree(work, ignore_errors=True)

@@ -45,6 +45,7 @@ __all__ = [
     "TreeModel",
     "Verifier",
     "load_model",
+    "pair_language",
 ]
 
 
@@ -61,11 +62,27 @@ class Decision:
 VETO_CAP = 0.25
 
 
+def pair_language(a: Prepared, b: Prepared) -> str:
+    """A pair's language for its threshold: the CJK side's (`Extracted.lang`, zh / ja) when either posting
+    is in one, else en (an English post on a Chinese board compared with a Chinese one is a Chinese pair)."""
+    la, lb = a.ex.lang, b.ex.lang
+    return la if la != "en" else lb
+
+
 class _Vetoes:
-    """Veto rules and final scores shared by the model kinds (they define `features`, `vetoes`, `proba`)."""
+    """Veto rules, final scores and thresholds shared by the model kinds (they define `features`, `vetoes`,
+    `threshold`, `thresholds`, `proba`)."""
 
     features: tuple[str, ...]
     vetoes: tuple[tuple[str, float], ...]
+    threshold: float
+    thresholds: Mapping[str, float] | None
+
+    def thresholds_for(self, langs: Sequence[str]) -> np.ndarray:
+        """The threshold of each pair by its language (`pair_language`): the model's per-language
+        threshold where it has one, else the global `threshold`."""
+        per = self.thresholds or {}
+        return np.array([per.get(lang, self.threshold) for lang in langs], dtype=np.float64)
 
     def proba(self, X: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -97,6 +114,20 @@ def _check_features(doc: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[tupl
     return feats, vetoes
 
 
+def _thresholds_of(doc: Mapping[str, Any]) -> dict[str, float] | None:
+    """A model document's optional per-language thresholds (`{"zh": 0.6}`); None when it has none."""
+    per = doc.get("thresholds")
+    if not per:
+        return None
+    if not isinstance(per, Mapping) or not all(0.0 < float(v) < 1.0 for v in per.values()):
+        raise ValueError("verifier thresholds: expected {language: threshold between 0 and 1}")
+    return {str(k): float(v) for k, v in per.items()}
+
+
+def _thresholds_json(per: Mapping[str, float] | None) -> dict[str, Any]:
+    return {"thresholds": {k: round(float(v), 4) for k, v in per.items()}} if per else {}
+
+
 @dataclass(frozen=True)
 class LogisticModel(_Vetoes):
     """Standardized logistic regression: p = sigmoid(((x - mean) / scale) . coef + intercept), plus veto rules:
@@ -114,6 +145,7 @@ class LogisticModel(_Vetoes):
     meta: Mapping[str, Any] | None = None
     vetoes: tuple[tuple[str, float], ...] = ()
     reference: np.ndarray | None = None
+    thresholds: Mapping[str, float] | None = None
 
     def logits(self, X: np.ndarray) -> np.ndarray:
         return ((X - self.mean) / self.scale) @ self.coef + self.intercept
@@ -150,6 +182,7 @@ class LogisticModel(_Vetoes):
             "coef": [round(float(v), 6) for v in self.coef],
             "intercept": round(float(self.intercept), 6),
             "threshold": round(float(self.threshold), 4),
+            **_thresholds_json(self.thresholds),
             "vetoes": [{"feature": f, "at_least": v} for f, v in self.vetoes],
             "meta": dict(self.meta or {}),
         }
@@ -162,7 +195,8 @@ class LogisticModel(_Vetoes):
         if any(len(v) != len(feats) for v in arr.values()):
             raise ValueError("verifier coefficients: mean/scale/coef lengths differ from features")
         return cls(feats, arr["mean"], arr["scale"], arr["coef"], float(doc["intercept"]),
-                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes, arr.get("reference"))
+                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes, arr.get("reference"),
+                   _thresholds_of(doc))
 
 
 #: Trees with more inner nodes than this are walked level by level instead of through a table of 2^nodes outcomes.
@@ -191,6 +225,7 @@ class TreeModel(_Vetoes):
     threshold: float = 0.5
     meta: Mapping[str, Any] | None = None
     vetoes: tuple[tuple[str, float], ...] = ()
+    thresholds: Mapping[str, float] | None = None
 
     @cached_property
     def _paths(self) -> tuple[np.ndarray, ...] | None:
@@ -302,7 +337,7 @@ class TreeModel(_Vetoes):
             arrays[k] = [round(float(v), 9) for v in getattr(self, k)]
         return {"verifier_version": VERIFIER_VERSION, "kind": "trees", "features": list(self.features),
                 "baseline": round(self.baseline, 7), "depth": self.depth, **arrays,
-                "threshold": round(float(self.threshold), 4),
+                "threshold": round(float(self.threshold), 4), **_thresholds_json(self.thresholds),
                 "vetoes": [{"feature": f, "at_least": v} for f, v in self.vetoes], "meta": dict(self.meta or {})}
 
     @classmethod
@@ -314,7 +349,7 @@ class TreeModel(_Vetoes):
         if any(len(arr[k]) != n for k in cls._ARRAYS if k != "roots") or (arr["feature"] >= len(feats)).any():
             raise ValueError("verifier trees: node arrays differ in length or name unknown features")
         return cls(feats, *(arr[k] for k in cls._ARRAYS), float(doc["baseline"]), int(doc["depth"]),
-                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes)
+                   float(doc.get("threshold", 0.5)), doc.get("meta") or {}, vetoes, _thresholds_of(doc))
 
 
 Model = LogisticModel | TreeModel
@@ -392,8 +427,10 @@ def _reason(group: str, v: Mapping[str, float], c: float, added: Sequence[str]) 
         return ("same_employer" if v.get("employer_same", 0) > 0 else "other_employer") + f"({c:+.1f})"
     if group == "salary":
         return ("same_salary" if v.get("salary_same", 0) > 0 else "salary_differs") + f"({c:+.1f})"
-    if group == "text":
-        return f"text_jaccard={v.get('text_jaccard', 0.0):.2f}({c:+.1f})"
+    if group == "text":  # models without text_jaccard (the shipped ones) weigh text_copy alone
+        if "text_jaccard" not in v:
+            return ("text_copy" if v.get("text_copy", 0) > 0 else "no_text_copy") + f"({c:+.1f})"
+        return f"text_jaccard={v['text_jaccard']:.2f}({c:+.1f})"
     if group == "spec_jaccard":
         return f"job_text_jaccard={v.get('spec_jaccard', 0.0):.2f}({c:+.1f})"
     (name, val), = v.items()
@@ -458,7 +495,16 @@ class Verifier:
         self.boilerplate = boilerplate
         self.model = model if model is not None else load_model()
         self.threshold = self.model.threshold if threshold is None else float(threshold)
+        #: per-language thresholds of the model, unless one threshold was given for every pair
+        self.per_language = bool(self.model.thresholds) and threshold is None
         self._cols = [FEATURES.index(f) for f in self.model.features]
+
+    def thresholds(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
+        """The threshold of each pair: by its language (`pair_language`) when the model has per-language
+        thresholds, else `threshold`."""
+        if not self.per_language:
+            return np.full(len(pairs), self.threshold)
+        return self.model.thresholds_for([pair_language(a, b) for a, b in pairs])
 
     def prepare(self, posting: Mapping[str, Any] | Extracted) -> Prepared:
         """Extract and precompute one posting; cache the result per posting."""
@@ -470,7 +516,7 @@ class Verifier:
 
     def scores(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
         """Score of "same job" per pair: the model's probability, capped at VETO_CAP where a veto rule
-        applies; duplicate = score >= threshold."""
+        applies; duplicate = score >= the pair's threshold (`thresholds`)."""
         if not pairs:
             return np.zeros(0)
         return self.model.final_scores(feature_matrix(pairs))
@@ -494,7 +540,7 @@ class Verifier:
         p = self.model.proba(X)
         vetoed = self.model.vetoed(X_all)
         score = np.where(vetoed, np.minimum(p, VETO_CAP), p)
-        dup = score >= self.threshold
+        dup = score >= self.thresholds(pairs)
         explain = np.ones(len(pairs), bool) if explain_all else dup
         contrib = np.zeros_like(X)
         if explain.any():

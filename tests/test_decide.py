@@ -673,3 +673,58 @@ def test_tree_walk_tables_match_the_level_walk() -> None:
         (a, ca), (b, cb) = model._walk(X, explain), model._walk_levels(X, explain)
         assert np.array_equal(a, b)
         assert (ca is None and cb is None) or np.array_equal(ca, cb)
+
+
+# --- s5-i9-retrain: per-language thresholds -------------------------------------------------------------------
+
+def test_per_language_thresholds_decide_each_pair_by_its_language() -> None:
+    import dataclasses
+
+    from signatures.decide import pair_language
+
+    zh = [prepare({"id": f"z{i}", "title": "前端工程师", "company": "星河科技",
+                   "description": "负责公司前端开发，熟悉React和TypeScript。\n五险一金，双休，地点上海。"}) for i in range(2)]
+    en = [prepare({"id": f"e{i}", "title": "Frontend Engineer", "company": "Starriver",
+                   "description": "Build our web app in React and TypeScript.\nFull-time, based in Leeds."})
+          for i in range(2)]
+    assert pair_language(*zh) == "zh" and pair_language(*en) == "en"
+    assert pair_language(en[0], zh[0]) == pair_language(zh[0], en[0]) == "zh"
+    base = load_model()
+    p_zh, p_en = Verifier(model=base).scores([(zh[0], zh[1]), (en[0], en[1])])
+    model = dataclasses.replace(base, threshold=min(p_zh, p_en) - 1e-6, thresholds={"zh": p_zh + 1e-6})
+    assert model.thresholds_for(["zh", "en", "ja"]).tolist() == [p_zh + 1e-6, model.threshold, model.threshold]
+    d_zh, d_en = Verifier(model=model).decide_many([(zh[0], zh[1]), (en[0], en[1])])
+    assert not d_zh.duplicate and d_en.duplicate  # the zh pair by the zh threshold, the en pair by the global one
+    assert all(d.duplicate for d in Verifier(model=model, threshold=0.01).decide_many([(zh[0], zh[1])]))
+    doc = json.loads(json.dumps(model.to_json()))
+    assert model_from_json(doc).thresholds == pytest.approx({"zh": round(p_zh + 1e-6, 4)})
+    assert "thresholds" not in base.to_json()  # a model without them writes none and decides as before
+    with pytest.raises(ValueError, match="thresholds"):
+        model_from_json({**doc, "thresholds": {"zh": 1.5}})
+
+
+def test_language_thresholds_need_enough_duplicates() -> None:
+    from service.train import MIN_LANGUAGE_DUPLICATES, Recipe, language_thresholds
+
+    rng = np.random.default_rng(5)
+    n = 200
+    langs = np.array(["en"] * n + ["zh"] * n + ["ja"] * 20)
+    truth = np.concatenate([rng.random(n) < 0.3, rng.random(n) < 0.3, np.arange(20) < MIN_LANGUAGE_DUPLICATES - 1])
+    # en duplicates score above 0.8, zh duplicates only above 0.4: each language gets its own cut
+    scores = np.where(truth, np.where(langs == "en", 0.85, 0.45), np.where(langs == "en", 0.6, 0.2))
+    scores = scores + rng.uniform(-0.03, 0.03, len(scores))
+    per = language_thresholds(scores, truth, langs)
+    assert set(per) == {"en", "zh"}  # ja has too few duplicates for a threshold of its own
+    assert 0.63 < per["en"] < 0.82 and 0.23 < per["zh"] < 0.42
+    recipe = Recipe(("logistic", 1.0), 0.1, (), 0.5, scores, [], per)
+    assert recipe.cuts(["en", "ja"]).tolist() == [per["en"], 0.5]
+
+
+def test_copy_reason_names_text_copy_not_a_zero_jaccard(verifier: Verifier) -> None:
+    post = {"id": "a", "title": "Backend Engineer", "company": "Tidewater", "date": "2026-01-05",
+            "description": "You will design the ingestion service that reads admission feeds.\n"
+                           "Five years of Python or Go.\nSalary GBP 70,000 - 85,000, hybrid in Leeds."}
+    d = verifier.decide(prepare(post), prepare(dict(post, id="b", date="2026-01-06")))
+    text = [r for r in d.reasons if r.startswith(("text_", "no_text"))]
+    assert d.duplicate and "text_jaccard" not in verifier.model.features
+    assert text and text[0].startswith("text_copy(+")  # the shipped model weighs the copy flag, not a Jaccard

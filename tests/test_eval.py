@@ -75,6 +75,16 @@ def test_groups_keep_shared_postings_in_one_fold() -> None:
     assert folds[0] == folds[1]
 
 
+def test_seeded_group_folds_keep_groups_whole_and_vary_the_split() -> None:
+    groups = np.repeat(np.arange(40), np.arange(40) % 4 + 1)
+    splits = [group_folds(groups, 5, seed) for seed in (None, 1, 2)]
+    for folds in splits:
+        assert all(len(set(folds[groups == g].tolist())) == 1 for g in range(40))  # a group never straddles folds
+        assert set(folds.tolist()) == set(range(5))
+    assert (group_folds(groups, 5) == splits[0]).all() and (group_folds(groups, 5, 1) == splits[1]).all()
+    assert not (splits[1] == splits[2]).all()
+
+
 def test_eval_cli_prints_verifier_and_baselines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     posts, labels = _corpus()
     d, lab = _write(tmp_path, posts, labels)
