@@ -41,8 +41,8 @@ MODEL_GAPS: dict[str, str] = {
     "ja-multi-drop": "one role dropped among four (TEMPORAL): role_sim 0.75, roles_changed 0.25, p=0.43 < 0.70 "
                      "(role_sim 0.75 contributes -0.7; no employer field, the text names it mid-sentence)",
     "zh-board-tiers": "two pay tiers of one job posted minutes apart (PARTIAL): the same text, role and employer, "
-                      "salary_differs; p=0.96: the shipped model has no pay_tiers veto yet (the training recipe keeps it in "
-                      "grouped CV: the next retrain of verifier 2 fixes this case)",
+                      "salary_differs; p=0.96: the pay_tiers veto would keep it apart, but as a hand rule it vetoed Japanese "
+                      "SEMANTIC duplicates (one ad, pay written differently on two sites), so it stays a training-recipe candidate",
 }
 #: s5-i9-ja block: profile_sig gaps.
 PROFILE_GAPS: dict[str, str] = {
