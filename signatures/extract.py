@@ -737,9 +737,14 @@ _LOC_HINT_RE = re.compile(
 _EMPLOYMENT_RE = re.compile(r"(?i)^(full[- ]?time|part[- ]?time|contract|intern(ship)?|ft|pt|visa|onsite|remote|hybrid)\b")
 
 
+#: The ` | ` between an HN header's segments, with the spaces around it. It never starts inside a whitespace
+#: run (`\s*[|｜]` tried at each space of a long run not followed by a bar is quadratic).
+HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")
+
+
 def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     """Fields of an HN-style first line `Company | Location | Remote | Roles | URL`."""
-    parts = [p.strip() for p in re.split(r"\s[|｜]\s|\s*[|｜]\s*", first) if p.strip()]
+    parts = [p.strip() for p in HEADER_SPLIT_RE.split(first) if p.strip()]
     if len(parts) < 2:
         return {}
     out: dict[str, Any] = {"company": re.sub(r"\s*\(.*?\)\s*", " ", parts[0]).strip()}

@@ -24,6 +24,7 @@ from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
     _MENTION_RE,
+    HEADER_SPLIT_RE,
     Extracted,
     _families_in,
     _sub_spans,
@@ -707,7 +708,6 @@ _NOT_PLACE = frozenset(
 )
 #: Capitalized words, a following capitalized word only whole (not "Dev" out of "DevOps").
 _CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+(?![A-Za-z\u00C0-\u017F]))*")
-_HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a whitespace run: linear
 
 
 def _place_words(text: str) -> list[str]:
@@ -740,7 +740,7 @@ def place_names(ex: Extracted) -> frozenset[str]:
 @line_cache
 def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
                     ) -> frozenset[str]:
-    parts = [x for x in _HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
+    parts = [x for x in HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
     segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
     role_words = {w for r in (*roles, *mentions) for w in r.split()}
     out: set[str] = set()

@@ -61,5 +61,7 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     "bracketed title": lambda n: {"id": "hostile", "title": _rep("[a", n), "description": "x"},
     "pay words title": lambda n: {"id": "hostile", "title": _rep("salary薪水", n) + "\nx", "description": "x"},
     "long url": lambda n: {"id": "hostile", "url": "https://a.example/?" + _rep("utm_a=b&", n), "description": "x"},
+    # new code paths of issue 9 (job facts, role-line heads, sought roles, CJK title roles) and the header split
+    "header pipe after ws": lambda n: _desc("Acme | " + "\x0c" * n + "x | Engineer"),
     "random brackets": _random("[](){}<>!#*-_ \t\n\x0c:/@.$1kK（）【】|as"),
 }

@@ -68,7 +68,9 @@ def test_markup_scans_equal_the_original_patterns(text: str) -> None:
     assert bool(ex_mod._HTML_HINT_RE.search(ex_mod._unopened(text, "<", ">"))) == bool(_OLD_HTML_HINT_RE.search(text))
     assert profile.strip_markup(text) == _old_strip_markup(text)
     assert sf._title_grams(text) == sf._grams(_OLD_TITLE_NOISE_RE.sub(" ", text))
-    assert sf._HEADER_SPLIT_RE.split(text) == re.split(r"\s*[|｜]\s*", text)
+    assert ex_mod.HEADER_SPLIT_RE.split(text) == re.split(r"\s*[|｜]\s*", text)
+    assert [x.strip() for x in ex_mod.HEADER_SPLIT_RE.split(text)] == [
+        x.strip() for x in re.split(r"\s[|｜]\s|\s*[|｜]\s*", text)]
 
 
 def _old_strip_markup(text: str) -> str:
