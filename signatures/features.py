@@ -726,6 +726,11 @@ def _place_words(text: str) -> list[str]:
     return out
 
 
+#: At most this many CJK place units a posting (real postings name up to 13): places_moved looks for each in the
+#: other posting's whole text, so a pair of hostile postings naming thousands of stores would be quadratic.
+MAX_PLACES = 64
+
+
 def place_names(ex: Extracted) -> frozenset[str]:
     """Place names a posting gives. English: capitalized words of its location field and of the header
     segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words and
@@ -733,7 +738,8 @@ def place_names(ex: Extracted) -> frozenset[str]:
     of the location field (東京都渋谷区 -> 東京, 渋谷; 成都; 深圳/香港 -> 深圳, 香港), work-mode words (远程,
     リモート) left out, and the store, station and address units of the workplace sections (workplace_places)."""
     if ex.lang != "en":
-        return _cjk_places(ex.location) | workplace_places(ex)
+        places = _cjk_places(ex.location) | workplace_places(ex)
+        return places if len(places) <= MAX_PLACES else frozenset(sorted(places)[:MAX_PLACES])
     return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
 
 
