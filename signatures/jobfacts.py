@@ -13,7 +13,9 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import accumulate
 
 from signatures.extract import line_cache
 
@@ -165,9 +167,22 @@ def changed_terms(a: frozenset[str], b: frozenset[str]) -> tuple[str, ...]:
         if ta and tb and not set(ta) & set(tb):
             out.append(f"{','.join(ta)}->{','.join(tb)}")
     ha, hb = _hours(a), _hours(b)
-    if ha and hb and not any(s1 < e2 and s2 < e1 for s1, e1 in ha for s2, e2 in hb):
+    if ha and hb and not _overlap(ha, hb):
         out.append("hours")
     return tuple(out)
+
+
+def _overlap(ha: list[tuple[int, int]], hb: list[tuple[int, int]]) -> bool:
+    """Whether a range of `ha` overlaps one of `hb` (s1 < e2 and s2 < e1): by start order and the furthest end so
+    far, O((m + n) log m) (a posting may give thousands of ranges; all pairs would be quadratic)."""
+    ha = sorted(ha)
+    starts = [s for s, _ in ha]
+    reach = list(accumulate((e for _, e in ha), max))
+    for s2, e2 in hb:
+        k = bisect_left(starts, e2)  # the ranges of ha that start before e2
+        if k and reach[k - 1] > s2:
+            return True
+    return False
 
 
 # What a description's facts are read from, for profile_sig: block-level tags end a line, other tags go.

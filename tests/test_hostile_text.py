@@ -161,3 +161,31 @@ def test_every_text_path_grows_linearly(name: str) -> None:
             if t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO):
                 slow.append(f"{stage}: {t_small:.3f}s at n={N:,} -> {t_big:.3f}s at 4n")
     assert not slow, f"{name}: super-linear {slow}"
+
+
+_RANGE = st.tuples(st.integers(0, 1440), st.integers(1, 1440)).map(lambda t: (t[0], t[0] + t[1]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(ha=st.lists(_RANGE, min_size=1, max_size=6), hb=st.lists(_RANGE, min_size=1, max_size=6))
+def test_hours_overlap_equals_every_pair(ha: list[tuple[int, int]], hb: list[tuple[int, int]]) -> None:
+    """jobfacts._overlap (sorted sweep) says what comparing every pair of clock ranges says."""
+    from signatures import jobfacts
+
+    assert jobfacts._overlap(ha, hb) == any(s1 < e2 and s2 < e1 for s1, e1 in ha for s2, e2 in hb)
+
+
+def test_changed_terms_grows_linearly_in_clock_ranges() -> None:
+    """Two postings giving thousands of clock ranges that never overlap (one side mornings, the other evenings):
+    comparing every pair of ranges was quadratic (seconds at 20,000 ranges)."""
+    from signatures import jobfacts
+
+    def terms(n: int, base: int) -> frozenset[str]:
+        return frozenset(f"hours:{base + i % 300}-{base + i % 300 + 1 + i // 300}" for i in range(n))
+
+    def run(n: int) -> float:
+        a, b = terms(n, 0), terms(n, 2000)
+        return _best(lambda _: jobfacts.changed_terms(a, b), {})
+
+    t_small, t_big = run(5_000), run(20_000)
+    assert not (t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO)), (t_small, t_big)
