@@ -73,6 +73,26 @@ def test_markup_scans_equal_the_original_patterns(text: str) -> None:
         x.strip() for x in re.split(r"\s[|｜]\s|\s*[|｜]\s*", text)]
 
 
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="ab1 é.+#\n", max_size=14), word=st.sampled_from(["a", "ab", "b1", "a+", "1a", "ab.", "c#"]))
+def test_names_word_equals_the_occurrence_loop(text: str, word: str) -> None:
+    """features._names_word (one C search per word and posting) finds what the Python loop over every occurrence
+    found, on the space-padded search text."""
+    text = f" {text} "
+
+    def old(text: str, word: str) -> bool:
+        i = text.find(word)
+        while i >= 0:
+            j = i + len(word)
+            if not (text[i - 1].isascii() and text[i - 1].isalnum()) and not (
+                    j < len(text) and text[j].isascii() and text[j].isalpha()):
+                return True
+            i = text.find(word, i + 1)
+        return False
+
+    assert (sf._word_re(word).search(text) is not None) == old(text, word)
+
+
 def _old_strip_markup(text: str) -> str:
     import html
 
