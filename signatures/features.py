@@ -592,7 +592,13 @@ def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
     five letters or more may differ by one typo ("softare engineering manager" ~ "software ...")."""
     if a <= b or b <= a:
         return True
-    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    if len(a) == len(b):  # each side's words in the other's (either order alone would make it asymmetric)
+        return _typo_covered(a, b) and _typo_covered(b, a)
+    return _typo_covered(a, b) if len(a) < len(b) else _typo_covered(b, a)
+
+
+def _typo_covered(small: frozenset[str], big: frozenset[str]) -> bool:
+    """Every word of `small` is in `big` or, with five letters or more, one typo from a word of `big`."""
     return all(w in big or len(w) >= 5 and any(_one_edit(w, x) for x in big) for w in small)
 
 
