@@ -783,8 +783,7 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
 
 #: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK
 #: (成都, 杭州, 中区: a 1-character name keeps its suffix), or a Latin word.
-_CJK_PLACE_RE = re.compile(r"([\u3005\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|"
-                           r"([\u3005\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")  # 々 (U+3005) inside names: 代々木
+_CJK_PLACE_RE = re.compile(f"{jobfacts.ADMIN_PLACE}|({jobfacts.CJK_RUN}+)|([a-z]+)")
 _CJK_NOT_PLACE = jobfacts.NOT_PLACE
 
 
