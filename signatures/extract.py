@@ -427,7 +427,8 @@ def _raw_text(description: str) -> str:
 
 _HIRA_KATA_RE = re.compile(r"[\u3040-\u30ff]")
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
-_CJK_CHAR_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+#: A kana or Han character (CJK unified, extension A, compatibility ideographs).
+CJK_CHAR_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
 def detect_lang(text: str) -> str:
@@ -723,7 +724,7 @@ def _looks_like_role(s: str, lang: str) -> bool:
         core = _TRAILING_PAREN_RE.sub("", core)
     if _CJK_PUNCT_RE.search(core):
         return False
-    if not _CJK_CHAR_RE.search(core):  # a Latin role name in a CJK posting ("Senior Smart Contract Developer")
+    if not CJK_CHAR_RE.search(core):  # a Latin role name in a CJK posting ("Senior Smart Contract Developer")
         return len(core) <= 40 and _ROLE_WORDS_EN_CS.search(_fold(core)) is not None
     return len(core) <= 24 and (core.endswith(_ROLE_WORDS_CJK_ENDS) or (
         core.endswith("\n") and core[:-1].endswith(_ROLE_WORDS_CJK_ENDS)))

@@ -24,6 +24,7 @@ from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
     _MENTION_RE,
+    CJK_CHAR_RE,
     HEADER_SPLIT_RE,
     Extracted,
     _families_in,
@@ -94,7 +95,6 @@ _I = {name: i for i, name in enumerate(FEATURES)}
 ALWAYS_KNOWN: frozenset[str] = frozenset(
     {"text_jaccard", "text_copy", "spec_jaccard", "spec_containment", "spec_near_copy"})
 
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 _DIGITS_RE = re.compile(r"\d+")
 _URL_RE = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
@@ -416,7 +416,7 @@ def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _cjk_grams(g: frozenset[str]) -> bool:
     """Whether a role's bigrams hold CJK characters."""
-    return any(_CJK_RE.search(x) for x in g)
+    return any(CJK_CHAR_RE.search(x) for x in g)
 
 
 def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
