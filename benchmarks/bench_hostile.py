@@ -38,6 +38,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     '"# a" + 199,000 x "\\f" + "b"': lambda: _desc("# a" + "\x0c" * 199_000 + "b"),
     '"salary " + 199,000 x "\\f" + "x"': lambda: _desc("salary " + "\x0c" * 199_000 + "x"),
     '"tg" + 199,000 x "\\f" + "x"': lambda: _desc("tg" + "\x0c" * 199_000 + "x"),
+    'header "Acme \\| " + 199,000 x "\\f" + "x \\| Engineer"': lambda: _desc("Acme | " + "\x0c" * 199_000 + "x | Engineer"),
     'title "[a" x 99,000': lambda: {"id": "hostile", "title": "[a" * 99_000, "description": "x"},
     'title "薪水" x 99,000 + "\\nx"': lambda: {"id": "hostile", "title": "薪水" * 99_000 + "\nx", "description": "x"},
 }

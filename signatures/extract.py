@@ -428,7 +428,8 @@ def _raw_text(description: str) -> str:
 
 _HIRA_KATA_RE = re.compile(r"[\u3040-\u30ff]")
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
-_CJK_CHAR_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+#: A kana or Han character (CJK unified, extension A, compatibility ideographs).
+CJK_CHAR_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
 def detect_lang(text: str) -> str:
@@ -766,7 +767,7 @@ def _looks_like_role(s: str, lang: str) -> bool:
         core = _TRAILING_PAREN_RE.sub("", core)
     if _CJK_PUNCT_RE.search(core):
         return False
-    if not _CJK_CHAR_RE.search(core):  # a Latin role name in a CJK posting ("Senior Smart Contract Developer")
+    if not CJK_CHAR_RE.search(core):  # a Latin role name in a CJK posting ("Senior Smart Contract Developer")
         return len(core) <= 40 and _ROLE_WORDS_EN_CS.search(_fold(core)) is not None
     return len(core) <= 24 and (core.endswith(_ROLE_WORDS_CJK_ENDS) or (
         core.endswith("\n") and core[:-1].endswith(_ROLE_WORDS_CJK_ENDS)))
@@ -780,9 +781,14 @@ _LOC_HINT_RE = re.compile(
 _EMPLOYMENT_RE = re.compile(r"(?i)^(full[- ]?time|part[- ]?time|contract|intern(ship)?|ft|pt|visa|onsite|remote|hybrid)\b")
 
 
+#: The ` | ` between an HN header's segments, with the spaces around it. It never starts inside a whitespace
+#: run (`\s*[|｜]` tried at each space of a long run not followed by a bar is quadratic).
+HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")
+
+
 def _first_line_fields(first: str, lang: str) -> dict[str, Any]:
     """Fields of an HN-style first line `Company | Location | Remote | Roles | URL`."""
-    parts = [p.strip() for p in re.split(r"\s[|｜]\s|\s*[|｜]\s*", first) if p.strip()]
+    parts = [p.strip() for p in HEADER_SPLIT_RE.split(first) if p.strip()]
     if len(parts) < 2:
         return {}
     out: dict[str, Any] = {"company": re.sub(r"\s*\(.*?\)\s*", " ", parts[0]).strip()}

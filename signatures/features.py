@@ -25,6 +25,8 @@ from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
     _MENTION_RE,
+    CJK_CHAR_RE,
+    HEADER_SPLIT_RE,
     Extracted,
     _families_in,
     _sub_spans,
@@ -94,7 +96,6 @@ _I = {name: i for i, name in enumerate(FEATURES)}
 ALWAYS_KNOWN: frozenset[str] = frozenset(
     {"text_jaccard", "text_copy", "spec_jaccard", "spec_containment", "spec_near_copy"})
 
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 _DIGITS_RE = re.compile(r"\d+")
 _URL_RE = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
@@ -261,6 +262,11 @@ class Prepared:
         return place in self.place_vocab if self.ex.lang == "en" else place in self.place_text
 
     @cached_property
+    def words_written(self) -> dict[str, bool]:
+        """Latin words asked about by _names_word, and whether the posting writes them (filled on use)."""
+        return {}
+
+    @cached_property
     def compact_text(self) -> str:
         """Title and text in `_search_form` without spaces: is an employer's name written anywhere."""
         return self.search_text.replace(" ", "")
@@ -412,7 +418,7 @@ def _same_role(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _cjk_grams(g: frozenset[str]) -> bool:
     """Whether a role's bigrams hold CJK characters."""
-    return any(_CJK_RE.search(x) for x in g)
+    return any(CJK_CHAR_RE.search(x) for x in g)
 
 
 def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
@@ -476,15 +482,20 @@ def _contained(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def _names_word(p: Prepared, word: str) -> bool:
-    """Whether a posting writes the Latin `word` (not inside a longer Latin word: ios is not in studios)."""
-    text = p.search_text
-    i = text.find(word)
-    while i >= 0:
-        j = i + len(word)
-        if not (text[i - 1].isascii() and text[i - 1].isalnum()) and not (j < len(text) and text[j].isascii() and text[j].isalpha()):
-            return True
-        i = text.find(word, i + 1)
-    return False
+    """Whether a posting writes the Latin `word` (not inside a longer Latin word: ios is not in studios);
+    remembered per posting (a pair of postings with many roles asks for the same word once per role pair)."""
+    seen = p.words_written
+    if word not in seen:
+        seen[word] = _word_re(word).search(p.search_text) is not None
+    return seen[word]
+
+
+@lru_cache(maxsize=4096)
+def _word_re(word: str) -> re.Pattern[str]:
+    """`word` not preceded by a Latin letter or digit nor followed by a letter (ios2 names ios), searched in C from
+    its literal start (a Python loop over every occurrence cost ~0.2 s a pair in a text repeating the word)."""
+    w = re.escape(word)
+    return re.compile(rf"{w}(?<![A-Za-z0-9]{w})(?![A-Za-z])")
 
 
 def _cjk_alike(pa: _RoleParts, pb: _RoleParts, a: Prepared, b: Prepared) -> bool:
@@ -583,7 +594,13 @@ def _same_role_words(a: frozenset[str], b: frozenset[str]) -> bool:
     five letters or more may differ by one typo ("softare engineering manager" ~ "software ...")."""
     if a <= b or b <= a:
         return True
-    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    if len(a) == len(b):  # each side's words in the other's (either order alone would make it asymmetric)
+        return _typo_covered(a, b) and _typo_covered(b, a)
+    return _typo_covered(a, b) if len(a) < len(b) else _typo_covered(b, a)
+
+
+def _typo_covered(small: frozenset[str], big: frozenset[str]) -> bool:
+    """Every word of `small` is in `big` or, with five letters or more, one typo from a word of `big`."""
     return all(w in big or len(w) >= 5 and any(_one_edit(w, x) for x in big) for w in small)
 
 
@@ -709,7 +726,6 @@ _NOT_PLACE = frozenset(
 )
 #: Capitalized words, a following capitalized word only whole (not "Dev" out of "DevOps").
 _CAP_RE = re.compile(r"\b[A-Z][A-Za-z\u00C0-\u017F]+(?:\s+[A-Z][a-z\u00C0-\u017F]+(?![A-Za-z\u00C0-\u017F]))*")
-_HEADER_SPLIT_RE = re.compile(r"(?!(?<=\s)\s)\s*[|｜]\s*")  # no start inside a whitespace run: linear
 
 
 def _place_words(text: str) -> list[str]:
@@ -728,6 +744,11 @@ def _place_words(text: str) -> list[str]:
     return out
 
 
+#: At most this many CJK place units a posting (real postings name up to 13): places_moved looks for each in the
+#: other posting's whole text, so a pair of hostile postings naming thousands of stores would be quadratic.
+MAX_PLACES = 64
+
+
 def place_names(ex: Extracted) -> frozenset[str]:
     """Place names a posting gives. English: capitalized words of its location field and of the header
     segments (`Company | Place | Remote | Roles`) without digits or links, minus work-mode and role words and
@@ -735,14 +756,15 @@ def place_names(ex: Extracted) -> frozenset[str]:
     of the location field (東京都渋谷区 -> 東京, 渋谷; 成都; 深圳/香港 -> 深圳, 香港), work-mode words (远程,
     リモート) left out, and the store, station and address units of the workplace sections (workplace_places)."""
     if ex.lang != "en":
-        return _cjk_places(ex.location) | workplace_places(ex)
+        places = _cjk_places(ex.location) | workplace_places(ex)
+        return places if len(places) <= MAX_PLACES else frozenset(sorted(places)[:MAX_PLACES])
     return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
 
 
 @line_cache
 def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
                     ) -> frozenset[str]:
-    parts = [x for x in _HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
+    parts = [x for x in HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
     segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
     role_words = {w for r in (*roles, *mentions) for w in r.split()}
     out: set[str] = set()
@@ -763,8 +785,7 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
 
 #: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK
 #: (成都, 杭州, 中区: a 1-character name keeps its suffix), or a Latin word.
-_CJK_PLACE_RE = re.compile(r"([\u3005\u3040-\u30ff\u3400-\u9fff]{2,}?)(?:都|道|府|県|市|区|町|村|省|州)|"
-                           r"([\u3005\u3040-\u30ff\u3400-\u9fff]+)|([a-z]+)")  # 々 (U+3005) inside names: 代々木
+_CJK_PLACE_RE = re.compile(f"{jobfacts.ADMIN_PLACE}|({jobfacts.CJK_RUN}+)|([a-z]+)")
 _CJK_NOT_PLACE = jobfacts.NOT_PLACE
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import accumulate
 
 from signatures.extract import line_cache
 
@@ -40,19 +42,20 @@ _INLINE_RE = re.compile(r"^[^:：]{1,20}[:：]\s*(\S.*)$")
 _SECTION_LINES = 4  # lines read after a heading (a long list of branches is a multi-place ad)
 _MAX_LINE = 160
 
-_CJK_RUN = "[\u3005\u3040-\u30ff\u3400-\u9fff]"  # 々 (U+3005) inside names: 代々木
-#: A place unit with its administrative suffix (県, 市, 区, 省, ...): the name of 2+ characters before it.
-_ADMIN_RE = re.compile(f"({_CJK_RUN}{{2,}}?)(?:都|道|府|県|市|区|町|村|省|州)")
+CJK_RUN = "[\u3005\u3040-\u30ff\u3400-\u9fff]"  # 々 (U+3005) inside names: 代々木
+#: A place unit with its administrative suffix (県, 市, 区, 省, ...): the name of 2+ characters before it (group 1).
+ADMIN_PLACE = f"({CJK_RUN}{{2,}}?)(?:都|道|府|県|市|区|町|村|省|州)"
+_ADMIN_RE = re.compile(ADMIN_PLACE)
 #: A station (恵比寿駅, 徐家汇站): its name without the railway line before it (山手線「恵比寿駅」, 1号线徐家汇站).
-_STATION_RE = re.compile(f"({_CJK_RUN}{{2,10}}?)(?:駅|站)")
+_STATION_RE = re.compile(f"({CJK_RUN}{{2,10}}?)(?:駅|站)")
 _LINE_NAME_RE = re.compile(r".*[線线]")
 #: A store, branch or office named by its suffix (恵比寿店, 大宮東口店, 横浜支店, 新宿営業所, 徐汇店), a whole chunk.
-_STORE_RE = re.compile(f"{_CJK_RUN}{{1,12}}(?:支店|支社|営業所|事業所|店|分店|分公司)$")
+_STORE_RE = re.compile(f"{CJK_RUN}{{1,12}}(?:支店|支社|営業所|事業所|店|分店|分公司)$")
 _GENERIC_STORES = frozenset(
     "当店 本店 各店 全店 他店 支店 本支店 各支店 各営業所 各事業所 直営店 分店 门店 各门店 新店 本社 実店".split())
 _CHUNK_SPLIT_RE = re.compile(r"[\s、，,。・/／|｜:：()（）「」『』【】\[\]〈〉《》<>＜＞※*＊◆■●◎★☆~〜～→]+")
 #: An address's town: the name after an administrative unit, right before the block number (恵比寿南1-4-2).
-_TOWN_RE = re.compile(f"(?:都|道|府|県|市|区|町|村)((?:(?![都道府県市区]){_CJK_RUN}){{2,8}}?)(?:[0-9]|丁目)")
+_TOWN_RE = re.compile(f"(?:都|道|府|県|市|区|町|村)((?:(?![都道府県市区]){CJK_RUN}){{2,8}}?)(?:[0-9]|丁目)")
 #: Work-mode and filler words that are no place.
 NOT_PLACE = frozenset(
     "远程 遠程 远程办公 线上 线下 办公 全国 不限 待定 国内 海外 境外 リモート 在宅 フルリモート 全国各地 "
@@ -165,9 +168,22 @@ def changed_terms(a: frozenset[str], b: frozenset[str]) -> tuple[str, ...]:
         if ta and tb and not set(ta) & set(tb):
             out.append(f"{','.join(ta)}->{','.join(tb)}")
     ha, hb = _hours(a), _hours(b)
-    if ha and hb and not any(s1 < e2 and s2 < e1 for s1, e1 in ha for s2, e2 in hb):
+    if ha and hb and not _overlap(ha, hb):
         out.append("hours")
     return tuple(out)
+
+
+def _overlap(ha: list[tuple[int, int]], hb: list[tuple[int, int]]) -> bool:
+    """Whether a range of `ha` overlaps one of `hb` (s1 < e2 and s2 < e1): by start order and the furthest end so
+    far, O((m + n) log m) (a posting may give thousands of ranges; all pairs would be quadratic)."""
+    ha = sorted(ha)
+    starts = [s for s, _ in ha]
+    reach = list(accumulate((e for _, e in ha), max))
+    for s2, e2 in hb:
+        k = bisect_left(starts, e2)  # the ranges of ha that start before e2
+        if k and reach[k - 1] > s2:
+            return True
+    return False
 
 
 # What a description's facts are read from, for profile_sig: block-level tags end a line, other tags go.

@@ -36,6 +36,67 @@ def _random(alphabet: str, seed: int = 1) -> Callable[[int], Posting]:
     return gen
 
 
+def _han(i: int, k: int) -> str:
+    """k Han characters that differ from line to line (per-line caches miss), none a place or store suffix."""
+    head = (i % 2000, i // 2000 % 2000, i // 4_000_000 % 2000)[:k]  # i in base 2000: distinct for every i
+    return "".join(chr(0x4E00 + c) for c in (*head, *((i * 7919 + j * 104729) % 2000 for j in range(3, k))))
+
+
+def _lines(make: Callable[[int], str]) -> Callable[[int], str]:
+    """Lines make(0), make(1), ... up to n characters."""
+
+    def gen(n: int) -> str:
+        out, size, i = [], 0, 0
+        while size < n:
+            out.append(make(i))
+            size += len(out[-1]) + 1
+            i += 1
+        return "\n".join(out)[:n]
+
+    return gen
+
+
+def _cjk(make: Callable[[int], str], lang: str = "ja") -> Callable[[int], Posting]:
+    return lambda n: {**_desc(_lines(make)(n)), "lang": lang}
+
+
+def _title(make: Callable[[int], str]) -> Callable[[int], Posting]:
+    return lambda n: {"id": "hostile", "title": make(n), "description": "x", "lang": "zh"}
+
+
+#: The text paths issue 9 added: workplace / station / store / address lines and clock ranges (signatures.jobfacts),
+#: role lines cut at ' - ' / ' | ' / ': ', 'looking for' sentences, Chinese title hiring verbs, long traditional
+#: role names (OpenCC), many CJK roles with Latin modifiers.
+_ISSUE9: dict[str, Callable[[int], Posting]] = {
+    "workplace lines": _cjk(lambda i: "勤務地：" + _han(i, 150)),
+    "workplace sections": _cjk(lambda i: "【勤務地】\n" + _han(i, 150) + "\n" + _han(i + 1, 150)),
+    "station lines": _cjk(lambda i: "最寄り駅：" + "線".join(_han(i * 12 + j, 9) for j in range(12)) + "駅"),
+    "store lines": _cjk(lambda i: "店舗：" + "店".join(_han(i * 12 + j, 11) for j in range(12))),
+    "address lines": _cjk(lambda i: "勤務地：" + "区".join(_han(i * 18 + j, 7) for j in range(18))),
+    "clock ranges": _cjk(lambda i: "勤務時間：" + " ".join(
+        f"{(i + k) % 24}:{(i * 7 + k) % 60:02d}〜{(i + k + 9) % 24}:{(i * 3) % 60:02d}" for k in range(10))),
+    "clock range run": lambda n: _desc("勤務時間\n" + _rep("9:00 〜 ", n)),
+    "terms heading lines": lambda n: _desc(_rep("\n給与", n)),
+    "role lines ' - '": lambda n: _desc(_lines(lambda i: f"{i}. QA Engineer {i} - €60k - https://x.example/{i}")(n)),
+    "role lines ': '": lambda n: _desc(_lines(lambda i: f"Machine Learning Engineer {i}: own our stack {i}")(n)),
+    "role lines ' | '": lambda n: _desc(_lines(lambda i: f"Full-Stack Engineers {i} | $120k")(n)),
+    "role head cuts": lambda n: _desc("x\n" + _rep("Engineer - A: b | ", n)),
+    "looking for runs": lambda n: _desc(_rep("We're looking for ", n)),
+    "looking for list": lambda n: _desc("We're looking for " + _rep("a Senior Engineer, ", n)),
+    "looking for lines": lambda n: _desc(_lines(lambda i: f"We're looking for a Senior Engineer {i}, a Designer and a PM.")(n)),
+    "zh title 招 ": _title(lambda n: _rep("招 ", n)),
+    "zh title hiring verbs": _title(lambda n: _rep("诚聘急聘直招热招寻找", n)),
+    "zh title han": _title(lambda n: _han(0, n)),
+    "zh title traditional": _title(lambda n: _rep("軟體工程師開發", n)),
+    "zh title traditional roles": _title(lambda n: "招聘 " + "，".join(_han(i, 10) + "工程師" for i in range(n // 14))),
+    "zh roles latin modifiers": _cjk(lambda i: f"- x{i}后端工程师", "zh"),
+    "zh roles latin words hidden": lambda n: {**_desc(  # each role's Latin word written only inside longer words
+        _rep(" ".join(f"x{w}" for w in _LATIN), n) + "\n职位\n" + "\n".join(f"- {w}后端工程师" for w in _LATIN[:12])),
+        "title": "", "lang": "zh"},
+}
+_LATIN = [a + b + c for a in "bcdfg" for b in "aeiou" for c in "klmnp"][:40]
+
+
 GENERATORS: dict[str, Callable[[int], Posting]] = {
     # openers without closers, and closers preceded by many openers
     **{f"run {u!r}": _runs(u) for u in (
@@ -61,5 +122,8 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     "bracketed title": lambda n: {"id": "hostile", "title": _rep("[a", n), "description": "x"},
     "pay words title": lambda n: {"id": "hostile", "title": _rep("salary薪水", n) + "\nx", "description": "x"},
     "long url": lambda n: {"id": "hostile", "url": "https://a.example/?" + _rep("utm_a=b&", n), "description": "x"},
+    # new code paths of issue 9 (job facts, role-line heads, sought roles, CJK title roles) and the header split
+    "header pipe after ws": lambda n: _desc("Acme | " + "\x0c" * n + "x | Engineer"),
+    **_ISSUE9,
     "random brackets": _random("[](){}<>!#*-_ \t\n\x0c:/@.$1kK（）【】|as"),
 }

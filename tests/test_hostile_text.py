@@ -68,7 +68,29 @@ def test_markup_scans_equal_the_original_patterns(text: str) -> None:
     assert bool(ex_mod._HTML_HINT_RE.search(ex_mod._unopened(text, "<", ">"))) == bool(_OLD_HTML_HINT_RE.search(text))
     assert profile.strip_markup(text) == _old_strip_markup(text)
     assert sf._title_grams(text) == sf._grams(_OLD_TITLE_NOISE_RE.sub(" ", text))
-    assert sf._HEADER_SPLIT_RE.split(text) == re.split(r"\s*[|｜]\s*", text)
+    assert ex_mod.HEADER_SPLIT_RE.split(text) == re.split(r"\s*[|｜]\s*", text)
+    assert [x.strip() for x in ex_mod.HEADER_SPLIT_RE.split(text)] == [
+        x.strip() for x in re.split(r"\s[|｜]\s|\s*[|｜]\s*", text)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="ab1 é.+#\n", max_size=14), word=st.sampled_from(["a", "ab", "b1", "a+", "1a", "ab.", "c#"]))
+def test_names_word_equals_the_occurrence_loop(text: str, word: str) -> None:
+    """features._names_word (one C search per word and posting) finds what the Python loop over every occurrence
+    found, on the space-padded search text."""
+    text = f" {text} "
+
+    def old(text: str, word: str) -> bool:
+        i = text.find(word)
+        while i >= 0:
+            j = i + len(word)
+            if not (text[i - 1].isascii() and text[i - 1].isalnum()) and not (
+                    j < len(text) and text[j].isascii() and text[j].isalpha()):
+                return True
+            i = text.find(word, i + 1)
+        return False
+
+    assert (sf._word_re(word).search(text) is not None) == old(text, word)
 
 
 def _old_strip_markup(text: str) -> str:
@@ -118,7 +140,16 @@ _STAGES: dict[str, Callable[[dict[str, Any]], object]] = {
                                                                       textprofile.DEFAULT_MIN_TOKEN_LEN),
     "features+minhash": lambda p: compute_features([p], with_keys=True),
     "blocking": lambda p: candidates.blocking_keys([p]),
+    "pair_features": lambda p: sf.pair_features(*_prepared_pair(p)),
 }
+_PAIRS: dict[int, tuple[dict[str, Any], sf.Prepared, sf.Prepared]] = {}
+
+
+def _prepared_pair(p: dict[str, Any]) -> tuple[sf.Prepared, sf.Prepared]:
+    """The posting prepared twice (two ids), once per posting: the pair stage times pair_features alone."""
+    if id(p) not in _PAIRS or _PAIRS[id(p)][0] is not p:
+        _PAIRS[id(p)] = (p, sf.prepare(p), sf.prepare({**p, "id": "hostile-2"}))
+    return _PAIRS[id(p)][1:]
 N = 25_000
 RATIO = 11.0  # t(4n) / t(n): 4 for linear work, 16 for quadratic; generous for a shared machine
 FLOOR_S = 0.1  # below this t(4n) is scheduling noise on a shared machine, not growth (quadratic paths took seconds)
@@ -150,3 +181,31 @@ def test_every_text_path_grows_linearly(name: str) -> None:
             if t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO):
                 slow.append(f"{stage}: {t_small:.3f}s at n={N:,} -> {t_big:.3f}s at 4n")
     assert not slow, f"{name}: super-linear {slow}"
+
+
+_RANGE = st.tuples(st.integers(0, 1440), st.integers(1, 1440)).map(lambda t: (t[0], t[0] + t[1]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(ha=st.lists(_RANGE, min_size=1, max_size=6), hb=st.lists(_RANGE, min_size=1, max_size=6))
+def test_hours_overlap_equals_every_pair(ha: list[tuple[int, int]], hb: list[tuple[int, int]]) -> None:
+    """jobfacts._overlap (sorted sweep) says what comparing every pair of clock ranges says."""
+    from signatures import jobfacts
+
+    assert jobfacts._overlap(ha, hb) == any(s1 < e2 and s2 < e1 for s1, e1 in ha for s2, e2 in hb)
+
+
+def test_changed_terms_grows_linearly_in_clock_ranges() -> None:
+    """Two postings giving thousands of clock ranges that never overlap (one side mornings, the other evenings):
+    comparing every pair of ranges was quadratic (seconds at 20,000 ranges)."""
+    from signatures import jobfacts
+
+    def terms(n: int, base: int) -> frozenset[str]:
+        return frozenset(f"hours:{base + i % 300}-{base + i % 300 + 1 + i // 300}" for i in range(n))
+
+    def run(n: int) -> float:
+        a, b = terms(n, 0), terms(n, 2000)
+        return _best(lambda _: jobfacts.changed_terms(a, b), {})
+
+    t_small, t_big = run(5_000), run(20_000)
+    assert not (t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO)), (t_small, t_big)
