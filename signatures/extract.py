@@ -981,8 +981,8 @@ _LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
 
 @line_cache
 def _sought_roles(line: str) -> tuple[str, ...]:
-    """Job titles named in title case in a sentence saying whom the employer seeks ("We're looking for a few
-    Senior Backend Engineers (Go), a Senior Data Engineer and a Product Designer"): each item without its
+    """Job titles named in title case in a sentence saying whom the employer seeks ("We're looking for two
+    Rust Developers, a QA Lead and a Product Designer"): each item without its
     leading lowercase words (a few, experienced) and notes; lowercase phrases ("exceptional engineers who
     ...") name no particular job and are left out."""
     out = []

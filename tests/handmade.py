@@ -1831,8 +1831,8 @@ def _en_s5_cases() -> list[Case]:
              "and pays the surplus back to the villages that own them.")
     add(Case("en-s5-sought-more", "multi_role", "en",
              sought("en-s5-sought-more-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
-             sought("en-s5-sought-more-b", "2026-03-03", intro, "a few Senior Backend Engineers (Go), a Senior Data "
-                    "Engineer and a Senior Infrastructure Engineer"),
+             sought("en-s5-sought-more-b", "2026-03-03", intro, "two Senior Backend Engineers (Go), a Senior Data "
+                    "Engineer and a Senior Platform Engineer"),
              False, "PARTIAL", note="one role named in a sentence, then three (two added)"))
     add(Case("en-s5-sought-same", "multi_role", "en",
              sought("en-s5-sought-same-a", "2026-02-09", intro, "a Senior Backend Engineer (Go)"),
