@@ -812,7 +812,7 @@ def job_terms(ex: Extracted) -> frozenset[str]:
     differs only there."""
     lines = jobfacts.fact_lines(ex.lines)[1]
     if ex.lines and ("|" in ex.lines[0] or "｜" in ex.lines[0]):
-        lines.append(ex.lines[0][:300])  # an HN header: Company | Place | Full-time | Roles
+        lines += (ex.lines[0][:300],)  # an HN header: Company | Place | Full-time | Roles
     return jobfacts.terms_of((ex.title[:300], *lines))
 
 

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import accumulate
 
 from signatures.extract import line_cache
@@ -86,11 +87,17 @@ _HOURS_RE = re.compile(r"(\d{1,2})[:：時](\d{2})?[^\S\n]{0,3}[〜～~\-－–�
 TERM_DIMENSIONS = ("emp", "pay", "shift")
 
 
-def fact_lines(lines: Sequence[str]) -> tuple[list[str], list[str]]:
+def fact_lines(lines: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(workplace lines, terms lines) of a text's lines, in one pass: the lines under each heading line (a marked or
     bare heading alone on its line: "【勤務地】", "## 勤務地", "勤務地：") up to the next marked heading, at most
     _SECTION_LINES each, and the content of `heading：content` lines. Workplace headings: WORKPLACE_WORDS; terms
-    headings: TERMS_WORDS / TERMS_WORDS_EN."""
+    headings: TERMS_WORDS / TERMS_WORDS_EN. Remembered for the last few postings: a posting's places and its
+    terms (signatures.features) both read it."""
+    return _fact_lines(tuple(lines))
+
+
+@lru_cache(maxsize=8)
+def _fact_lines(lines: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     out: tuple[list[str], list[str]] = ([], [])
     take, into = 0, out[0]
     for line in lines:
@@ -115,7 +122,7 @@ def fact_lines(lines: Sequence[str]) -> tuple[list[str], list[str]]:
             continue
         into.append(line)
         take -= 1
-    return out
+    return tuple(out[0]), tuple(out[1])
 
 
 def workplace_units(lines: Sequence[str]) -> frozenset[str]:
