@@ -448,32 +448,6 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
                     extract_postings(batch) if extract else None)
 
 
-class _PresetWeights:
-    """The collection's boilerplate model (`state.model`, whichever it is now) as the Verifier's `prepare`
-    asks for it (`line_weights(ex)`), answered with weights computed beforehand for that posting
-    (`prepare`), so they are computed once."""
-
-    def __init__(self, state: BoilerplateState) -> None:
-        self.state = state
-        self._next: np.ndarray | None = None
-
-    @property
-    def model(self) -> Any:
-        return self.state.model
-
-    def line_weights(self, ex: Any) -> np.ndarray:
-        weights, self._next = self._next, None
-        return self.model.line_weights(ex) if weights is None else weights
-
-    def prepare(self, v: Any, ex: Any, weights: np.ndarray) -> Any:
-        """v.prepare(ex) with `weights` as the model's line weights of `ex`."""
-        self._next = weights
-        try:
-            return v.prepare(ex)
-        finally:
-            self._next = None
-
-
 class Ingestor:
     """Dedup-aware writer into one Solr collection.
 
@@ -495,7 +469,7 @@ class Ingestor:
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
         self.state = state if state is not None else BoilerplateState(None)
-        self._weights = _PresetWeights(self.state)
+        self._weights = decision_glue.PresetWeights(lambda: self.state.model)
         self.verifier = decision_glue.make_verifier(self._weights)
         self.stats: Counter[str] = Counter()
         self.learn_every = learn_every

@@ -139,25 +139,12 @@ def _extract_task(postings: list[dict[str, Any]] | tuple[str, Mapping[str, str] 
     return ([_spooled(ex, h) for ex, h in zip(exs, hashes, strict=True)], *line_keys_many(exs, hashes))
 
 
-class _HashedWeights:
-    """The boilerplate model as `prepare` asks for it (`line_weights(ex)`), answered with the weights computed
-    beforehand for a whole unit of postings (`next_weights`, set before each prepare) from the line hashes
-    extraction already computed, instead of hashing and looking up every posting's lines on its own."""
-
-    def __init__(self, model: Any) -> None:
-        self.model = model
-        self.next_weights: np.ndarray | None = None
-
-    def line_weights(self, ex: Any) -> np.ndarray:
-        weights, self.next_weights = self.next_weights, None
-        return self.model.line_weights(ex) if weights is None else weights
+_CACHE: dict[str, tuple[Any, Any]] = {}
 
 
-_CACHE: dict[str, tuple[Any, _HashedWeights]] = {}
-
-
-def _verifier_for(model_dir: str) -> tuple[Any, _HashedWeights]:
-    """The Verifier with the boilerplate model saved in `model_dir` (memory-mapped; cached per process)."""
+def _verifier_for(model_dir: str) -> tuple[Any, Any]:
+    """The Verifier with the boilerplate model saved in `model_dir` (memory-mapped; cached per process), and
+    that model as a `decision_glue.PresetWeights` (the weights of a unit's postings are computed at once)."""
     got = _CACHE.get(model_dir)
     if got is None:
         from service import decision_glue
@@ -165,7 +152,8 @@ def _verifier_for(model_dir: str) -> tuple[Any, _HashedWeights]:
 
         arrays = {k: np.load(os.path.join(model_dir, k + ".npy"), mmap_mode="r")
                   for k in ("params", "gk", "gn", "sk", "sn")}
-        weights = _HashedWeights(ArrayBoilerplate.from_arrays(arrays))
+        model = ArrayBoilerplate.from_arrays(arrays)
+        weights = decision_glue.PresetWeights(lambda: model)
         got = (decision_glue.make_verifier(weights), weights)
         _CACHE.clear()
         _CACHE[model_dir] = got
@@ -186,8 +174,7 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
     exs = [ex for ex, _ in loaded]
     prepared = []
     for ex, w in zip(exs, weights.model.line_weights_many(exs, [h for _, h in loaded]), strict=True):
-        weights.next_weights = w
-        prepared.append(v.prepare(ex))
+        prepared.append(weights.prepare(v, ex, w))
     del loaded, exs
     scores: list[float] = []
     dup: list[bool] = []
