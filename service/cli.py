@@ -103,17 +103,20 @@ class _Terminated(BaseException):
 
 
 def _terminate_on_sigterm() -> None:
-    """SIGTERM raises _Terminated in this process; a forked worker still dies of it at once."""
+    """SIGTERM raises _Terminated in this process. A forked worker gets the default back (it dies of it at
+    once, as a pool's terminate expects: a Python handler runs only between bytecodes, so a worker idle in a
+    semaphore wait when SIGTERM came would never run it and the pool would wait for it for ever)."""
     main_pid = os.getpid()
 
     def handler(signum: int, frame: Any) -> None:
-        if os.getpid() != main_pid:
+        if os.getpid() != main_pid:  # forked before the reset below took effect
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
         raise _Terminated
 
     signal.signal(signal.SIGTERM, handler)
+    os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -154,6 +154,17 @@ def test_interrupted_run_keeps_the_previous_output(tmp_path: Path, command: str,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.jsonl"]
 
 
+def test_forked_workers_die_of_sigterm() -> None:
+    """The command's SIGTERM handler is not a forked worker's: a pool ends its workers with SIGTERM, and a
+    Python handler in a worker idle in a semaphore wait may never run (dedup then hung at its end)."""
+    code = ("import multiprocessing as mp, signal; from service import cli; cli._terminate_on_sigterm(); "
+            "print(mp.get_context('fork').Pool(1).apply(signal.getsignal, (signal.SIGTERM,)) == signal.SIG_DFL, "
+            "signal.getsignal(signal.SIGTERM) != signal.SIG_DFL)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert res.stdout.split() == [b"True", b"True"], res.stderr
+
+
 @pytest.mark.parametrize("command", ["generate", "dedup", "dedup-report"])
 def test_write_error_mid_file_keeps_the_previous_output(tmp_path: Path, command: str) -> None:
     """The disk fills up part-way through the output (a file size limit: the write fails with EFBIG): an
