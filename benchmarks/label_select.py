@@ -28,6 +28,7 @@ import xxhash
 
 from service import candidates
 from service.features import plain_text
+from service.files import write_atomic
 from service.sketching import sketch_texts
 
 FILES = {"en": "en-hn-hiring.jsonl", "zh": "zh-rebase-hiring.jsonl", "ja": "ja-postings.jsonl"}
@@ -201,8 +202,7 @@ def main() -> None:
         if args.side == "both":
             outputs.append((f"{lang}-dev-split.jsonl", dev_rows))
         for name, items in outputs:
-            with open(out / name, "w", encoding="utf-8") as f:
-                f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in items)
+            write_atomic(out / name, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in items).encode())
         print(lang, len(rows), f"excluded {len(files)} files", dict(Counter(r["split"] for r in rows)),
               dict(sorted(Counter(r["stratum"] for r in rows).items())))
 

@@ -14,11 +14,13 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from service import train as recipe_mod  # noqa: E402
 from service.eval import load_label_sets, read_postings, score, train_rows_of, training_set  # noqa: E402
+from service.files import write_atomic  # noqa: E402
 from signatures.version import VERIFIER_VERSION  # noqa: E402
 
 
@@ -88,9 +90,8 @@ def main() -> None:
         print(f"trees: {len(model.roots)}, nodes: {len(model.feature)}, features: {', '.join(model.features)}")
     if not args.dry_run:
         doc = model.to_json()  # one key per line, arrays on one line: small, diffable
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
-                     + "\n}\n")
+        write_atomic(Path(args.out), ("{\n" + ",\n".join(  # a failed run leaves the shipped model as it was
+            f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items()) + "\n}\n").encode())
         print("wrote", os.path.abspath(args.out))
 
 

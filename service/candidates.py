@@ -29,7 +29,7 @@ import numpy as np
 import xxhash
 
 from service.graph import component_labels
-from signatures.employer import employer_key, names_in_text
+from signatures.employer import FREE_MAIL, PLATFORMS, employer_key, names_in_text, registrable
 from signatures.extract import _sub_spans, _unopened
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
@@ -49,17 +49,11 @@ _DOMAIN_RE = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 _URL_RE = re.compile(r"(?i)https?://(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)")
 _TITLE_NOISE_RE = re.compile(r"[\W\d_]+", re.UNICODE)
 _ENTITIES = (("&#x2F;", "/"), ("&#x2f;", "/"), ("&#47;", "/"), ("&#x40;", "@"), ("&#64;", "@"), ("&amp;", "&"))
-_SECOND_LEVEL = {"co", "com", "ac", "org", "net", "gov", "edu", "ne", "or", "go"}
-#: free mail: the whole address is the contact key
-_FREE_MAIL = frozenset("""gmail.com googlemail.com yahoo.com hotmail.com outlook.com live.com icloud.com me.com
-proton.me protonmail.com qq.com 163.com 126.com foxmail.com sina.com sohu.com aliyun.com yeah.net
-yahoo.co.jp gmx.de gmx.net web.de mail.ru yandex.ru""".split())
-#: linked domains that say nothing about the employer (job platforms, social sites, shorteners, docs)
-_NOT_EMPLOYER = frozenset("""ycombinator.com greenhouse.io grnh.se lever.co ashbyhq.com workable.com
-linkedin.com lnkd.in github.com github.io gitlab.com google.com forms.gle goo.gl notion.site notion.so
-bit.ly t.me telegram.me twitter.com x.com youtube.com youtu.be medium.com wellfound.com angel.co
-discord.gg discord.com facebook.com instagram.com bamboohr.com personio.com personio.de teamtailor.com
-smartrecruiters.com recruitee.com breezy.hr jobvite.com myworkdayjobs.com workday.com calendly.com
+#: linked domains that say nothing about the employer: signatures.employer.PLATFORMS, job boards and applicant
+#: trackers, shorteners, other social sites and big companies, documentation domains
+_NOT_EMPLOYER = PLATFORMS | frozenset("""greenhouse.io grnh.se lever.co ashbyhq.com workable.com
+lnkd.in github.io gitlab.com goo.gl bit.ly youtu.be facebook.com instagram.com bamboohr.com personio.com personio.de
+teamtailor.com smartrecruiters.com recruitee.com breezy.hr jobvite.com myworkdayjobs.com workday.com calendly.com
 typeform.com airtable.com techcrunch.com wikipedia.org apple.com microsoft.com amazon.com
 boards.greenhouse.io example.com example.org zhipin.com lagou.com mp.weixin.qq.com weixin.qq.com
 feishu.cn larksuite.com rikunabi.com indeed.com glassdoor.com""".split())
@@ -67,14 +61,6 @@ feishu.cn larksuite.com rikunabi.com indeed.com glassdoor.com""".split())
 
 def _h(s: str) -> int:
     return xxhash.xxh64_intdigest(s.encode("utf-8")) | 1 if s else 0  # never 0 for a real key
-
-
-def registrable(host: str) -> str:
-    """The registrable part of a host name: `jobs.acme.co.uk` -> `acme.co.uk`, `a.b.acme.io` -> `acme.io`."""
-    parts = host.lower().strip(".").split(".")
-    if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in _SECOND_LEVEL:
-        return ".".join(parts[-3:])
-    return ".".join(parts[-2:])
 
 
 def _first_line(description: str) -> str:
@@ -133,7 +119,7 @@ def contact_of(posting: Mapping[str, Any]) -> str:
         dom_m = _DOMAIN_RE.match(text, at)
         if local and dom_m:
             dom = registrable(dom_m.group(1))
-            if dom in _FREE_MAIL:
+            if dom in FREE_MAIL:
                 return (local.group(0) + dom_m.group(0)).lower()
             if dom not in _NOT_EMPLOYER:
                 return dom

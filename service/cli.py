@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from typing import Any
 
@@ -95,19 +97,52 @@ def _plain_metavars(command: Any) -> None:
         _plain_metavars(sub)
 
 
+class _Terminated(BaseException):
+    """SIGTERM in the command's process: unwinds like Ctrl-C, so an output file being written is removed
+    (service.files.atomic_output) and the file it would have replaced stays as it was."""
+
+
+def _terminate_on_sigterm() -> None:
+    """SIGTERM raises _Terminated in this process. A forked worker gets the default back (it dies of it at
+    once, as a pool's terminate expects: a Python handler runs only between bytecodes, so a worker idle in a
+    semaphore wait when SIGTERM came would never run it and the pool would wait for it for ever)."""
+    main_pid = os.getpid()
+
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != main_pid:  # forked before the reset below took effect
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, handler)
+    os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: user errors become one line on stderr and exit code 2."""
+    """Console-script entry point: user errors become one line on stderr and exit code 2; Ctrl-C and
+    SIGTERM end the command with 130 / 143, leaving no partial output behind."""
     _register()
     command = typer.main.get_command(app)
     _plain_metavars(command)
+    _terminate_on_sigterm()
     try:
-        command.main(args=argv, prog_name="jobdedup", standalone_mode=False)
+        code = command.main(args=argv, prog_name="jobdedup", standalone_mode=False)
+        # Typer >= 0.2x catches Ctrl-C itself as Exit(130) and, outside standalone mode, returns the exit code
+        # of an Exit instead of raising it (a command returns None): exit with it, not 0
+        if code == 130:
+            raise KeyboardInterrupt
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except UserError as exc:
         print(f"jobdedup: error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         print("jobdedup: interrupted", file=sys.stderr)
         sys.exit(130)
+    except _Terminated:
+        print("jobdedup: terminated", file=sys.stderr)
+        sys.exit(128 + signal.SIGTERM)
     except BrokenPipeError:
         sys.exit(0)
     except OSError as exc:  # e.g. a full disk while writing: one line (the output file is left as it was)

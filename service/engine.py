@@ -13,6 +13,7 @@ of the accepted pairs; a group's canonical posting is its earliest first_seen, t
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 import sys
 import time
 from collections import deque
@@ -45,8 +46,14 @@ def worker_pool(workers: int) -> Iterator[Pool]:
         yield None
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_ignore_ctrl_c) as pool:
         yield pool
+
+
+def _ignore_ctrl_c() -> None:
+    """A pool worker ignores Ctrl-C (the terminal sends it to every process of the group): the main process
+    stops the run and ends the pool, without a traceback from each worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def imap_ordered(pool: Pool, fn: Callable[[Any], Any], tasks: Iterable[Any], ahead: int) -> Iterator[Any]:

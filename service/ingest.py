@@ -47,7 +47,7 @@ from service import candidates, decision_glue, sketching
 from service.engine import Verify, date_key, find_groups
 from service.features import FeatureBatch, compute_features
 from service.graph import component_labels
-from service.regroup import write_groups
+from service.regroup import drop_old_copies, write_groups
 from service.settings import settings
 from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
@@ -870,7 +870,7 @@ class Ingestor:
                           extracted: list[Any | None]) -> list[Result]:
         self._learn_unconfirmed()
         ids = [p["id"] for p in batch]
-        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL + ",_version_")}
+        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
         unchanged = set()
         for i, pid in enumerate(ids):
             old = existing.get(pid)
@@ -962,11 +962,9 @@ class Ingestor:
                           if i not in unchanged and extracted[i] is not None)
         refused = self._write(docs)
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
-            for i, pid in enumerate(ids):
-                old = existing.get(pid)
-                if i not in refused and old is not None and old.get("_version_") and \
-                        old.get("dup_group") not in (None, results[i].dup_group):
-                    self.solr.delete_old_copy(pid, old["dup_group"], old["_version_"])
+            drop_old_copies(self.solr, [pid for i, pid in enumerate(ids) if i not in refused and pid in existing and
+                                        existing[pid].get("dup_group") not in (None, results[i].dup_group)],
+                            self.commit_within_ms)
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
         # written: now (and only now) the window, the caches and the boilerplate model learn the batch
@@ -1040,6 +1038,14 @@ class Ingestor:
                                             "fl": STATE_FL}, rows=1000):
             for r in _recs_from_docs(page, with_keys=True):
                 members[r.id] = r
+        if members and self.solr.is_cloud():
+            # SolrCloud: a copy left on its old group's shard (a move cut short) found a posting that has left
+            # the group: no member, and that old copy is deleted now
+            newest = {d["id"]: d.get("dup_group") for d in self.solr.get(sorted(members), fl="id,dup_group")}
+            moved = [pid for pid in members if newest.get(pid) not in groups]
+            for pid in moved:
+                del members[pid]
+            drop_old_copies(self.solr, moved, self.commit_within_ms)
         for r in list(self.window.recs.values()):  # newer than Solr's view
             if r.dup_group in groups:
                 members[r.id] = r

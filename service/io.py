@@ -12,7 +12,7 @@ import io
 import re
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,16 +211,19 @@ def parse_json_line(raw: bytes, where: str, encoding: str | None = None) -> Any:
 
 
 def iter_json_lines(lines: Iterable[bytes], name: str, encoding: str | None = None,
-                    bad: BadLines | None = None) -> Iterator[tuple[int, Any]]:
-    """(line number, JSON value) of each non-blank line of `lines` (a binary file or stdin), a UTF-8
-    byte-order mark on line 1 dropped; a bad line is a UserError naming `name` and the line, or, when
+                    bad: BadLines | None = None, start: int = 1,
+                    check: Callable[[Any, str], Any] | None = None) -> Iterator[tuple[int, Any]]:
+    """(line number, JSON value) of each non-blank line of `lines` (a binary file or stdin; or a chunk of a
+    file whose first line is line `start`), a UTF-8 byte-order mark on line 1 dropped, each value passed
+    through `check(value, where)` when given; a bad line is a UserError naming `name` and the line, or, when
     `bad` collects them, is counted there and yielded as (line number, SKIPPED)."""
-    for lineno, raw in enumerate(lines, start=1):
+    for lineno, raw in enumerate(lines, start=start):
         if not raw.strip():
             continue
+        where = f"{name} line {lineno}"
         try:
-            yield lineno, parse_json_line(raw.removeprefix(BOM) if lineno == 1 else raw, f"{name} line {lineno}",
-                                          encoding)
+            value = parse_json_line(raw.removeprefix(BOM) if lineno == 1 else raw, where, encoding)
+            yield lineno, value if check is None else check(value, where)
         except UserError as exc:
             if bad is None:
                 raise
@@ -240,18 +243,9 @@ def parse_jsonl_chunk(path: str, start: int, lines: list[bytes], mapping: Mappin
                       encoding: str | None = None, bad: BadLines | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Decode and validate a chunk of JSON Lines; blank lines are skipped, and so are bad lines when
     `bad` collects them (else the first bad line is a UserError)."""
-    out: list[tuple[int, dict[str, Any]]] = []
-    for offset, raw in enumerate(lines):
-        lineno = start + offset
-        if not raw.strip():
-            continue
-        where = f"{path} line {lineno}"
-        try:
-            out.append((lineno, validate_posting(parse_json_line(raw, where, encoding), where, mapping)))
-        except UserError as exc:
-            if bad is None:
-                raise
-            bad.add(path, lineno, exc)
+    out = [(n, p) for n, p in iter_json_lines(lines, path, encoding, bad, start,
+                                              lambda obj, where: validate_posting(obj, where, mapping))
+           if p is not SKIPPED]
     if start == 1 and out and not _NO_TEXT_WARNED[0] and not any(f in p for _, p in out for f in CONTENT_FIELDS):
         _NO_TEXT_WARNED[0] = True  # once per run (a checked copy of the input is read again; workers fork)
         keys = list(dict.fromkeys(k for _, p in out[:100] for k in p))

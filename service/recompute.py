@@ -42,7 +42,7 @@ from service.errors import SolrUnavailable, UserError
 from service.features import FeatureBatch, compute_features
 from service.files import atomic_output, write_atomic
 from service.ingest import BLOCK_FIELDS, VERIFY_FIELDS, _hex, encode_sketch
-from service.regroup import set_op, write_groups
+from service.regroup import newest_copies, set_op, write_groups
 from service.solr import Solr
 from service.state import BoilerplateState, default_state_dir, model_path
 from service.verify_stage import PairVerifier, extract_chunk, file_postings
@@ -230,6 +230,8 @@ def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, r
         for docs, _, nxt in solr.stream({"q": "*:*", "fl": f"{TEXT_FL},{STATE_FL}"}, rows=rows, cursor=ck.cursor):
             if not docs:
                 break
+            if solr.is_cloud():  # a posting a cut-short move left stored twice: its newest copy, once
+                docs = newest_copies(solr, docs, f"{TEXT_FL},{STATE_FL}", commit_within_ms)
             changed = _scan_page(solr, docs, directory, ck.pages, commit_within_ms)
             if stop_after_pages is not None and ck.pages + 1 >= stop_after_pages:
                 os._exit(75)  # simulated kill for tests: page written, checkpoint not yet saved

@@ -1,7 +1,7 @@
 """Writing new group fields (dup_group, duplicate_of, dup_score, dup_why_ss, dup_match_s) onto stored
-postings: atomic updates in a standalone core; in SolrCloud, where dup_group is the shard route, a delete
-everywhere and a re-add of the whole stored posting. Used by `recompute` and by ingest when a group
-loses its canonical posting."""
+postings: atomic updates in a standalone core; in SolrCloud, where dup_group is the shard route, a re-add
+of the whole stored posting, then a delete of the copy left on its old group's shard. Used by `recompute`
+and by ingest when a group loses its canonical posting."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def band_keys_of(sketch_text: str | None) -> list[str] | None:
 
 
 def write_groups(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
-    """Write `new` group fields (atomic updates, or delete + re-add in SolrCloud); returns how many
-    postings were written (a posting deleted meanwhile is skipped)."""
+    """Write `new` group fields (atomic updates, or re-adds in SolrCloud); returns how many postings were
+    written (a posting deleted meanwhile is skipped)."""
     return regroup_readd(solr, new, commit_within_ms) if solr.is_cloud() else \
         regroup_atomic(solr, new, commit_within_ms)
 
@@ -66,14 +66,18 @@ def regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
 
 def regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
     """SolrCloud routes by dup_group (router.field): a posting changing group must move shards, so it is
-    deleted everywhere and re-added whole (stored fields + new group + recomputed mh_bands), in one request."""
+    re-added whole (stored fields + new group + recomputed mh_bands), in heads_first order, and then the
+    copy its old group's shard still holds is deleted (drop_old_copies). Never a delete before the add: a
+    request cut at any point leaves every posting stored, at worst twice until the next regroup of it."""
     from service.solr_schema import Schema
 
-    docs = solr.get(list(new), fl="*")  # real-time get: committed or not
+    docs = {d["id"]: d for d in solr.get(list(new), fl="*")}  # real-time get: committed or not
     derived = Schema.from_api(solr.schema()).derived  # filled by Solr: copyField targets, index-only fields
     readd = []
-    for d in docs:
-        group, dup_of, score, why, matched = new[d["id"]]
+    for pid in heads_first(new, {pid: d.get("dup_group") for pid, d in docs.items()}):
+        if (d := docs.get(pid)) is None:  # deleted meanwhile
+            continue
+        group, dup_of, score, why, matched = new[pid]
         keys = band_keys_of(d.get("mh_sketch"))
         doc = {k: v for k, v in d.items() if k not in derived and k not in (
             "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score", "dup_why_ss", "dup_match_s")}
@@ -81,5 +85,37 @@ def regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
                     "dup_why_ss": why or None, "dup_match_s": matched or None})
         readd.append({k: v for k, v in doc.items() if v is not None})
     if readd:
-        solr.delete_and_add([d["id"] for d in readd], readd, commit_within_ms=commit_within_ms)
+        solr.update(readd, commit_within_ms=commit_within_ms)
+        drop_old_copies(solr, [d["id"] for d in readd], commit_within_ms)
     return len(readd)
+
+
+def drop_old_copies(solr: Solr, ids: list[str], commit_within_ms: int) -> int:
+    """SolrCloud: after postings `ids` were re-added (under another group, maybe on another shard), delete
+    every copy of them but the newest (highest `_version_`) -- the copy a move leaves on the old group's
+    shard. The new copies are made searchable first (a soft commit), so no search ever misses a posting;
+    a copy that changed meanwhile is kept. Returns how many old copies there were."""
+    copies = solr.copies(ids)
+    newest: dict[str, int] = {}
+    for c in copies:
+        newest[c["id"]] = max(newest.get(c["id"], c["_version_"]), c["_version_"])
+    old = [c for c in copies if c["_version_"] < newest[c["id"]]]
+    if old:
+        solr.commit(soft=True)
+        solr.delete_copies(old, commit_within_ms=commit_within_ms)
+    return len(old)
+
+
+def newest_copies(solr: Solr, docs: list[dict[str, Any]], fl: str, commit_within_ms: int) -> list[dict[str, Any]]:
+    """SolrCloud: a search's `docs` with each posting stored twice (a move cut short between its re-add and
+    the delete of its old copy) read again from its newest copy, the older one deleted. A search merges the
+    shards' answers by id and keeps one of the copies, whichever."""
+    seen: dict[str, int] = {}
+    for c in solr.copies([d["id"] for d in docs]):
+        seen[c["id"]] = seen.get(c["id"], 0) + 1
+    twice = sorted(pid for pid, n in seen.items() if n > 1)
+    if not twice:
+        return docs
+    newest = {d["id"]: d for d in solr.get(twice, fl=fl)}
+    drop_old_copies(solr, twice, commit_within_ms)
+    return [newest.get(d["id"], d) for d in docs]

@@ -12,8 +12,8 @@ are `pysolr.Solr.add` (JSON, `commitWithin`), commits and delete-all are `commit
     per candidate query;
   * real-time get (`/get`): pysolr has no real-time get; ids are sent as one `id=` parameter each
     (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found);
-  * a versioned delete routed by `_route_` and a delete-by-query + add in one request (SolrCloud moves):
-    pysolr's `delete` writes XML without `_version_` / `_route_` and cannot be combined with an add;
+  * versioned deletes routed by `_route_`, many in one request (SolrCloud moves): pysolr's `delete` writes
+    XML without `_version_` / `_route_`;
   * the Schema API, `/admin/info/system`, CLUSTERSTATUS and core STATUS: not in pysolr's API (its
     SolrCoreAdmin returns raw text and has no SolrCloud calls).
 Errors: connection failures, timeouts, 5xx and 429 raise `SolrUnavailable` (callers answer 503 / retry);
@@ -171,18 +171,37 @@ class Solr:
         return self._json(self.pysolr, "post", "select", body=body, headers=_JSON)
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
-        """Real-time get: the latest version of each id, searchable or not."""
+        """Real-time get: the latest version of each id, searchable or not (in SolrCloud, where a posting
+        moving to another group's shard is briefly stored twice, the copy with the highest `_version_`)."""
         if not ids:
             return []
-        # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes
-        body: dict[str, Any] = {"id": list(ids), "fl": fl, "wt": "json"}
+        if not self.is_cloud():
+            return self._get(ids, fl)
+        asked = set(fl.split(","))
+        extra = set() if "*" in asked else {"id", "_version_"} - asked  # needed to pick, not asked for
+        newest: dict[str, dict[str, Any]] = {}
+        for d in self._get(ids, ",".join([fl, *sorted(extra)])):
+            if d["id"] not in newest or d["_version_"] > newest[d["id"]]["_version_"]:
+                newest[d["id"]] = d
+        return [{k: v for k, v in d.items() if k not in extra} for d in newest.values()] if extra else \
+            list(newest.values())
+
+    def copies(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """Every stored copy of each id (id, dup_group, _version_), searchable or not: in SolrCloud a
+        posting re-added under a group on another shard is stored twice until its old copy is deleted."""
+        return self._get(ids, "id,dup_group,_version_") if ids else []
+
+    def _get(self, ids: Sequence[str], fl: str) -> list[dict[str, Any]]:
+        """/get of `ids` on every shard: each stored copy (one per id, except in SolrCloud mid-move)."""
+        # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes; an empty `ids`
+        # (no id) keeps the answer a list even for one id, which Solr would otherwise answer with one
+        # {"doc": ...} -- a single copy, whichever shard answered first
+        body: dict[str, Any] = {"id": list(ids), "ids": "", "fl": fl, "wt": "json"}
         if self.is_cloud():
             # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
             # every shard sends every id to each of them (uncommitted postings included)
             body["shards"] = ",".join(self.shard_names())
         res = self._json(self.pysolr, "post", "get", body=urlencode(_pairs(body)).encode("utf-8"), headers=_FORM)
-        if "doc" in res:  # a single id answers {"doc": ...}
-            return [res["doc"]] if res["doc"] else []
         return res.get("response", {}).get("docs", [])
 
     def shard_names(self) -> list[str]:
@@ -193,30 +212,31 @@ class Solr:
             self._shards = sorted(cs["cluster"]["collections"][self.collection]["shards"])
         return self._shards
 
-    def delete_old_copy(self, pid: str, group: str, version: int) -> bool:
-        """SolrCloud routed by dup_group: after posting `pid` was re-added under another group, delete its
-        copy stored under `group` if that copy still has `version` (it stays on the old group's shard when
-        the new group lives on another one). False when there is no such copy: on the same shard the
-        re-add replaced it, and Solr answers 409 to the versioned delete."""
+    def delete_copies(self, copies: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None) -> None:
+        """SolrCloud routed by dup_group: delete each copy (id, dup_group, _version_, as `copies` gives them)
+        where it is stored -- a versioned delete routed by its group -- if it still has that version. All in
+        one request; when a copy changed or went meanwhile (Solr answers 409 and stops there), one request
+        each, skipping the ones that changed."""
+        if not copies:
+            return
+        parts = [b'"delete":' + orjson.dumps({"id": c["id"], "_route_": c["dup_group"], "_version_": c["_version_"]})
+                 for c in copies]
         try:
-            self._raw_update(orjson.dumps({"delete": {"id": pid, "_route_": group, "_version_": version}}))
+            self._raw_update(b"{" + b",".join(parts) + b"}", commitWithin=commit_within_ms)
         except SolrError as exc:
-            if exc.status == 409:
-                return False
-            raise
-        return True
+            if exc.status != 409:
+                raise
+            for part in parts:
+                try:
+                    self._raw_update(b"{" + part + b"}", commitWithin=commit_within_ms)
+                except SolrError as one:
+                    if one.status != 409:
+                        raise
 
     def update(self, docs: Sequence[Mapping[str, Any]], commit_within_ms: int | None = None,
                commit: bool = False) -> None:
         """Add or atomically update documents in one request (pysolr `add`, JSON; None values are left out)."""
         self._call(self._writer.add, list(docs), commitWithin=commit_within_ms, commit=commit)
-
-    def delete_and_add(self, ids: Sequence[str], docs: Sequence[Mapping[str, Any]],
-                       commit_within_ms: int | None = None) -> None:
-        """One request: delete `ids` on every shard (delete by query), then add `docs`."""
-        parts = [b'"delete":' + orjson.dumps({"query": terms_query("id", list(ids))})]
-        parts += [b'"add":' + orjson.dumps({"doc": d}) for d in docs]
-        self._raw_update(b"{" + b",".join(parts) + b"}", commitWithin=commit_within_ms)
 
     def copy_field_targets(self) -> set[str]:
         """Fields filled by copyField (never to be sent back when re-adding a fetched document; cached)."""
@@ -265,9 +285,9 @@ class Solr:
             self._cloud = self._json(self._node, "get", "admin/info/system").get("mode") == "solrcloud"
         return self._cloud
 
-    def commit(self) -> None:
-        """Hard commit with a new searcher."""
-        self._call(self._committer.commit)
+    def commit(self, soft: bool = False) -> None:
+        """Hard commit with a new searcher (`soft`: a soft commit, only the new searcher)."""
+        self._call(self._committer.commit, softCommit=soft)
 
     def delete_all(self) -> None:
         """Delete every document (tests, demos) and commit."""

@@ -11,7 +11,8 @@ import unicodedata
 from signatures.boilerplate import company_key
 from signatures.extract import Extracted
 
-__all__ = ["employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text", "site_label"]
+__all__ = ["FREE_MAIL", "PLATFORMS", "employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text",
+           "registrable", "site_label"]
 
 #: Batch and funding tags written after a name: "(YC F24)", "[YC W21]", "YC S19", "(Series B)".
 _TAG_RE = re.compile(r"(?i)[(\[（【][^)\]）】]{0,30}[)\]）】]|\b(?:yc|y combinator)\s*[swfx]?\d{2}\b")
@@ -34,16 +35,20 @@ _NAME_BEFORE_RE = re.compile(rf"({_NAME_CHARS}{{2,16}})\s?$")
 _KANA_NAME_AFTER_RE = re.compile(r"\s?([\u3040-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]{2,16})(?=[\s。、，,.:：(（【]|$)")
 _CITY_PREFIX_RE = re.compile(r"^(?:[\u4e00-\u9fff]{2,3}市)")  # 深圳市腾讯... -> 腾讯...
 
-#: Mail providers and platforms: an address or link there names a person or a host, not an employer.
-_FREE_MAIL = frozenset(
+#: Free mail providers: an address there names a person, not an employer (service.candidates keys it whole).
+FREE_MAIL = frozenset(
     "gmail.com googlemail.com outlook.com hotmail.com live.com yahoo.com icloud.com me.com proton.me protonmail.com "
-    "163.com 126.com qq.com foxmail.com sina.com yeah.net aol.com gmx.de gmx.net mail.ru yandex.ru hey.com".split()
+    "163.com 126.com qq.com foxmail.com sina.com sohu.com aliyun.com yeah.net aol.com gmx.de gmx.net web.de mail.ru "
+    "yandex.ru hey.com yahoo.co.jp".split()
 )
 _RESERVED = frozenset({"example.com", "example.org", "example.net"})  # RFC 2606
-_PLATFORMS = frozenset(
+#: Platforms: a link or address there names a host, not an employer.
+PLATFORMS = frozenset(
     "github.com linkedin.com twitter.com x.com ycombinator.com google.com notion.so notion.site medium.com "
     "youtube.com t.me telegram.me discord.gg discord.com wellfound.com angel.co docs.google.com forms.gle".split()
 )
+#: Second-level labels kept under a 2-letter top-level domain: acme.co.uk, acme.com.cn, acme.go.jp.
+_SECOND_LEVEL = frozenset({"co", "com", "ac", "org", "net", "gov", "edu", "ne", "or", "go"})
 
 
 def employer_key(name: str) -> str:
@@ -58,21 +63,25 @@ def employer_key(name: str) -> str:
     return company_key(_LATIN_LEGAL_RE.sub(" ", s)).replace(" ", "")
 
 
-def _registrable(host: str) -> str:
-    """`jobs.acme.co.uk` -> `acme.co.uk`, `careers.acme.com` -> `acme.com` (two labels, three under a 2-letter
-    second level such as co.uk / com.cn)."""
-    parts = host.split(".")
-    k = 3 if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in ("co", "com", "ac", "or", "ne", "org", "net") else 2
-    if ".".join(parts[-2:]) in _RESERVED:  # documentation domains: acme.example.com is acme's own
-        k = 3
+def registrable(host: str) -> str:
+    """The registrable part of a host name: `jobs.acme.co.uk` -> `acme.co.uk`, `a.b.acme.io` -> `acme.io` (two
+    labels, three under a 2-letter top level whose second level is in _SECOND_LEVEL)."""
+    parts = host.lower().strip(".").split(".")
+    k = 3 if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in _SECOND_LEVEL else 2
     return ".".join(parts[-k:])
+
+
+def _own_site(host: str) -> str:
+    """`registrable`, but on a documentation domain (RFC 2606) the name before it: acme.example.com is acme's own."""
+    dom = registrable(host)
+    return ".".join(host.lower().strip(".").split(".")[-3:]) if dom in _RESERVED else dom
 
 
 def employer_sites(ex: Extracted) -> frozenset[str]:
     """The employer's own domains: bare links (`https://acme.io`, a homepage) and company e-mail domains."""
-    out = {_registrable(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u}
-    out |= {_registrable(e.rsplit("@", 1)[1]) for e in ex.emails if e.rsplit("@", 1)[1] not in _FREE_MAIL}
-    return frozenset(out - _PLATFORMS)
+    out = {_own_site(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u}
+    out |= {_own_site(e.rsplit("@", 1)[1]) for e in ex.emails if e.rsplit("@", 1)[1] not in FREE_MAIL}
+    return frozenset(out - PLATFORMS)
 
 
 def site_label(site: str) -> str:

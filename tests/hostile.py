@@ -94,6 +94,25 @@ _ISSUE9: dict[str, Callable[[int], Posting]] = {
         _rep(" ".join(f"x{w}" for w in _LATIN), n) + "\n职位\n" + "\n".join(f"- {w}后端工程师" for w in _LATIN[:12])),
         "title": "", "lang": "zh"},
 }
+#: Characters NFKC writes as 6 katakana (㌖ = キロメートル): a line under the 160-character cap of a workplace or terms
+#: section becomes a CJK run of ~900 characters; every text path sees ~6x the characters of the posting.
+_WIDE = "㌖"
+#: Session 6 review: NFKC-widened workplace / terms / role lines, location and title; many headings alone, inline,
+#: or marked; English terms lines.
+_SESSION6: dict[str, Callable[[int], Posting]] = {
+    "nfkc wide workplace lines": _cjk(lambda i: "勤務地：" + _han(i, 2) + _WIDE * 150),
+    "nfkc wide terms lines": _cjk(lambda i: "給与：" + _han(i, 2) + _WIDE * 150),
+    "nfkc wide roles": _cjk(lambda i: "- " + _han(i, 2) + _WIDE * 20 + "工程师", "zh"),
+    "nfkc wide location": lambda n: {**_desc("x"), "location": _rep(_WIDE, n)},
+    "nfkc wide title": lambda n: {**_desc("x"), "title": _rep(_WIDE, n), "lang": "ja"},
+    "workplace headings alone": lambda n: _desc(_rep("【勤務地】\n", n)),
+    "workplace headings bare": lambda n: _desc(_rep("勤務地\n", n)),
+    "workplace headings marked": lambda n: _desc(_rep("\n■■■■■■■■勤務地", n)),
+    "workplace inline stores": _cjk(lambda i: "勤務地：" + _han(i, 8) + "店"),
+    "terms inline clock ranges": _cjk(lambda i: f"勤務時間：{i % 24}:{i % 60:02d}〜{(i + 3) % 24}:{i * 7 % 60:02d}"),
+    "en pay lines": lambda n: _desc(_lines(lambda i: f"Pay: ${i}/hour, {i % 24}:00-{(i + 8) % 24}:00 shift")(n)),
+    "zh title many roles": _title(lambda n: "、".join(_han(i, 3) + "工程师" for i in range(n // 7))),
+}
 _LATIN = [a + b + c for a in "bcdfg" for b in "aeiou" for c in "klmnp"][:40]
 
 
@@ -125,5 +144,6 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     # new code paths of issue 9 (job facts, role-line heads, sought roles, CJK title roles) and the header split
     "header pipe after ws": lambda n: _desc("Acme | " + "\x0c" * n + "x | Engineer"),
     **_ISSUE9,
+    **_SESSION6,
     "random brackets": _random("[](){}<>!#*-_ \t\n\x0c:/@.$1kK（）【】|as"),
 }

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import orjson
@@ -121,6 +123,76 @@ def test_outputs_replace_atomically_and_keep_special_files(tmp_path: Path) -> No
         res = run("generate", "-n", "2000", "-o", "/dev/full")
         assert res.returncode == 1 and res.stderr.strip() == b"jobdedup: error: No space left on device"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen.jsonl", "link.jsonl"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("command", ["generate", "dedup"])
+def test_interrupted_run_keeps_the_previous_output(tmp_path: Path, command: str, sig: int) -> None:
+    """Ctrl-C or SIGTERM while the output is being written: the previous file stays as it was, no partial
+    file is left beside it (SIGTERM killed the process before its temporary file was removed), the exit code
+    says so (Ctrl-C exited 0: Typer returned its 130) and stderr is one line (each dedup worker printed a
+    KeyboardInterrupt traceback)."""
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"previous\n")
+    src = postings_file(tmp_path / "in.jsonl", 3000)
+    args = ["generate", "-n", "2000000", "-o", str(out)] if command == "generate" else \
+        ["dedup", str(src), "-o", str(out), "-q", "--workers", "2"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", *args], env=env, stderr=subprocess.PIPE,
+                            start_new_session=True,  # its own process group, as in a terminal
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not ignored (a background job's)
+    deadline = time.monotonic() + 60
+    while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):  # writing its output
+        assert proc.poll() is None and time.monotonic() < deadline, "the command ended before it was interrupted"
+        time.sleep(0.01)
+    time.sleep(0.3)
+    os.killpg(proc.pid, sig)  # to every process of the group (dedup's workers too), as Ctrl-C in a terminal
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, err
+    assert err.strip() == (b"jobdedup: interrupted" if sig == signal.SIGINT else b"jobdedup: terminated")
+    assert out.read_bytes() == b"previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.jsonl"]
+
+
+def test_forked_workers_die_of_sigterm() -> None:
+    """The command's SIGTERM handler is not a forked worker's: a pool ends its workers with SIGTERM, and a
+    Python handler in a worker idle in a semaphore wait may never run (dedup then hung at its end)."""
+    code = ("import multiprocessing as mp, signal; from service import cli; cli._terminate_on_sigterm(); "
+            "print(mp.get_context('fork').Pool(1).apply(signal.getsignal, (signal.SIGTERM,)) == signal.SIG_DFL, "
+            "signal.getsignal(signal.SIGTERM) != signal.SIG_DFL)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert res.stdout.split() == [b"True", b"True"], res.stderr
+
+
+@pytest.mark.parametrize("command", ["generate", "dedup", "dedup-report"])
+def test_write_error_mid_file_keeps_the_previous_output(tmp_path: Path, command: str) -> None:
+    """The disk fills up part-way through the output (a file size limit: the write fails with EFBIG): an
+    error line, exit 1, the previous file as it was, nothing left beside it."""
+    import resource
+
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"previous\n")
+    src = postings_file(tmp_path / "in.jsonl", 400)
+    if command == "dedup-report":  # the output fits, the bad-lines report does not
+        src.write_bytes(src.read_bytes() + b"".join(b'{"id": "%d", \n' % i for i in range(3000)))
+    args = {"generate": ["generate", "-n", "2000", "-o", str(out)],
+            "dedup": ["dedup", str(src), "-o", str(out), "-q", "--fast"],
+            "dedup-report": ["dedup", str(src), "-o", "/dev/null", "-q", "--fast", "--skip-bad-lines",
+                             "--bad-lines-report", str(out)]}[command]
+    limit = 20_000  # bytes a regular file may hold (the inputs are written already; /dev/null is no file)
+
+    def small_disk() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails instead of the process being killed
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    res = subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, capture_output=True, timeout=120,
+                         preexec_fn=small_disk, restore_signals=False)
+    assert res.returncode == 1, res.stderr
+    assert res.stderr.strip() == b"jobdedup: error: File too large", res.stderr
+    assert out.read_bytes() == b"previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.jsonl"]
 
 
 # -- encodings and --skip-bad-lines ---------------------------------------------------------------------

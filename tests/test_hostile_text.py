@@ -209,3 +209,26 @@ def test_changed_terms_grows_linearly_in_clock_ranges() -> None:
 
     t_small, t_big = run(5_000), run(20_000)
     assert not (t_big > FLOOR_S and t_big > RATIO * max(t_small, FLOOR_S / RATIO)), (t_small, t_big)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet="都道府県市区町村省州東京々アーa1 ㌖", max_size=16))
+def test_admin_names_equal_the_pattern(text: str) -> None:
+    """jobfacts.admin_names (one pass over each CJK run) finds the names ADMIN_PLACE's matches capture."""
+    from signatures import jobfacts
+
+    assert jobfacts.admin_names(text) == [m.group(1) for m in re.finditer(jobfacts.ADMIN_PLACE, text)]
+
+
+def test_workplace_units_grow_linearly_in_line_length() -> None:
+    """A workplace line NFKC widens (㌖ = キロメートル) into one long CJK run without an administrative suffix:
+    ADMIN_PLACE's lazy name scanned to the end of the run from every start (quadratic in the run: 14 s for a
+    posting of such lines under the character cap)."""
+    from signatures import jobfacts
+
+    def run(m: int) -> float:
+        line = "勤務地：東京" + "㌖" * m
+        return _best(lambda _: jobfacts.workplace_units([line]), {})
+
+    t_small, t_big = run(1_000), run(4_000)
+    assert not (t_big > FLOOR_S / 10 and t_big > RATIO * max(t_small, FLOOR_S / 10 / RATIO)), (t_small, t_big)

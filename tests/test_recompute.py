@@ -157,18 +157,21 @@ def test_recompute_in_solrcloud_moves_regrouped_postings_to_their_shard(solr_clo
     for s in range(0, len(postings), 100):
         ing.ingest(postings[s:s + 100])
     solr.commit()
-    # corrupt: move every fourth posting into a bogus group (delete + re-add, as routing requires)
+    # corrupt: move every fourth posting into a bogus group (re-add, then delete the old copy, as routing
+    # requires); every other move is cut short, its old copy left on the old group's shard
     docs = solr.query({"q": "*:*", "fl": "*", "rows": 1000, "sort": "id asc"})["response"]["docs"][::4]
     derived = solr.copy_field_targets() | {"_version_", "mh_bands"}
     bogus = [{**{k: v for k, v in d.items() if k not in derived}, "dup_group": f"bogus-{k % 5}"}
              for k, d in enumerate(docs)]
-    solr.delete_and_add([d["id"] for d in bogus], bogus)
+    solr.update(bogus)
+    solr.delete_copies([c for c in solr.copies([d["id"] for d in bogus[::2]]) if not c["dup_group"].startswith("bogus-")])
     solr.commit()
+    assert solr.count() > len(postings)
     res = cli("recompute", "--solr", solr.url, "--checkpoint", str(tmp_path / "cloud"), "--rows", "80",
               "--state-dir", str(tmp_path / "state"))
     assert res.returncode == 0, res.stderr
     solr.commit()
-    assert solr.count() == len(postings)
+    assert solr.count() == len(postings)  # numFound: every copy on every shard
     shard_groups = []
     for shard in ("shard1", "shard2"):
         r = solr.query({"q": "*:*", "fl": "id,dup_group", "rows": 1000, "shards": shard})["response"]["docs"]

@@ -143,3 +143,46 @@ def test_cpu_work_over_budget_is_422_and_health_keeps_answering(clean_solr: str)
         # the ended worker is replaced: the next request is served
         ok = c.post("/v1/signatures", json={"postings": [{"id": "after", "description": "fine"}]})
         assert ok.status_code == 200 and ok.json()["results"][0]["id"] == "after"
+
+
+@pytest.mark.solr
+def test_other_clients_are_served_while_a_hostile_batch_runs(clean_solr: str) -> None:
+    # near-copies of a posting whose workplace lines NFKC widens 6x (seconds of CPU each, in extraction and in
+    # the verifier's pair features, and seconds of Solr indexing): meanwhile /health answers at once and another
+    # client's small batches are all written (after the hostile batch's decisions and write, which hold the
+    # ingest lock: decisions are made one batch at a time)
+    from hostile import GENERATORS
+
+    app = create_app(f"{clean_solr}/postings", timeout=30.0, cpu_workers=2, cpu_budget_s=120.0,
+                     max_body_bytes=50_000_000)
+    base = GENERATORS["nfkc wide workplace lines"](150_000)
+    hostile = {"postings": [{**base, "id": f"x{i}", "description": base["description"] + f"\n勤務地：第{i}店"}
+                            for i in range(4)]}
+    with TestClient(app) as c:
+        for i in range(2):  # both workers warm, and the Solr client
+            assert c.post("/v1/signatures", json={"postings": [{"id": f"w{i}", "description": "x"}]}).status_code == 200
+        assert c.get("/health").status_code == 200
+        out: dict = {}
+        t = threading.Thread(target=lambda: out.setdefault("res", c.post("/v1/postings", json=hostile)))
+        small: list[threading.Thread] = []
+        t0 = time.perf_counter()
+        t.start()
+        health = []
+        while t.is_alive() and time.perf_counter() - t0 < 300:
+            k = len(small)
+            batch = {"postings": [{"id": f"s{k}", "title": "Nurse", "description": f"Night shifts on ward {k}."}]}
+            small.append(threading.Thread(target=lambda k=k, b=batch: out.setdefault(f"s{k}", c.post("/v1/postings", json=b))))
+            small[-1].start()
+            s = time.perf_counter()
+            assert c.get("/health").status_code == 200
+            health.append(time.perf_counter() - s)
+            time.sleep(0.5)
+        t.join()
+        for th in small:
+            th.join(120)
+        assert out["res"].status_code == 200, out["res"].text[:300]
+        assert [r["id"] for r in out["res"].json()["results"]] == [f"x{i}" for i in range(4)]
+        assert len(small) >= 5 and max(health) < 1.0, health
+        for k in range(len(small)):
+            res = out[f"s{k}"]
+            assert res.status_code == 200 and res.json()["results"][0]["id"] == f"s{k}", res.text[:300]

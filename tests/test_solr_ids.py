@@ -1,4 +1,4 @@
-"""Ids are data, never query syntax: real-time get, {!terms} filters, delete-by-query and the duplicates
+"""Ids are data, never query syntax: real-time get, {!terms} filters, versioned deletes and the duplicates
 endpoint on ids holding , \\ " : * spaces / % and non-ASCII, against a real standalone Solr and SolrCloud."""
 
 from __future__ import annotations
@@ -79,10 +79,13 @@ def test_terms_filter_matches_exactly_the_given_ids(collection: str) -> None:
     assert found(["a,b", "q\\1"]) == ["a,b", "q\\1"]
 
 
-def test_delete_and_add_deletes_only_the_named_ids(collection: str) -> None:
+def test_delete_copies_deletes_only_the_named_copies(collection: str) -> None:
     solr = Solr(collection)
-    solr.update([{"id": pid} for pid in IDS + ["a,victim2"]], commit=True)
-    solr.delete_and_add(["a,victim2", "a\\,b"], [{"id": "q\\1", "title": "re-added"}])
+    solr.update([{"id": pid, "dup_group": pid} for pid in IDS + ["a,victim2"]], commit=True)
+    named = solr.copies(["a,victim2", "a\\,b", "q\\1"])
+    assert sorted(c["id"] for c in named) == ["a,victim2", "a\\,b", "q\\1"]
+    solr.update([{"id": "q\\1", "dup_group": "q\\1", "title": "re-added"}])  # q\1 changed meanwhile: kept
+    solr.delete_copies(named)
     solr.commit()
     left = {d["id"]: d for d in solr.query({"q": "*:*", "fl": "id,title", "rows": 100})["response"]["docs"]}
     assert sorted(left) == sorted(set(IDS) - {"a\\,b"})
@@ -144,6 +147,6 @@ def test_any_ids_are_found_exactly(solr_url: str, ids: list[str]) -> None:
         assert [d["id"] for d in solr.get([pid], fl="id")] == [pid]
     res = solr.query({"q": "*:*", "fq": terms_query("id", ids[:1]), "fl": "id", "rows": 20})
     assert [d["id"] for d in res["response"]["docs"]] == ids[:1]
-    solr.delete_and_add(ids[:1], [])
+    solr.delete_copies(solr.copies(ids[:1]))
     solr.commit()
     assert sorted(d["id"] for d in solr.query({"q": "*:*", "fl": "id", "rows": 20})["response"]["docs"]) == sorted(ids[1:])
