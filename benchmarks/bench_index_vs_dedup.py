@@ -3,15 +3,20 @@
     python benchmarks/bench_index_vs_dedup.py -n 5000                 # starts a local Solr, stops it after
     python benchmarks/bench_index_vs_dedup.py -n 5000 --solr http://127.0.0.1:8983/solr   # a running Solr
     python benchmarks/bench_index_vs_dedup.py -n 5000 --extra real.jsonl   # plus real postings (JSON Lines)
+    python benchmarks/bench_index_vs_dedup.py -n 5000 --repeat 3           # medians of 3 alternating runs
 
 Data: `jobdedup generate -n N --seed 7 --agency-rate 0.1` (reposts, HTML recruitment-agency copies, crawl
 re-sightings of the same id), optionally followed by the postings of --extra. Steps, on one Solr core
 `postings` (the shipped configset, so both writes run the same update chain):
 * `solr_update_s`: delete all, POST the file (dates as Solr instants, done before the clock starts) to
-  /update in batches of --batch-size, one client, then commit -- Solr's own indexing time; measured before
-  `index` and again after `dedup` (the machine's load varies), the ratio is against their mean;
+  /update in batches of --batch-size, one client, with the same commitWithin as `index` (--commit-within,
+  default `jobdedup index`'s 1000 ms), then commit -- Solr's own indexing time;
 * `index_s`: delete all, `jobdedup index` of the same file (service.cli_index.index_file, fresh state dir,
-  --workers), including its final commit;
+  --workers, --batch-size, --commit-within), including its final commit;
+* the two alternate, --repeat times: update, index, update, index, ..., update (the machine's load varies,
+  other processes share it); each index run's ratio is against the mean of the update runs on either side,
+  and `index_vs_update` is the median of those ratios. CPU seconds of each index run: this process, its
+  workers, and Solr's JVM (Solr's metrics API, os.processCpuTime), against Solr's for the update runs;
 * groups: every posting's dup_group read back from Solr, compared with `jobdedup dedup` of the same file
   (service.embedded.dedup_file, --workers) as partitions: pairwise precision / recall / F1
   (benchmarks/compare_groups.pairwise), and both against the generator's ground truth (synthetic_job).
@@ -24,6 +29,8 @@ import argparse
 import io as _io
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -74,18 +81,49 @@ def straight_bodies(path: Path, batch: int) -> list[bytes]:
     return [orjson.dumps(docs[i:i + batch]) for i in range(0, len(docs), batch)]
 
 
-def solr_update(core: str, bodies: list[bytes]) -> float:
-    """Delete all, post every body, commit: seconds from the first post to the end of the commit."""
+def solr_cpu(base: str) -> float:
+    """CPU seconds Solr's JVM has used so far (its metrics API; NaN when it does not say)."""
+    try:
+        r = requests.get(f"{base}/admin/metrics", params={"group": "jvm", "prefix": "os.processCpuTime", "wt": "json"},
+                         timeout=30)
+        return r.json()["metrics"]["solr.jvm"]["os.processCpuTime"] / 1e9
+    except (requests.RequestException, KeyError, ValueError):
+        return float("nan")
+
+
+def solr_update(core: str, bodies: list[bytes], commit_within_ms: int) -> tuple[float, float]:
+    """Delete all, post every body (with `commitWithin`, as `index` sends it; 0: none), commit: seconds from
+    the first post to the end of the commit, and Solr's CPU seconds meanwhile."""
     s = requests.Session()
     hdr = {"Content-Type": "application/json"}
+    params = {"commitWithin": commit_within_ms} if commit_within_ms else None
     s.post(f"{core}/update", data=b'{"delete":{"query":"*:*"},"commit":{}}', headers=hdr, timeout=300).raise_for_status()
+    c0 = solr_cpu(core.rsplit("/", 1)[0])
     t0 = time.perf_counter()
     for body in bodies:
-        r = s.post(f"{core}/update", data=body, headers=hdr, timeout=300)
+        r = s.post(f"{core}/update", data=body, headers=hdr, params=params, timeout=300)
         if r.status_code != 200:
             raise SystemExit(f"update failed: {r.text[:1000]}")
     s.post(f"{core}/update", data=b'{"commit":{}}', headers=hdr, timeout=300).raise_for_status()
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, solr_cpu(core.rsplit("/", 1)[0]) - c0
+
+
+def run_index(core: str, data: Path, batch_size: int, workers: int, commit_within_ms: int) -> dict[str, object]:
+    """Delete all, `jobdedup index` the file (fresh state dir): its stats plus the CPU seconds of this process,
+    its workers and Solr meanwhile."""
+    from service.cli_index import index_file
+
+    requests.post(f"{core}/update", json={"delete": {"query": "*:*"}}, params={"commit": "true"},
+                  timeout=300).raise_for_status()
+    base = core.rsplit("/", 1)[0]
+    c0, p0, k0 = solr_cpu(base), time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    stats = index_file(str(data), core, batch_size=batch_size, workers=workers, quiet=True,
+                       commit_within_ms=commit_within_ms, state_dir=tempfile.mkdtemp(prefix="bench-state-"))
+    k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    stats["cpu_s"] = {"main": round(time.process_time() - p0, 2),
+                      "workers": round(k1.ru_utime + k1.ru_stime - k0.ru_utime - k0.ru_stime, 2),
+                      "solr": round(solr_cpu(base) - c0, 2)}
+    return stats
 
 
 def solr_groups(core: str) -> dict[str, str]:
@@ -143,17 +181,19 @@ def main() -> None:
     ap.add_argument("--solr", help="base URL of a running Solr with core postings (default: start local-solr)")
     ap.add_argument("--batch-size", type=int, default=200)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--commit-within", type=int, default=1000,
+                    help="commitWithin (ms) of both index and /update (default: jobdedup index's 1000; 0: none)")
+    ap.add_argument("--repeat", type=int, default=1, help="index runs, each between two /update runs")
     ap.add_argument("--keep", help="directory to keep the data file and both group files in")
     args = ap.parse_args()
-
-    from service.cli_index import index_file
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench-ivd-"))
     work.mkdir(parents=True, exist_ok=True)
     data = work / f"postings-{args.n}-s{args.seed}.jsonl"
     make_file(data, args.n, args.seed, args.agency_rate, args.extra)
     out: dict[str, object] = {"n": args.n, "seed": args.seed, "agency_rate": args.agency_rate, "extra": args.extra,
-                              "batch_size": args.batch_size, "workers": args.workers, "load_before": _load()}
+                              "batch_size": args.batch_size, "workers": args.workers,
+                              "commit_within_ms": args.commit_within, "repeat": args.repeat, "load_before": _load()}
     home = None
     base = args.solr
     if base is None:
@@ -165,19 +205,28 @@ def main() -> None:
     core = base.rstrip("/") + "/postings"
     try:
         bodies = straight_bodies(data, args.batch_size)
-        before = solr_update(core, bodies)
-        requests.post(f"{core}/update", json={"delete": {"query": "*:*"}}, params={"commit": "true"},
-                      timeout=300).raise_for_status()
-        stats = index_file(str(data), core, batch_size=args.batch_size, workers=args.workers, quiet=True,
-                           state_dir=tempfile.mkdtemp(prefix="bench-state-"))
-        out["index_s"] = stats["seconds"]
-        out["index_stats"] = {k: v for k, v in stats.items() if k not in ("rejected",)}
-        index_groups = solr_groups(core)
+        updates = [solr_update(core, bodies, args.commit_within)]
+        runs, index_groups, same = [], None, True
+        for _ in range(max(1, args.repeat)):
+            runs.append(run_index(core, data, args.batch_size, args.workers, args.commit_within))
+            got = solr_groups(core)
+            same = same and (index_groups is None or got == index_groups)
+            index_groups = got
+            updates.append(solr_update(core, bodies, args.commit_within))
+        ratios = [r["seconds"] / ((updates[k][0] + updates[k + 1][0]) / 2) for k, r in enumerate(runs)]
+        med = statistics.median
+        out["index_s"] = [r["seconds"] for r in runs]
+        out["solr_update_s"] = [round(u[0], 2) for u in updates]
+        out["index_vs_update_each"] = [round(x, 2) for x in ratios]
+        out["index_vs_update"] = round(med(ratios), 2)
+        out["cpu_s"] = {"index_main": med(r["cpu_s"]["main"] for r in runs),
+                        "index_workers": med(r["cpu_s"]["workers"] for r in runs),
+                        "index_solr": med(r["cpu_s"]["solr"] for r in runs),
+                        "update_solr": round(med(u[1] for u in updates), 2)}
+        out["index_groups_same_each_run"] = same
+        out["index_stats"] = {k: v for k, v in runs[-1].items() if k not in ("rejected",)}
         dedup, dedup_s = dedup_groups(data, args.workers)
         out["dedup_s"] = round(dedup_s, 2)
-        after = solr_update(core, bodies)
-        out["solr_update_s"] = [round(before, 2), round(after, 2)]
-        out["index_vs_update"] = round(stats["seconds"] / ((before + after) / 2), 2)
         true = truth(data)
         out["index_vs_dedup"] = agreement(dedup, index_groups)
         out["dedup_vs_truth"] = agreement(true, dedup)

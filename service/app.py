@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from service import limits
 from service.cpu import Busy, CpuPool, OverBudget
 from service.errors import SolrUnavailable
+from service.gctune import long_lived_heap
 from service.ingest import STATE_FL, Ingestor, prepare_batch, signatures_of, text_cap_reason
 from service.settings import settings
 from service.solr import Solr, SolrError
@@ -157,7 +158,8 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         cpu.start()
         try:
-            yield
+            with long_lived_heap():  # the ingest's window, caches and boilerplate model
+                yield
         finally:
             cpu.close()
             ingestor.save()  # the model learned since the last periodic save

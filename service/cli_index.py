@@ -16,6 +16,7 @@ import typer
 
 from service import cli_options, io
 from service.errors import SolrUnavailable, UserError
+from service.gctune import long_lived_heap
 
 
 def _batches(path: str, fmt: str | None, mapping: Mapping[str, str], size: int, encoding: str | None = None,
@@ -116,25 +117,26 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             raise UserError(f"{exc} ({done:,} postings before it were indexed; re-running after a fix is safe, "
                             "or leave bad lines out with --skip-bad-lines)" if done else str(exc)) from None
 
-    try:
-        if workers <= 0:
-            for b in batches():
-                apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
-        else:
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            with ctx.Pool(workers) as pool:
-                pending: deque = deque()
+    with long_lived_heap():  # the window, caches and boilerplate model: a large, growing heap
+        try:
+            if workers <= 0:
                 for b in batches():
-                    pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True,
-                                                                    ingestor.schema)))
-                    while len(pending) > workers * 2:
+                    apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
+            else:
+                ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+                with ctx.Pool(workers) as pool:
+                    pending: deque = deque()
+                    for b in batches():
+                        pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True,
+                                                                        ingestor.schema)))
+                        while len(pending) > workers * 2:
+                            apply(pending.popleft().get())
+                    while pending:
                         apply(pending.popleft().get())
-                while pending:
-                    apply(pending.popleft().get())
-    finally:
-        bar.close()
-        ingestor.save()  # what was learned from the postings indexed so far, even after an error
-        ingestor.state.close()
+        finally:
+            bar.close()
+            ingestor.save()  # what was learned from the postings indexed so far, even after an error
+            ingestor.state.close()
     solr.commit()
     seconds = time.perf_counter() - t0
     total = sum(counts.values())
