@@ -246,10 +246,10 @@ class Prepared:
         return self.ex.id
 
     @cached_property
-    def place_vocab(self) -> frozenset[str]:
-        """Every word of the posting, place spellings folded too (built on first use: only pairs that
-        both name places need it)."""
-        return _place_vocab(self.ex) if self.ex.lang == "en" else frozenset()
+    def place_words(self) -> str:
+        """Every word of an English posting, in order, space-separated and padded (built on first use: only
+        pairs that both name places need it); see _place_words_text."""
+        return _place_words_text(self.ex) if self.ex.lang == "en" else ""
 
     @cached_property
     def place_text(self) -> str:
@@ -259,7 +259,10 @@ class Prepared:
 
     def mentions_place(self, place: str) -> bool:
         """Whether the posting names `place` anywhere (a word in English, a substring otherwise)."""
-        return place in self.place_vocab if self.ex.lang == "en" else place in self.place_text
+        if self.ex.lang != "en":
+            return place in self.place_text
+        text = self.place_words
+        return any(f" {w} " in text for w in _SPELLINGS.get(place, (place,)))
 
     @cached_property
     def words_written(self) -> dict[str, bool]:
@@ -705,7 +708,6 @@ _PLACE_BIGRAMS = {
     "new york": "nyc", "san francisco": "sf", "bay area": "sf", "los angeles": "la", "united states": "us",
     "u s": "us", "united kingdom": "uk", "washington dc": "dc", "d c": "dc", "new zealand": "nz",
 }
-_PLACE_BIGRAM_FIRST = frozenset(k.split()[0] for k in _PLACE_BIGRAMS)
 _PLACE_WORDS = {
     "ny": "nyc", "manhattan": "nyc", "brooklyn": "nyc", "sfba": "sf", "usa": "us", "england": "uk", "europe": "eu",
     "european": "eu", "australia": "aus", "au": "aus",
@@ -830,38 +832,26 @@ def _alnum_words(text: str) -> list[str]:
     return text.encode("ascii", "replace").translate(_ALNUM_ONLY).decode("ascii").split()
 
 
-def _place_vocab(ex: Extracted) -> frozenset[str]:
-    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks.
-    Built part by part (title, location, company, each line; words never span them) from a per-part cache,
-    two-word places also across parts."""
-    vocab: set[str] = set()
-    pairs: set[str] = set()
-    last = ""
-    for part in (ex.title, ex.location, ex.company, *ex.lines):
-        words, first, end, inner = _vocab_part(part)
-        if not first:
-            continue
-        vocab.update(words)
-        pairs.update(inner)
-        if last in _PLACE_BIGRAM_FIRST:
-            pairs.add(_PLACE_BIGRAMS.get(f"{last} {first}", ""))
-        last = end
-    vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
-    if vocab & _PLACE_BIGRAM_FIRST:
-        vocab |= pairs
-        vocab.discard("")
-    return frozenset(vocab)
+def _place_words_text(ex: Extracted) -> str:
+    """The posting's words ([a-z0-9] runs of title, location, company and lines, in that order) joined by
+    single spaces and padded with one: a place spelling of one or two words is mentioned when " spelling "
+    occurs in it (a C substring search instead of a set of every word). Built part by part from a per-part
+    cache; words never span parts, two-word places may."""
+    return " " + " ".join([w for w in map(_part_words, (ex.title, ex.location, ex.company, *ex.lines)) if w]) + " "
 
 
 @line_cache
-def _vocab_part(part: str) -> tuple[tuple[str, ...], str, str, tuple[str, ...]]:
-    """One part's distinct words (interned), its first and last word and its two-word places ("" for none)."""
-    words = _alnum_words(part.lower())
-    if not words:
-        return (), "", "", ()
-    inner = {_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
-             for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST}
-    return tuple(map(sys.intern, dict.fromkeys(words))), words[0], words[-1], tuple(inner)
+def _part_words(part: str) -> str:
+    """One part's words, space-separated."""
+    return " ".join(_alnum_words(part.lower()))
+
+
+#: Every spelling of a folded place (nyc: nyc, ny, manhattan, brooklyn, new york): a posting mentions the
+#: place when it writes any of them (the words _place_words folds to it).
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    p: (p, *(w for w, f in _PLACE_WORDS.items() if f == p), *(b for b, f in _PLACE_BIGRAMS.items() if f == p))
+    for p in {*_PLACE_WORDS.values(), *_PLACE_BIGRAMS.values()}
+}
 
 
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -161,22 +161,24 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         assert list(_stream_shingles(lines, per_line, toks, 3)) == shingle_hashes(toks, 3)
     from service.synth import generate
     from signatures.extract import extract
-    from signatures.features import _PLACE_BIGRAM_FIRST, _PLACE_BIGRAMS, _PLACE_WORDS, _place_vocab
+    from signatures.features import _PLACE_BIGRAMS, _PLACE_WORDS, Prepared, prepare
 
-    def vocab_reference(ex: Any) -> frozenset[str]:  # the whole-text form the per-part cache replaces
+    def vocab_reference(ex: Any) -> frozenset[str]:  # every word, place spellings folded: what a mention is
         words = re.sub(r"[^a-z0-9]+", " ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
         vocab = set(words)
         vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
-        if vocab & _PLACE_BIGRAM_FIRST:
-            vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
-                         for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
-            vocab.discard("")
+        vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "") for i, w in enumerate(words[:-1]))
+        vocab.discard("")
         return frozenset(vocab)
 
     posts = [*generate(60, seed=2), {"id": "x", "title": "Engineer, New", "location": "York", "company": "San",
                                      "description": "Francisco\n\nnew\n\n \n\nyork bay area la"}]
-    assert all(_place_vocab(ex) == vocab_reference(ex) for ex in map(extract, posts))
-    assert "nyc" in _place_vocab(extract(posts[-1]))
+    asked = {*_PLACE_WORDS, *_PLACE_WORDS.values(), *_PLACE_BIGRAMS.values(), "berlin", "york", "remote", "o"}
+    for ex in map(extract, posts):
+        prep: Prepared = prepare(ex)
+        vocab = vocab_reference(ex)
+        assert all(prep.mentions_place(w) == (w in vocab) for w in asked | vocab)
+    assert prepare(extract(posts[-1])).mentions_place("nyc")
     for text in ["new york, ny | remote", "Zürich–Genève straße 東京 a1b2", "İstanbul ǅ ﬁne\u2028x", "", "--"]:
         low = text.lower()
         assert _alnum_words(low) == re.sub(r"[^a-z0-9]+", " ", low).split()
