@@ -677,6 +677,27 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
 
 
+#: Characters a contact pattern can continue across whitespace (a line break) with: obfuscated mail brackets and
+#: dots, a handle's colon (see _contact_text).
+_JOIN_EDGES = frozenset("[(.)]:\uff1a")
+_ID_START_RE = re.compile(r"(?i)id")
+
+
+def _contact_text(desc: str, raw: str) -> str:
+    """What contacts are read from: the description as given and as plain text (an HTML link's address and its
+    text), joined by a line break. Plain text (`raw == desc`) is read once: only `_OBF_EMAIL_RE` and `_HANDLE_RE`
+    match across whitespace, so a match spanning the join needs the text to start or end with a character they
+    continue with (`_JOIN_EDGES`, or a start "id" of `telegram id:`; a final full stop only after an obfuscated
+    address's "(at)"); then both copies are read, as always."""
+    if raw != desc:
+        return desc + "\n" + raw
+    head, tail = desc.lstrip()[:2], desc.rstrip()[-1:]
+    if head[:1] in _JOIN_EDGES or _ID_START_RE.match(head) or \
+            tail in _JOIN_EDGES and (tail != "." or _OBF_HINT_RE.search(desc) is not None):
+        return desc + "\n" + raw
+    return desc
+
+
 @line_cache
 def _line_phones(line: str) -> tuple[str, ...]:
     """Phone numbers of one line (digits only, the last 10): `_PHONE_RE` matches no line break, and its
@@ -1285,7 +1306,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         location = _location_core(location)
     if _PLACEHOLDER_RE.search(title):  # an unfilled issue template ("XXXX 公司诚聘 XX工程师") names no job
         title = ""
-    emails, phones, urls = _contacts(desc + "\n" + raw)
+    emails, phones, urls = _contacts(_contact_text(desc, raw))
     header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
     roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header)
     cleaned: dict[str, None] = {}
