@@ -282,6 +282,9 @@ _DUTY_HEADING_RE = re.compile(
     r"仕事内容|業務内容|具体的には|必須|歓迎|対象となる方|応募資格")
 
 
+_NO_SHINGLES = np.zeros(0, np.uint64)
+
+
 def duty_shingles(ex: Extracted, k: int) -> np.ndarray:
     """Sorted unique shingle hashes of the lines in duty / requirement sections (empty when there are none):
     the job itself, without the blurb, pay and contact a repost changes or another role shares."""
@@ -290,9 +293,21 @@ def duty_shingles(ex: Extracted, k: int) -> np.ndarray:
     return np.unique(np.array(hashes, np.uint64)) if hashes else np.zeros(0, np.uint64)
 
 
-def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
-    """Extract a posting (unless given `Extracted`) and precompute everything the pair features need."""
+#: Parts of `Prepared` that only some features read (field: those features); the rest serve most features,
+#: the reasons or the vetoes and are always built.
+FIELDS_FOR: Mapping[str, tuple[str, ...]] = {
+    "title": ("title_sim",),
+    "location": ("location_agree",),
+    "duties": ("duties_known", "duties_containment"),
+}
+
+
+def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None,
+            needs: frozenset[str] | None = None) -> Prepared:
+    """Extract a posting (unless given `Extracted`) and precompute what the pair features need: all of them,
+    or only `needs` (feature names; a part of FIELDS_FOR none of them reads stays empty, so it reads as unknown)."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
+    skip = frozenset() if needs is None else frozenset(f for f, by in FIELDS_FOR.items() if needs.isdisjoint(by))
     k = _SHINGLE.get(ex.lang, 3)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
     intro = intro_lines(ex)
@@ -325,18 +340,18 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
-        title=_title_grams(ex.title),
+        title=frozenset() if "title" in skip else _title_grams(ex.title),
         roles=merged[0],
         role_names=merged[1],
         role_parts=tuple(map(_cjk_role_parts, merged[1])),
-        duties=duty_shingles(ex, k),
+        duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex, k),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
         named=bool(ex.company),
         contacts=contacts,
         salaries=frozenset(round(s, -2) for s in ex.salaries),
-        location=_grams(ex.location),
+        location=frozenset() if "location" in skip else _grams(ex.location),
         day=_parse_date(ex.posted_at),
         families=announced_families(ex),
         links=job_links(ex),

@@ -121,12 +121,22 @@ def test_decide_many_matches_decide(corpus: dict[str, dict], verifier: Verifier)
 
 
 def test_lean_verifier_path_decides_as_the_full_one(corpus: dict[str, dict], verifier: Verifier) -> None:
-    """What the engine runs (extraction without `families`, reasons for duplicates only) decides every pair
-    as the full path does, with the same reasons for the duplicates."""
-    from signatures.extract import extract
+    """What the engine runs (extraction without `families`, only the parts of `Prepared` the model's features and
+    vetoes read, reasons for duplicates only) decides every pair as the full path does, with the same reasons for
+    the duplicates; a model reading a left-out part gets it."""
+    import dataclasses
 
-    full = [verifier.prepare(p) for p in corpus.values()]
+    from signatures.extract import extract
+    from signatures.features import FIELDS_FOR, prepare
+
+    full = [prepare(p, verifier.boilerplate) for p in corpus.values()]
     lean = [verifier.prepare(extract(p, families=False)) for p in corpus.values()]
+    skipped = [f for f, by in FIELDS_FOR.items() if verifier.model.needs.isdisjoint(by)]
+    duty = {"id": "d", "title": "Backend Engineer", "description": "Acme builds billing software for clinics.\n\n"
+            "## Responsibilities\n- Design and run the payment services in Go\n- Review code and mentor two engineers"}
+    reads_duties = dataclasses.replace(verifier.model, features=(*verifier.model.features, "duties_containment"))
+    assert "duties" in skipped and not len(verifier.prepare(duty).duties)
+    assert len(prepare(duty, verifier.boilerplate, reads_duties.needs).duties) == len(prepare(duty).duties) > 5
     idx = [(i, j) for i in range(len(full)) for j in range(len(full)) if i != j]
     want = verifier.decide_many([(full[i], full[j]) for i, j in idx])
     got = verifier.decide_many([(lean[i], lean[j]) for i, j in idx], explain_all=False)
