@@ -161,14 +161,21 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         _, ia, ib = np.intersect1d(x, y, assume_unique=True, return_indices=True)
         got = _common(x, y)
         assert got[0].tolist() == ia.tolist() and got[1].tolist() == ib.tolist()
-    from signatures.features import _line_tokens, _stream_shingles, shingle_hashes
+    from signatures.features import _line_tokens, shingle_hashes, text_shingles
 
     words = ["a", "b", "c", "dd", "e", "f"]
-    for _ in range(300):  # short, empty and long lines: the cached stream is the plain one, in order
-        lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 7))]
+    for _ in range(400):  # short, empty and long lines: the cached pieces are the plain stream's shingles
+        lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 8))]
+        lw = rng.choice(np.array([0.1, 0.35, 1.0], np.float32), len(lines))
         per_line = [_line_tokens(ln) for ln in lines]
         toks = [t for lt in per_line for t in lt]
-        assert list(_stream_shingles(lines, per_line, toks, 3)) == shingle_hashes(toks, 3)
+        tw = np.repeat(lw, [len(t) for t in per_line])
+        m = min(3, len(toks))  # each shingle's weight: the least weight of its tokens
+        weights = [float(tw[j : j + m].min()) for j in range(len(toks) - m + 1 if toks else 0)]
+        want = sorted(zip(shingle_hashes(toks, 3), weights, strict=True))
+        sh, w = text_shingles(lines, lw)
+        assert sorted(zip(sh.tolist(), w.tolist(), strict=True)) == want
+        assert sh.dtype == np.uint64 and w.dtype == np.float32
     from service.synth import generate
     from signatures.extract import extract
     from signatures.features import _PLACE_BIGRAMS, _PLACE_WORDS, Prepared, prepare

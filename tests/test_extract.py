@@ -459,6 +459,8 @@ def test_line_caches_stay_bounded(monkeypatch) -> None:
     lines = [f"Backend engineer number {i}, Berlin" for i in range(30)]
     for ln in lines * 2:
         assert ex.normalize_line(ln) == ex.normalize_line.__wrapped__(ln)
-        assert features._line_shingles(ln, 3) == features._line_shingles.__wrapped__(ln, 3)
+        assert features._line_shingles(ln) == features._line_shingles.__wrapped__(ln)
+        assert features._families_of((ln,), "en") == features._families_of.__wrapped__((ln,), "en")
         assert ex.normalize_line.cache_info().currsize <= 8
         assert features._line_shingles.cache_info().currsize <= 8
+        assert features._families_of.cache_info().currsize <= 8
