@@ -523,6 +523,15 @@ def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
+
+
+def _single_spaced(text: str) -> str:
+    """`_WS_RE.sub(" ", text)` (never touches a line break): each run of spaces, tabs, ideographic and no-break
+    spaces as one space. Text whose only such runs are single spaces is returned as it is, without a regex pass
+    that replaces every space by itself (~40 us for a 2 KB description)."""
+    if "  " in text or "\t" in text or "\u3000" in text or "\xa0" in text:
+        return _WS_RE.sub(" ", text)
+    return text
 _NORM_DROP_RE = re.compile(r"[^\w]+", re.UNICODE)
 
 
@@ -1242,7 +1251,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     lines: list[str] = []
     sections: list[Section] = []
     heading, cur = "", []
-    for ln in _WS_RE.sub(" ", raw).split("\n"):  # _WS_RE never matches a line break
+    for ln in _single_spaced(raw).split("\n"):
         ln = ln.strip()
         if not ln:
             continue
