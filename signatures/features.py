@@ -293,7 +293,8 @@ class Prepared:
         if self.ex.lang != "en":
             return place in self.place_text
         text = self.place_words
-        return any(f" {w} " in text for w in _SPELLINGS.get(place, (place,)))
+        padded = _SPELLINGS.get(place) or (f" {place} ",)
+        return any(map(text.__contains__, padded))
 
     @cached_property
     def words_written(self) -> dict[str, bool]:
@@ -885,10 +886,11 @@ def _part_words(part: str) -> str:
     return " ".join(_alnum_words(part.lower()))
 
 
-#: Every spelling of a folded place (nyc: nyc, ny, manhattan, brooklyn, new york): a posting mentions the
-#: place when it writes any of them (the words _place_words folds to it).
+#: Every spelling of a folded place (nyc: nyc, ny, manhattan, brooklyn, new york), padded with a space each side:
+#: a posting mentions the place when it writes any of them (the words _place_words folds to it).
 _SPELLINGS: dict[str, tuple[str, ...]] = {
-    p: (p, *(w for w, f in _PLACE_WORDS.items() if f == p), *(b for b, f in _PLACE_BIGRAMS.items() if f == p))
+    p: tuple(f" {w} " for w in (p, *(w for w, f in _PLACE_WORDS.items() if f == p),
+                                *(b for b, f in _PLACE_BIGRAMS.items() if f == p)))
     for p in {*_PLACE_WORDS.values(), *_PLACE_BIGRAMS.values()}
 }
 
@@ -924,9 +926,9 @@ def _common(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     np.intersect1d(..., return_indices=True) gives, by binary search instead of a merge sort."""
     if not len(y):
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    pos = np.searchsorted(y, x)
-    pos[pos == len(y)] = 0
-    ia = np.flatnonzero(y[pos] == x)
+    pos = y.searchsorted(x)
+    np.minimum(pos, len(y) - 1, out=pos)  # past the end: y's last value, smaller than x, so no match
+    ia = (y[pos] == x).nonzero()[0]
     return ia, pos[ia]
 
 
