@@ -747,3 +747,45 @@ def test_copy_reason_names_text_copy_not_a_zero_jaccard(verifier: Verifier) -> N
     text = [r for r in d.reasons if r.startswith(("text_", "no_text"))]
     assert d.duplicate and "text_jaccard" not in verifier.model.features
     assert text and text[0].startswith("text_copy(+")  # the shipped model weighs the copy flag, not a Jaccard
+
+
+def test_fact_lines_match_the_uncached_reading() -> None:
+    """jobfacts.fact_lines with its per-line cache of what each line is reads the same workplace and terms lines as
+    the plain line-by-line reading it replaces, on generated postings of every language and on handmade headings."""
+    from service.synth import generate
+    from signatures import jobfacts as jf
+    from signatures.extract import extract
+
+    def reference(lines: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        out: tuple[list[str], list[str]] = ([], [])
+        take, into = 0, out[0]
+        for line in lines:
+            if len(line) > jf._MAX_LINE:
+                take = 0
+                continue
+            m = jf._HEADING_LINE_RE.match(line)
+            if m is not None:
+                if jf._HEADING_ALONE_RE.match(line):
+                    take, into = jf._SECTION_LINES, out[m.lastgroup == "t"]
+                    continue
+                inline = jf._INLINE_RE.match(line)
+                if inline is not None:
+                    out[m.lastgroup == "t"].append(inline.group(1))
+                    take = 0
+                    continue
+            if not take:
+                continue
+            if (jf._NEXT_HEADING_RE.match(line) is not None and len(line) <= 30
+                    or line.endswith((":", "：")) and jf._HEADING_ALONE_RE.match(line) is not None):
+                take = 0
+                continue
+            into.append(line)
+            take -= 1
+        return tuple(out[0]), tuple(out[1])
+
+    texts = [extract(p).lines for lang in ("zh", "ja", "en", "mixed") for p in generate(80, lang=lang, seed=4)]
+    texts.append(("【勤務地】", "恵比寿店", "渋谷駅 徒歩5分", "■給与", "時給1200円", "勤務時間：9:00〜18:00", "x" * 200,
+                  "店舗", "## Pay", "$40/hour", "Schedule: night shift", "【仕事内容】", "接客", "工作地点：深圳"))
+    assert any(any(reference(t)) for t in texts)
+    for lines in texts:
+        assert jf.fact_lines(lines) == reference(lines)
