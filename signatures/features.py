@@ -346,12 +346,13 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         lw = np.array(lw, np.float32)
         lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
     arr, warr = text_shingles(ex.lines, lw)
-    if len(arr):
-        order = np.lexsort((-warr, arr))  # by hash, highest weight first
+    if len(arr):  # each distinct shingle once, by hash, with its highest weight
+        order = arr.argsort(kind="stable")
         arr, warr = arr[order], warr[order]
-        keep = np.ones(len(arr), dtype=bool)
-        keep[1:] = arr[1:] != arr[:-1]
-        arr, warr = arr[keep], warr[keep]
+        first = np.ones(len(arr), dtype=bool)
+        first[1:] = arr[1:] != arr[:-1]
+        at = first.nonzero()[0]
+        arr, warr = arr[at], np.maximum.reduceat(warr, at)
     else:
         arr, warr = np.zeros(0, np.uint64), np.zeros(0, np.float32)
     contacts = frozenset(

@@ -178,6 +178,17 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         assert sh.dtype == np.uint64 and w.dtype == np.float32
     from service.synth import generate
     from signatures.extract import extract
+    from signatures.features import INTRO_WEIGHT, intro_lines, prepare
+
+    for ex in map(extract, generate(40, seed=6)):  # prepared: each distinct shingle once, by hash, its highest weight
+        lw = np.ones(len(ex.lines), np.float32)
+        if intro_lines(ex):
+            lw[slice(*intro_lines(ex))] = INTRO_WEIGHT
+        best: dict[int, float] = {}
+        for h, wt in zip(*(x.tolist() for x in text_shingles(ex.lines, lw)), strict=True):
+            best[h] = max(best.get(h, 0.0), wt)
+        got = prepare(ex)
+        assert got.sh.tolist() == sorted(best) and got.w.tolist() == [best[h] for h in sorted(best)]
     from signatures.features import _PLACE_BIGRAMS, _PLACE_WORDS, Prepared, prepare
 
     def vocab_reference(ex: Any) -> frozenset[str]:  # every word, place spellings folded: what a mention is
