@@ -78,6 +78,11 @@ class _Vetoes:
     threshold: float
     thresholds: Mapping[str, float] | None
 
+    @cached_property
+    def needs(self) -> frozenset[str]:
+        """The features the model and its veto rules read (what `prepare` has to build)."""
+        return frozenset(self.features) | {name for name, _ in self.vetoes}
+
     def thresholds_for(self, langs: Sequence[str]) -> np.ndarray:
         """The threshold of each pair by its language (`pair_language`): the model's per-language
         threshold where it has one, else the global `threshold`."""
@@ -508,7 +513,7 @@ class Verifier:
 
     def prepare(self, posting: Mapping[str, Any] | Extracted) -> Prepared:
         """Extract and precompute one posting; cache the result per posting."""
-        return prepare(posting, self.boilerplate)
+        return prepare(posting, self.boilerplate, self.model.needs)
 
     def features(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
         """The model's feature matrix for `pairs` (columns in `self.model.features` order)."""

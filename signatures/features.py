@@ -99,7 +99,6 @@ ALWAYS_KNOWN: frozenset[str] = frozenset(
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 _DIGITS_RE = re.compile(r"\d+")
 _URL_RE = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
-_SHINGLE = {"en": 3, "zh": 3, "ja": 3}
 
 
 def _tokens(line: str) -> list[str]:
@@ -124,48 +123,80 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
 
 
+#: Tokens per shingle of the job-text similarity (every language).
+SHINGLE_K = 3
+
+
 @line_cache
-def _line_shingles(line: str, k: int) -> array:
-    """`shingle_hashes` of the shingles lying within one line (none when it has fewer than k tokens), as a
-    compact uint64 array."""
+def _line_shingles(line: str) -> bytes:
+    """`shingle_hashes` of the SHINGLE_K-token shingles lying within one line (none when it has fewer tokens),
+    as uint64 bytes (pieces of a posting are joined without a Python int per shingle)."""
     toks = _line_tokens(line)
-    return array("Q", shingle_hashes(toks, k) if len(toks) >= k else ())
-
-
-def _stream_shingles(lines: Sequence[str], per_line: Sequence[Sequence[str]], toks: Sequence[str],
-                     k: int) -> array:
-    """`shingle_hashes(toks, k)` of the token stream `toks` (the lines' tokens `per_line` concatenated), in
-    the same order, as a uint64 array (the cached pieces are copied, not turned into Python ints): the
-    shingles within a line come from the per-line cache, the k-1 shingles starting
-    near a line's end (they run into the next line) from a cache of line pairs when the next line holds
-    k-1 tokens or more, else they are hashed here."""
-    n = len(toks)
-    if n <= k:
-        return array("Q", shingle_hashes(toks, k))
-    out = array("Q")
-    start = 0
-    last = len(lines) - 1
-    for i, (line, lt) in enumerate(zip(lines, per_line, strict=True)):
-        m = len(lt)
-        if m >= k:
-            out.extend(_line_shingles(line, k))
-        if m and i < last and len(per_line[i + 1]) >= k - 1:
-            out.extend(_crossing_shingles(line, lines[i + 1], k))
-        else:
-            out.extend(xxhash.xxh64_intdigest("\x1f".join(toks[j : j + k]).encode())
-                       for j in range(start + max(0, m - k + 1), min(start + m, n - k + 1)))
-        start += m
-    return out
+    return array("Q", shingle_hashes(toks, SHINGLE_K) if len(toks) >= SHINGLE_K else ()).tobytes()
 
 
 @line_cache
-def _crossing_shingles(line: str, nxt: str, k: int) -> tuple[int, ...]:
-    """Hashes of the shingles starting in `line`'s last k-1 tokens and running into `nxt` (which holds at
-    least k-1 tokens), in order."""
+def _crossing_shingles(pair: str) -> bytes:
+    """Hashes of the shingles starting in a line's last SHINGLE_K-1 tokens and running into the next line, which
+    holds at least SHINGLE_K-1 tokens (`pair`: the two lines joined by a line break), as uint64 bytes."""
+    line, nxt = pair.split("\n")
     a, b = _line_tokens(line), _line_tokens(nxt)
-    m = len(a)
+    k, m = SHINGLE_K, len(a)
     joined = (*a, *b[: k - 1])
-    return tuple(xxhash.xxh64_intdigest("\x1f".join(joined[j : j + k]).encode()) for j in range(max(0, m - k + 1), m))
+    return array("Q", [xxhash.xxh64_intdigest("\x1f".join(joined[j : j + k]).encode())
+                       for j in range(max(0, m - k + 1), m)]).tobytes()
+
+
+def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every shingle of the lines' one token stream (`shingle_hashes(all tokens, SHINGLE_K)`: re-flowed lines keep
+    their shingles), in no particular order, and its weight: the least line weight `lw` of the tokens it spans.
+    The shingles within a line and those crossing into a next line of SHINGLE_K-1 tokens or more come from
+    per-line caches (weight: the line's, the smaller of the two); those running past a shorter next line (a
+    one-word heading) are hashed here."""
+    k = SHINGLE_K
+    lw = np.asarray(lw, np.float32)
+    per_line = list(map(_line_tokens, lines))
+    counts = list(map(len, per_line))
+    n = sum(counts)
+    if n <= k:
+        if not n:
+            return np.zeros(0, np.uint64), np.zeros(0, np.float32)
+        return (np.array(shingle_hashes(list(chain.from_iterable(per_line)), k), np.uint64),
+                lw[np.asarray(counts) > 0].min(keepdims=True))
+    lwl = lw.tolist()
+    pieces = list(map(_line_shingles, lines))
+    piece_w = lwl.copy()
+    more_h: list[int] = []
+    more_w: list[float] = []
+    for i in range(len(lines) - 1):
+        if not counts[i]:
+            continue
+        if counts[i + 1] >= k - 1:
+            pieces.append(_crossing_shingles(lines[i] + "\n" + lines[i + 1]))
+            piece_w.append(min(lwl[i], lwl[i + 1]))
+            continue
+        # the next line is shorter: the shingles starting in this line's last k-1 tokens run on past it
+        nxt: list[str] = []
+        nxt_w: list[float] = []
+        j = i + 1
+        while len(nxt) < k - 1 and j < len(lines):
+            got = per_line[j][: k - 1 - len(nxt)]
+            nxt += got
+            nxt_w += [lwl[j]] * len(got)
+            j += 1
+        a = per_line[i]
+        for s in range(max(0, len(a) - k + 1), len(a)):
+            need = k - (len(a) - s)
+            if need > len(nxt):
+                break
+            more_h.append(xxhash.xxh64_intdigest("\x1f".join((*a[s:], *nxt[:need])).encode()))
+            more_w.append(min(lwl[i], *nxt_w[:need]))
+    sh = np.frombuffer(b"".join(pieces), np.uint64)
+    w = np.repeat(np.array(piece_w, np.float32), [len(x) >> 3 for x in pieces])
+    if more_h:
+        sh = np.concatenate([sh, np.array(more_h, np.uint64)])
+        w = np.concatenate([w, np.array(more_w, np.float32)])
+    return sh, w
 
 
 def _grams(s: str) -> frozenset[str]:
@@ -246,10 +277,10 @@ class Prepared:
         return self.ex.id
 
     @cached_property
-    def place_vocab(self) -> frozenset[str]:
-        """Every word of the posting, place spellings folded too (built on first use: only pairs that
-        both name places need it)."""
-        return _place_vocab(self.ex) if self.ex.lang == "en" else frozenset()
+    def place_words(self) -> str:
+        """Every word of an English posting, in order, space-separated and padded (built on first use: only
+        pairs that both name places need it); see _place_words_text."""
+        return _place_words_text(self.ex) if self.ex.lang == "en" else ""
 
     @cached_property
     def place_text(self) -> str:
@@ -259,7 +290,11 @@ class Prepared:
 
     def mentions_place(self, place: str) -> bool:
         """Whether the posting names `place` anywhere (a word in English, a substring otherwise)."""
-        return place in self.place_vocab if self.ex.lang == "en" else place in self.place_text
+        if self.ex.lang != "en":
+            return place in self.place_text
+        text = self.place_words
+        padded = _SPELLINGS.get(place) or (f" {place} ",)
+        return any(map(text.__contains__, padded))
 
     @cached_property
     def words_written(self) -> dict[str, bool]:
@@ -279,36 +314,45 @@ _DUTY_HEADING_RE = re.compile(
     r"仕事内容|業務内容|具体的には|必須|歓迎|対象となる方|応募資格")
 
 
-def duty_shingles(ex: Extracted, k: int) -> np.ndarray:
+_NO_SHINGLES = np.zeros(0, np.uint64)
+
+
+def duty_shingles(ex: Extracted) -> np.ndarray:
     """Sorted unique shingle hashes of the lines in duty / requirement sections (empty when there are none):
     the job itself, without the blurb, pay and contact a repost changes or another role shares."""
-    hashes = [h for sec in ex.sections if sec.heading and _DUTY_HEADING_RE.search(sec.heading)
-              for ln in sec.lines for h in _line_shingles(ln, k)]
-    return np.unique(np.array(hashes, np.uint64)) if hashes else np.zeros(0, np.uint64)
+    hashes = b"".join([_line_shingles(ln) for sec in ex.sections if sec.heading and _DUTY_HEADING_RE.search(sec.heading)
+                       for ln in sec.lines])
+    return np.unique(np.frombuffer(hashes, np.uint64)) if hashes else np.zeros(0, np.uint64)
 
 
-def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None) -> Prepared:
-    """Extract a posting (unless given `Extracted`) and precompute everything the pair features need."""
+#: Parts of `Prepared` that only some features read (field: those features); the rest serve most features,
+#: the reasons or the vetoes and are always built.
+FIELDS_FOR: Mapping[str, tuple[str, ...]] = {
+    "title": ("title_sim",),
+    "location": ("location_agree",),
+    "duties": ("duties_known", "duties_containment"),
+}
+
+
+def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateModel | None = None,
+            needs: frozenset[str] | None = None) -> Prepared:
+    """Extract a posting (unless given `Extracted`) and precompute what the pair features need: all of them,
+    or only `needs` (feature names; a part of FIELDS_FOR none of them reads stays empty, so it reads as unknown)."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
-    k = _SHINGLE.get(ex.lang, 3)
+    skip = frozenset() if needs is None else frozenset(f for f, by in FIELDS_FOR.items() if needs.isdisjoint(by))
     lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
     intro = intro_lines(ex)
     if intro:
         lw = np.array(lw, np.float32)
         lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
-    # one token stream over all lines (so re-flowed lines keep their shingles)
-    per_line = [_line_tokens(line) for line in ex.lines]
-    toks = list(chain.from_iterable(per_line))
-    tw = np.repeat(np.asarray(lw, np.float32), [len(t) for t in per_line]) if toks else np.zeros(0, np.float32)
-    arr = np.array(_stream_shingles(ex.lines, per_line, toks, k), np.uint64)
-    if len(arr):
-        m = min(k, len(tw))
-        warr = np.minimum.reduce([tw[i : len(tw) - m + 1 + i] for i in range(m)])
-        order = np.lexsort((-warr, arr))  # by hash, highest weight first
+    arr, warr = text_shingles(ex.lines, lw)
+    if len(arr):  # each distinct shingle once, by hash, with its highest weight
+        order = arr.argsort(kind="stable")
         arr, warr = arr[order], warr[order]
-        keep = np.ones(len(arr), dtype=bool)
-        keep[1:] = arr[1:] != arr[:-1]
-        arr, warr = arr[keep], warr[keep]
+        first = np.ones(len(arr), dtype=bool)
+        first[1:] = arr[1:] != arr[:-1]
+        at = first.nonzero()[0]
+        arr, warr = arr[at], np.maximum.reduceat(warr, at)
     else:
         arr, warr = np.zeros(0, np.uint64), np.zeros(0, np.float32)
     contacts = frozenset(
@@ -322,18 +366,18 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sh=arr,
         w=warr,
         w_sum=float(warr.sum()),
-        title=_title_grams(ex.title),
+        title=frozenset() if "title" in skip else _title_grams(ex.title),
         roles=merged[0],
         role_names=merged[1],
         role_parts=tuple(map(_cjk_role_parts, merged[1])),
-        duties=duty_shingles(ex, k),
+        duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
         employers=employer_names(ex, sites),
         named=bool(ex.company),
         contacts=contacts,
         salaries=frozenset(round(s, -2) for s in ex.salaries),
-        location=_grams(ex.location),
+        location=frozenset() if "location" in skip else _grams(ex.location),
         day=_parse_date(ex.posted_at),
         families=announced_families(ex),
         links=job_links(ex),
@@ -705,7 +749,6 @@ _PLACE_BIGRAMS = {
     "new york": "nyc", "san francisco": "sf", "bay area": "sf", "los angeles": "la", "united states": "us",
     "u s": "us", "united kingdom": "uk", "washington dc": "dc", "d c": "dc", "new zealand": "nz",
 }
-_PLACE_BIGRAM_FIRST = frozenset(k.split()[0] for k in _PLACE_BIGRAMS)
 _PLACE_WORDS = {
     "ny": "nyc", "manhattan": "nyc", "brooklyn": "nyc", "sfba": "sf", "usa": "us", "england": "uk", "europe": "eu",
     "european": "eu", "australia": "aus", "au": "aus",
@@ -830,38 +873,27 @@ def _alnum_words(text: str) -> list[str]:
     return text.encode("ascii", "replace").translate(_ALNUM_ONLY).decode("ascii").split()
 
 
-def _place_vocab(ex: Extracted) -> frozenset[str]:
-    """Every word of the posting, as written and with place spellings folded: 'never mentions' checks.
-    Built part by part (title, location, company, each line; words never span them) from a per-part cache,
-    two-word places also across parts."""
-    vocab: set[str] = set()
-    pairs: set[str] = set()
-    last = ""
-    for part in (ex.title, ex.location, ex.company, *ex.lines):
-        words, first, end, inner = _vocab_part(part)
-        if not first:
-            continue
-        vocab.update(words)
-        pairs.update(inner)
-        if last in _PLACE_BIGRAM_FIRST:
-            pairs.add(_PLACE_BIGRAMS.get(f"{last} {first}", ""))
-        last = end
-    vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
-    if vocab & _PLACE_BIGRAM_FIRST:
-        vocab |= pairs
-        vocab.discard("")
-    return frozenset(vocab)
+def _place_words_text(ex: Extracted) -> str:
+    """The posting's words ([a-z0-9] runs of title, location, company and lines, in that order) joined by
+    single spaces and padded with one: a place spelling of one or two words is mentioned when " spelling "
+    occurs in it (a C substring search instead of a set of every word). Built part by part from a per-part
+    cache; words never span parts, two-word places may."""
+    return " " + " ".join([w for w in map(_part_words, (ex.title, ex.location, ex.company, *ex.lines)) if w]) + " "
 
 
 @line_cache
-def _vocab_part(part: str) -> tuple[tuple[str, ...], str, str, tuple[str, ...]]:
-    """One part's distinct words (interned), its first and last word and its two-word places ("" for none)."""
-    words = _alnum_words(part.lower())
-    if not words:
-        return (), "", "", ()
-    inner = {_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
-             for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST}
-    return tuple(map(sys.intern, dict.fromkeys(words))), words[0], words[-1], tuple(inner)
+def _part_words(part: str) -> str:
+    """One part's words, space-separated."""
+    return " ".join(_alnum_words(part.lower()))
+
+
+#: Every spelling of a folded place (nyc: nyc, ny, manhattan, brooklyn, new york), padded with a space each side:
+#: a posting mentions the place when it writes any of them (the words _place_words folds to it).
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    p: tuple(f" {w} " for w in (p, *(w for w, f in _PLACE_WORDS.items() if f == p),
+                                *(b for b, f in _PLACE_BIGRAMS.items() if f == p)))
+    for p in {*_PLACE_WORDS.values(), *_PLACE_BIGRAMS.values()}
+}
 
 
 def places_moved(a: Prepared, b: Prepared) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -895,9 +927,9 @@ def _common(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     np.intersect1d(..., return_indices=True) gives, by binary search instead of a merge sort."""
     if not len(y):
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    pos = np.searchsorted(y, x)
-    pos[pos == len(y)] = 0
-    ia = np.flatnonzero(y[pos] == x)
+    pos = y.searchsorted(x)
+    np.minimum(pos, len(y) - 1, out=pos)  # past the end: y's last value, smaller than x, so no match
+    ia = (y[pos] == x).nonzero()[0]
     return ia, pos[ia]
 
 

@@ -102,28 +102,45 @@ def _fact_lines(lines: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...
     out: tuple[list[str], list[str]] = ([], [])
     take, into = 0, out[0]
     for line in lines:
-        if len(line) > _MAX_LINE:
+        kind, terms, content = _fact_kind(line)
+        if kind == _LONG:
             take = 0
-            continue
-        m = _HEADING_LINE_RE.match(line)
-        if m is not None:
-            if _HEADING_ALONE_RE.match(line):
-                take, into = _SECTION_LINES, out[m.lastgroup == "t"]
-                continue
-            inline = _INLINE_RE.match(line)
-            if inline is not None:
-                out[m.lastgroup == "t"].append(inline.group(1))
+        elif kind == _ALONE:
+            take, into = _SECTION_LINES, out[terms]
+        elif kind == _INLINE:
+            out[terms].append(content)
+            take = 0
+        elif take:
+            if kind == _STOP:
                 take = 0
-                continue
-        if not take:
-            continue
-        if (_NEXT_HEADING_RE.match(line) is not None and len(line) <= 30
-                or line.endswith((":", "：")) and _HEADING_ALONE_RE.match(line) is not None):
-            take = 0
-            continue
-        into.append(line)
-        take -= 1
+            else:
+                into.append(line)
+                take -= 1
     return tuple(out[0]), tuple(out[1])
+
+
+_PLAIN, _LONG, _ALONE, _INLINE, _STOP = range(5)
+
+
+@line_cache
+def _fact_kind(line: str) -> tuple[int, bool, str]:
+    """What one line is to `fact_lines`, cached (postings share their heading lines): (kind, a terms heading
+    rather than a workplace one, an inline heading's content). Kinds: _LONG (over _MAX_LINE: ends a section),
+    _ALONE (a heading alone on its line), _INLINE (`heading：content`), _STOP (another marked heading: ends the
+    lines read), _PLAIN."""
+    if len(line) > _MAX_LINE:
+        return _LONG, False, ""
+    m = _HEADING_LINE_RE.match(line)
+    if m is not None:
+        if _HEADING_ALONE_RE.match(line):
+            return _ALONE, m.lastgroup == "t", ""
+        inline = _INLINE_RE.match(line)
+        if inline is not None:
+            return _INLINE, m.lastgroup == "t", inline.group(1)
+    if (_NEXT_HEADING_RE.match(line) is not None and len(line) <= 30
+            or line.endswith((":", "：")) and _HEADING_ALONE_RE.match(line) is not None):
+        return _STOP, False, ""
+    return _PLAIN, False, ""
 
 
 def workplace_units(lines: Sequence[str]) -> frozenset[str]:

@@ -121,12 +121,22 @@ def test_decide_many_matches_decide(corpus: dict[str, dict], verifier: Verifier)
 
 
 def test_lean_verifier_path_decides_as_the_full_one(corpus: dict[str, dict], verifier: Verifier) -> None:
-    """What the engine runs (extraction without `families`, reasons for duplicates only) decides every pair
-    as the full path does, with the same reasons for the duplicates."""
-    from signatures.extract import extract
+    """What the engine runs (extraction without `families`, only the parts of `Prepared` the model's features and
+    vetoes read, reasons for duplicates only) decides every pair as the full path does, with the same reasons for
+    the duplicates; a model reading a left-out part gets it."""
+    import dataclasses
 
-    full = [verifier.prepare(p) for p in corpus.values()]
+    from signatures.extract import extract
+    from signatures.features import FIELDS_FOR, prepare
+
+    full = [prepare(p, verifier.boilerplate) for p in corpus.values()]
     lean = [verifier.prepare(extract(p, families=False)) for p in corpus.values()]
+    skipped = [f for f, by in FIELDS_FOR.items() if verifier.model.needs.isdisjoint(by)]
+    duty = {"id": "d", "title": "Backend Engineer", "description": "Acme builds billing software for clinics.\n\n"
+            "## Responsibilities\n- Design and run the payment services in Go\n- Review code and mentor two engineers"}
+    reads_duties = dataclasses.replace(verifier.model, features=(*verifier.model.features, "duties_containment"))
+    assert "duties" in skipped and not len(verifier.prepare(duty).duties)
+    assert len(prepare(duty, verifier.boilerplate, reads_duties.needs).duties) == len(prepare(duty).duties) > 5
     idx = [(i, j) for i in range(len(full)) for j in range(len(full)) if i != j]
     want = verifier.decide_many([(full[i], full[j]) for i, j in idx])
     got = verifier.decide_many([(lean[i], lean[j]) for i, j in idx], explain_all=False)
@@ -151,32 +161,52 @@ def test_pair_helpers_match_their_reference_forms() -> None:
         _, ia, ib = np.intersect1d(x, y, assume_unique=True, return_indices=True)
         got = _common(x, y)
         assert got[0].tolist() == ia.tolist() and got[1].tolist() == ib.tolist()
-    from signatures.features import _line_tokens, _stream_shingles, shingle_hashes
+    from signatures.features import _line_tokens, shingle_hashes, text_shingles
 
     words = ["a", "b", "c", "dd", "e", "f"]
-    for _ in range(300):  # short, empty and long lines: the cached stream is the plain one, in order
-        lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 7))]
+    for _ in range(400):  # short, empty and long lines: the cached pieces are the plain stream's shingles
+        lines = [" ".join(rng.choice(words, rng.integers(0, 5))) for _ in range(rng.integers(1, 8))]
+        lw = rng.choice(np.array([0.1, 0.35, 1.0], np.float32), len(lines))
         per_line = [_line_tokens(ln) for ln in lines]
         toks = [t for lt in per_line for t in lt]
-        assert list(_stream_shingles(lines, per_line, toks, 3)) == shingle_hashes(toks, 3)
+        tw = np.repeat(lw, [len(t) for t in per_line])
+        m = min(3, len(toks))  # each shingle's weight: the least weight of its tokens
+        weights = [float(tw[j : j + m].min()) for j in range(len(toks) - m + 1 if toks else 0)]
+        want = sorted(zip(shingle_hashes(toks, 3), weights, strict=True))
+        sh, w = text_shingles(lines, lw)
+        assert sorted(zip(sh.tolist(), w.tolist(), strict=True)) == want
+        assert sh.dtype == np.uint64 and w.dtype == np.float32
     from service.synth import generate
     from signatures.extract import extract
-    from signatures.features import _PLACE_BIGRAM_FIRST, _PLACE_BIGRAMS, _PLACE_WORDS, _place_vocab
+    from signatures.features import INTRO_WEIGHT, intro_lines, prepare
 
-    def vocab_reference(ex: Any) -> frozenset[str]:  # the whole-text form the per-part cache replaces
+    for ex in map(extract, generate(40, seed=6)):  # prepared: each distinct shingle once, by hash, its highest weight
+        lw = np.ones(len(ex.lines), np.float32)
+        if intro_lines(ex):
+            lw[slice(*intro_lines(ex))] = INTRO_WEIGHT
+        best: dict[int, float] = {}
+        for h, wt in zip(*(x.tolist() for x in text_shingles(ex.lines, lw)), strict=True):
+            best[h] = max(best.get(h, 0.0), wt)
+        got = prepare(ex)
+        assert got.sh.tolist() == sorted(best) and got.w.tolist() == [best[h] for h in sorted(best)]
+    from signatures.features import _PLACE_BIGRAMS, _PLACE_WORDS, Prepared, prepare
+
+    def vocab_reference(ex: Any) -> frozenset[str]:  # every word, place spellings folded: what a mention is
         words = re.sub(r"[^a-z0-9]+", " ", " ".join((ex.title, ex.location, ex.company, ex.text)).lower()).split()
         vocab = set(words)
         vocab.update(_PLACE_WORDS[w] for w in vocab & _PLACE_WORDS.keys())
-        if vocab & _PLACE_BIGRAM_FIRST:
-            vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "")
-                         for i, w in enumerate(words[:-1]) if w in _PLACE_BIGRAM_FIRST)
-            vocab.discard("")
+        vocab.update(_PLACE_BIGRAMS.get(f"{w} {words[i + 1]}", "") for i, w in enumerate(words[:-1]))
+        vocab.discard("")
         return frozenset(vocab)
 
     posts = [*generate(60, seed=2), {"id": "x", "title": "Engineer, New", "location": "York", "company": "San",
                                      "description": "Francisco\n\nnew\n\n \n\nyork bay area la"}]
-    assert all(_place_vocab(ex) == vocab_reference(ex) for ex in map(extract, posts))
-    assert "nyc" in _place_vocab(extract(posts[-1]))
+    asked = {*_PLACE_WORDS, *_PLACE_WORDS.values(), *_PLACE_BIGRAMS.values(), "berlin", "york", "remote", "o"}
+    for ex in map(extract, posts):
+        prep: Prepared = prepare(ex)
+        vocab = vocab_reference(ex)
+        assert all(prep.mentions_place(w) == (w in vocab) for w in asked | vocab)
+    assert prepare(extract(posts[-1])).mentions_place("nyc")
     for text in ["new york, ny | remote", "Zürich–Genève straße 東京 a1b2", "İstanbul ǅ ﬁne\u2028x", "", "--"]:
         low = text.lower()
         assert _alnum_words(low) == re.sub(r"[^a-z0-9]+", " ", low).split()
@@ -728,3 +758,45 @@ def test_copy_reason_names_text_copy_not_a_zero_jaccard(verifier: Verifier) -> N
     text = [r for r in d.reasons if r.startswith(("text_", "no_text"))]
     assert d.duplicate and "text_jaccard" not in verifier.model.features
     assert text and text[0].startswith("text_copy(+")  # the shipped model weighs the copy flag, not a Jaccard
+
+
+def test_fact_lines_match_the_uncached_reading() -> None:
+    """jobfacts.fact_lines with its per-line cache of what each line is reads the same workplace and terms lines as
+    the plain line-by-line reading it replaces, on generated postings of every language and on handmade headings."""
+    from service.synth import generate
+    from signatures import jobfacts as jf
+    from signatures.extract import extract
+
+    def reference(lines: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        out: tuple[list[str], list[str]] = ([], [])
+        take, into = 0, out[0]
+        for line in lines:
+            if len(line) > jf._MAX_LINE:
+                take = 0
+                continue
+            m = jf._HEADING_LINE_RE.match(line)
+            if m is not None:
+                if jf._HEADING_ALONE_RE.match(line):
+                    take, into = jf._SECTION_LINES, out[m.lastgroup == "t"]
+                    continue
+                inline = jf._INLINE_RE.match(line)
+                if inline is not None:
+                    out[m.lastgroup == "t"].append(inline.group(1))
+                    take = 0
+                    continue
+            if not take:
+                continue
+            if (jf._NEXT_HEADING_RE.match(line) is not None and len(line) <= 30
+                    or line.endswith((":", "：")) and jf._HEADING_ALONE_RE.match(line) is not None):
+                take = 0
+                continue
+            into.append(line)
+            take -= 1
+        return tuple(out[0]), tuple(out[1])
+
+    texts = [extract(p).lines for lang in ("zh", "ja", "en", "mixed") for p in generate(80, lang=lang, seed=4)]
+    texts.append(("【勤務地】", "恵比寿店", "渋谷駅 徒歩5分", "■給与", "時給1200円", "勤務時間：9:00〜18:00", "x" * 200,
+                  "店舗", "## Pay", "$40/hour", "Schedule: night shift", "【仕事内容】", "接客", "工作地点：深圳"))
+    assert any(any(reference(t)) for t in texts)
+    for lines in texts:
+        assert jf.fact_lines(lines) == reference(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from signatures.extract import detect_lang, extract, html_to_text, normalize_line
@@ -249,6 +249,25 @@ def test_extract_matches_reference_on_random_text(desc: str, title: str | None, 
     _same({k: v for k, v in p.items() if v is not None})
 
 
+_CONTACT_PIECES = ("john", "(at)", "[at]", " at ", "(", ")", "[", "]", "example", ".", "(dot)", "[dot]", "com", "telegram",
+                   "tg", "line", "id", "ID", "\u0130d", ":", "\uff1a", "@h_1", " ", "\n", "\t", "\u3000", "x@y.z",
+                   "https://t.me/abc", "-", "+", "415 555 0134", "x (at) y", "a.b", "z.")
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_CONTACT_PIECES), max_size=14).map("".join))
+@example("com\nmail: dana (at) example.")
+@example("(at) example.org\nwrite to dana")
+@example(": @someone\nask on telegram")
+@example("id: someone\nTG")
+def test_plain_text_contacts_read_once_are_those_of_both_copies(text: str) -> None:
+    """A plain-text description's contacts are read from one copy: the same as from the description and its
+    plain text joined by a line break, whatever the text starts or ends with."""
+    from signatures.extract import _contact_text, _contacts
+
+    assert _contacts(_contact_text(text, text)) == _contacts(text + "\n" + text)
+
+
 # --------------------------------------------------------------------------- the folding the fast path relies on
 
 
@@ -440,6 +459,8 @@ def test_line_caches_stay_bounded(monkeypatch) -> None:
     lines = [f"Backend engineer number {i}, Berlin" for i in range(30)]
     for ln in lines * 2:
         assert ex.normalize_line(ln) == ex.normalize_line.__wrapped__(ln)
-        assert features._line_shingles(ln, 3) == features._line_shingles.__wrapped__(ln, 3)
+        assert features._line_shingles(ln) == features._line_shingles.__wrapped__(ln)
+        assert features._families_of((ln,), "en") == features._families_of.__wrapped__((ln,), "en")
         assert ex.normalize_line.cache_info().currsize <= 8
         assert features._line_shingles.cache_info().currsize <= 8
+        assert features._families_of.cache_info().currsize <= 8

@@ -232,3 +232,16 @@ def test_workplace_units_grow_linearly_in_line_length() -> None:
 
     t_small, t_big = run(1_000), run(4_000)
     assert not (t_big > FLOOR_S / 10 and t_big > RATIO * max(t_small, FLOOR_S / 10 / RATIO)), (t_small, t_big)
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=st.sets(st.text("abcg-", max_size=6), max_size=3),
+       labels=st.lists(st.one_of(st.text("abcg", max_size=5), st.text("ab", min_size=41, max_size=44)), max_size=12))
+def test_site_labels_kept_as_the_growing_set_keeps_them(names: set[str], labels: list[str]) -> None:
+    """employer._labels_not_inside (indexed substrings) keeps what checking each label against the names and every
+    label kept before it keeps (the set update it replaces, quadratic in a posting's mail domains)."""
+    from signatures.employer import _labels_not_inside
+
+    want = set(names)
+    want.update(x for x in labels if not any(x in n for n in want))
+    assert set(names) | set(_labels_not_inside(set(names), labels)) == want
