@@ -528,8 +528,9 @@ def reference() -> Callable[[dict], str]:
                 fields.append((name, [tp.java_string_value(x) for x in (v if isinstance(v, list) else [v])]))
         if not any(script.CJK_RE.search(v) for _, vs in fields for v in vs):
             return solr_fields_signature(posting, PROFILE_FIELDS)
-        # title_core has its own tests below; the reference applies it as posting_profile_signature must
-        cores = {"title": profile.title_core, "description": profile.footer_core}
+        # title_core and description_core have their own tests below; the reference applies them as
+        # posting_profile_signature must
+        cores = {"title": profile.title_core, "description": profile.description_core}
         fields = [(name, [cores[name](v) if name in cores else v for v in vs]) for name, vs in fields]
         if not mostly_cjk([v for _, vs in fields for v in vs]):
             return solr_fields_signature(posting, PROFILE_FIELDS)

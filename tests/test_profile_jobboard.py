@@ -1,0 +1,98 @@
+"""profile_sig on generated job-board ads (tests/jobboard.py): the revisions of one ad keep its signature, another
+ad from the same template (store, employment type, occupation, shift) does not; and volatile_core's rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from signatures import jobfacts, profile
+from signatures.profile import posting_profile_signature, volatile_core
+from tests import jobboard
+
+#: Revision classes profile_sig does not absorb, by design: a sentence added to the duties is new job text (the
+#: description's quantization absorbs it only when no word crosses a multiple of quant), and a pay amount is
+#: signed (two pay tiers of one job posted together are PARTIAL by the guide; a raise over time is TEMPORAL:
+#: the text alone cannot tell them apart).
+NOT_ABSORBED = {"sentence_add", "pay_small"}
+N = 40
+
+
+@pytest.fixture(scope="module", params=["ja", "zh"])
+def pairs(request: pytest.FixtureRequest) -> tuple[str, dict]:
+    return request.param, jobboard.class_pairs(request.param, N, seed=3)
+
+
+@pytest.mark.parametrize("cls", [c for c in jobboard.SAME_CLASSES if c not in NOT_ABSORBED])
+def test_revisions_of_one_ad_keep_profile_sig(pairs: tuple[str, dict], cls: str) -> None:
+    lang, by_class = pairs
+    differ = [a["id"] for a, b in by_class[cls] if posting_profile_signature(a) != posting_profile_signature(b)]
+    assert not differ, f"{lang} {cls}: {len(differ)}/{N} revisions change profile_sig, e.g. {differ[:3]}"
+
+
+@pytest.mark.parametrize("cls", jobboard.APART_CLASSES)
+def test_other_ads_of_one_template_sign_apart(pairs: tuple[str, dict], cls: str) -> None:
+    lang, by_class = pairs
+    same = [a["id"] for a, b in by_class[cls] if posting_profile_signature(a) == posting_profile_signature(b)]
+    assert not same, f"{lang} {cls}: {len(same)}/{N} pairs share profile_sig, e.g. {same[:3]}"
+
+
+def test_generated_revisions_differ_in_text() -> None:
+    """Each class really edits the posting (a class that changed nothing would pass vacuously)."""
+    for lang in ("ja", "zh"):
+        for cls, pairs in jobboard.class_pairs(lang, 5, seed=1).items():
+            assert all(a != b for a, b in pairs), (lang, cls)
+
+
+BODY = "【仕事内容】\n店頭での接客販売をお願いします。\n【応募資格】\n未経験の方も歓迎します。\n【勤務地】\nミドリ薬局 渋谷店"
+
+
+@pytest.mark.parametrize("section", [
+    "【待遇・福利厚生】\n・交通費支給\n・社会保険完備\n",
+    "■ここがポイント\n研修制度が充実しています。\n正社員登用の実績も多数あります。\n",
+    "### 応募方法\n「応募する」ボタンからご応募ください。\n",
+    "**福利待遇**\n- 五险一金\n- 带薪年假\n",
+    "**联系方式：**\n1. 邮箱投递\n",
+    "■ここがﾎﾟｲﾝﾄ\nｵｰﾌﾟﾆﾝｸﾞｽﾀｯﾌ大募集\n",
+])
+def test_volatile_sections_are_dropped_up_to_the_next_heading(section: str) -> None:
+    text = section + BODY
+    assert volatile_core(text).strip() == BODY
+    middle = BODY.replace("【応募資格】", section + "【応募資格】")
+    assert volatile_core(middle).strip() == BODY
+
+
+def test_volatile_core_rules() -> None:
+    vc = volatile_core
+    assert vc(BODY) == BODY  # nothing volatile: unchanged
+    assert vc("情報更新日：2025年3月1日\n" + BODY).strip() == BODY
+    assert vc(BODY + "\n応募締切：2025年4月1日\n募集人数：3名").strip() == BODY
+    assert vc("【募集人数】2名\n" + BODY).strip() == BODY
+    assert vc("更新时间：2025-03-01\n岗位职责\n负责门店销售。").strip() == "岗位职责\n负责门店销售。"
+    # a word mid-line, or the qualifications (応募資格 starts like 応募方法), stay
+    assert vc("当社の福利厚生は充実しています。\n" + BODY) == "当社の福利厚生は充実しています。\n" + BODY
+    # a short bare line after a blank line is the next heading ("地点" on one board)
+    text = "联系方式\ntelegram\n\n工作城市\n上海市徐汇区"
+    assert vc(text).strip() == "工作城市\n上海市徐汇区"
+    no_blank = "联系方式\ntelegram\n工作城市\n【岗位职责】\n负责门店销售。"  # no blank line: "工作城市" is content
+    assert vc(no_blank).strip() == "【岗位职责】\n负责门店销售。"
+    # at most VOLATILE_SECTION_LINES lines go when no next heading is recognized
+    lines = [f"第{i}行の説明文です。" for i in range(30)]
+    kept = vc("【福利厚生】\n" + "\n".join(lines)).strip().split("\n")
+    assert kept == lines[profile.VOLATILE_SECTION_LINES :]
+    # nothing but volatile text: unchanged
+    assert vc("【福利厚生】\n交通費支給") == "【福利厚生】\n交通費支給"
+
+
+def test_volatile_core_reads_html_like_text() -> None:
+    html = ("<h3>仕事内容</h3><p>店頭での接客販売をお願いします。</p><h3>待遇・福利厚生</h3><ul><li>交通費支給</li>"
+            "<li>社会保険完備</li></ul><dl><dt>勤務地</dt><dd>ミドリ薬局 渋谷店</dd></dl>")
+    core = volatile_core(html)
+    assert "交通費" not in core and "社会保険" not in core
+    assert "接客販売" in core and "渋谷店" in core
+
+
+def test_job_facts_read_half_width_headings() -> None:
+    full = "【アクセス】\nJR山手線「渋谷駅」から徒歩3分\n【給与】\n時給1200円"
+    half = full.replace("アクセス", "ｱｸｾｽ")
+    assert jobfacts.description_facts(half) == jobfacts.description_facts(full)
+    assert "渋谷" in jobfacts.description_facts(half)
