@@ -307,9 +307,10 @@ def volatile_core(description: str) -> str:
     if "\r" in text:
         text = text.replace("\r", "\n")
     parts: list[str] = []
-    pos = 0
+    pos = start = seen = 0
     for m in _VOLATILE_WORD_RE.finditer(text):  # a volatile word at the start of a line (after marks)
-        start = text.rfind("\n", 0, m.start()) + 1
+        nl = text.rfind("\n", seen, m.start())  # from the last word on only: linear on one long line
+        start, seen = (nl + 1 if nl >= 0 else start), m.start()
         if start < pos or _LINE_LEAD_RE.fullmatch(text, start, m.start()) is None:  # dropped already; mid-line
             continue
         end = text.find("\n", start)
