@@ -18,7 +18,8 @@ built from real words, with rules chosen on labeled pairs (benchmarks/eval_profi
   "…｜正社員", "… - 研发"; "30K - 50K" stays), each up to TITLE_TAG_MAX characters, removed one after another while two word characters remain:
   a site's category appended to an ad's title does not change the ad (the other 2 of those 5). A role
   after a separator goes too ("后端 | 前端" signs "后端"): the description tells such jobs apart
-  (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …").
+  (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …"); only promotional
+  ones go (SIG_VERSION 5: "【急募】…", "★未経験歓迎★…", "[急聘]…", TITLE_PROMO_WORDS), which a board adds and removes.
 
 * The description without the parts one ad changes between its versions (volatile_core, SIG_VERSION 5): the
   sections under a benefits / selling-points / how-to-apply / headcount heading, up to the next heading
@@ -194,11 +195,30 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 _TAG_SPAN = TITLE_TAG_MAX + 3  # a separator " - " (3) or two brackets (2) around the tag
 
 
+#: Words of the promotional tags a board puts before a title and takes away again ("【急募】", "【未経験歓迎・高時給】",
+#: "★急募★", "[急招]"): SIG_VERSION 5 drops such a leading tag when it holds nothing else.
+TITLE_PROMO_WORDS = (
+    "急募", "大募集", "積極採用", "未経験歓迎", "未経験者歓迎", "未経験OK", "経験者優遇", "高時給", "高収入", "高月給",
+    "日払い", "週払い", "日払いOK", "新着", "NEW", "注目", "PR", "急招", "急聘", "热招", "高薪", "诚聘", "直招",
+)
+_PROMO_WORDS = "(?:" + "|".join(map(re.escape, sorted(TITLE_PROMO_WORDS, key=len, reverse=True))) + ")"
+_PROMO_TAG = re.compile(
+    rf"\s*[\[［【〔〈《＜(（〖★☆◆]\s*{_PROMO_WORDS}(?:[・/／、,，!！\s]{{0,3}}{_PROMO_WORDS}){{0,5}}[!！]?\s*"
+    rf"[\]］】〕〉》＞)）〗★☆◆]"
+)
+
+
 def title_core(title: str) -> str:
     """`title` without trailing site tags (_TITLE_TAG: bracketed segments, segments after a separator),
     removed one after another while at least two word characters remain before them: a site category
-    appended to the title of an ad does not change the ad. Leading tags stay (often a city: "[上海] …")."""
+    appended to the title of an ad does not change the ad. Leading tags stay (often a city: "[上海] …"),
+    unless they are promotional tags (TITLE_PROMO_WORDS: "【急募】…", SIG_VERSION 5)."""
     core = title.rstrip()
+    for _ in range(TITLE_TAGS_MAX):
+        m = _PROMO_TAG.match(core)
+        if m is None or len(_WORD_CHAR.findall(core, m.end(), m.end() + 8)) < 2:  # < 2 word characters left
+            break
+        core = core[m.end() :].lstrip()
     for _ in range(TITLE_TAGS_MAX):
         m = _TITLE_TAG.search(core, max(0, len(core) - _TAG_SPAN))
         if m is None:

@@ -10,7 +10,8 @@ SIG_VERSION = "5"
   (signatures.profile.volatile_core): the sections under a benefits / selling-points / how-to-apply / headcount
   heading (【待遇・福利厚生】, ■ここがポイント, ## 応募方法, **联系方式**, <h3>福利</h3> ...) up to the next heading, and
   listing-data lines anywhere (情報更新日：…, 応募締切：…, 募集人数：…, 更新时间：…, 招聘人数：…); its job facts
-  read half-width headings (ｱｸｾｽ). Generated job-board revisions keep their signature on 97 % ja / 99.7 % zh
+  read half-width headings (ｱｸｾｽ); its title is signed without leading promotional tags (【急募】…, ★急募★…,
+  [急聘]…; title_core, TITLE_PROMO_WORDS; no real title has one). Generated job-board revisions keep their signature on 97 % ja / 99.7 % zh
   (was 81 % / 89 %) with every other-store / other-terms / other-occupation ad still apart
   (benchmarks/eval_profile.py --synthetic); real postings: 48 of 382 ja, 60 of 1,109 zh values change, 20 ja pairs
   of one ad's revisions newly equal, none newly apart, no other pair newly equal. Latin-script postings (Solr's

@@ -31,6 +31,7 @@ SAME_CLASSES = (
     "html",           # the same text as HTML
     "company",        # the company field filled on one site, empty on the other
     "category",       # a site category appended to the title
+    "promo_tag",      # a promotional tag put before the title (【急募】)
     "footer",         # a platform footer appended
     "pay_small",      # pay raised a little (TEMPORAL: small update)
     "mixed",          # a later version: date line, headcount and deadline changed, a bullet added
@@ -99,6 +100,7 @@ class Ad:
     spacing: bool = False
     title_store: bool = True  # the title names the store
     title_emp: bool = True  # the title names the employment type
+    promo: str = ""  # a promotional tag before the title
 
 
 # --------------------------------------------------------------------------------------------- Japanese
@@ -198,6 +200,7 @@ _JA_ADDED = (
 )
 _JA_BENEFIT_ADDED = ("健康診断（年1回）", "慶弔見舞金制度")
 _JA_CATEGORIES = ("／飲食・フード", "【販売・接客】", "｜医療・介護・福祉", " - 軽作業・物流", "（事務・オフィス）")
+_JA_PROMOS = ("【急募】", "【未経験歓迎】", "★急募★", "【高時給・日払いOK】")
 _JA_FOOTERS = (
     "※この求人情報は「しごとタウン」に掲載されています。",
     "掲載期間：{y}年{m}月{d}日〜{y}年{m2}月{d}日",
@@ -280,15 +283,16 @@ _ZH_APPEAL = (
 _ZH_ADDED = ("欢迎应届毕业生投递简历。", "入职后由老员工一对一带教。", "面试通过后一周内即可入职。")
 _ZH_BENEFIT_ADDED = ("每年一次免费体检", "生日福利")
 _ZH_CATEGORIES = ("｜餐饮服务", "【零售】", " - 物流运输", " / 行政后勤", "（全职）")
+_ZH_PROMOS = ("【急招】", "[急聘]", "【高薪直招】")
 _ZH_FOOTERS = ("本职位信息由好工作招聘网发布，未经许可请勿转载。", "发布时间：{y}-{m:02d}-{d:02d}", "浏览次数：{n}")
 
 _VOCAB: dict[str, dict[str, Any]] = {
     "ja": dict(occ=_JA_OCC, companies=_JA_COMPANIES, stores=_JA_STORES, terms=_JA_TERMS, night=_JA_NIGHT_HOURS,
                appeal=_JA_APPEAL, added=_JA_ADDED, benefit_added=_JA_BENEFIT_ADDED, categories=_JA_CATEGORIES,
-               footers=_JA_FOOTERS),
+               footers=_JA_FOOTERS, promos=_JA_PROMOS),
     "zh": dict(occ=_ZH_OCC, companies=_ZH_COMPANIES, stores=_ZH_STORES, terms=_ZH_TERMS, night=_ZH_NIGHT_HOURS,
                appeal=_ZH_APPEAL, added=_ZH_ADDED, benefit_added=_ZH_BENEFIT_ADDED, categories=_ZH_CATEGORIES,
-               footers=_ZH_FOOTERS),
+               footers=_ZH_FOOTERS, promos=_ZH_PROMOS),
 }
 
 SECTIONS = ("appeal", "duties", "quals", "emp", "pay", "hours", "place", "access", "holidays", "benefits",
@@ -391,7 +395,7 @@ def render(ad: Ad) -> dict[str, Any]:
         desc = "\n\n\n".join("\n".join("  " + line + " " for line in b) for b in blocks) + "\n"
     else:
         desc = "\n\n".join("\n".join(b) for b in blocks)
-    title = ad.occupation.title + (f"（{ad.terms.emp}）" if ad.title_emp else "")
+    title = ad.promo + ad.occupation.title + (f"（{ad.terms.emp}）" if ad.title_emp else "")
     if ad.title_store:
         title += f"◆{ad.company.brand} {ad.store.place}店" if ja else f" - {ad.company.brand}{ad.store.place}店"
     title += ad.category
@@ -480,6 +484,8 @@ def revision(rng: random.Random, ad: Ad, cls: str) -> Ad:
         return dataclasses.replace(ad, ad_id=rid, company_field=not ad.company_field)
     if cls == "category":
         return dataclasses.replace(ad, ad_id=rid, category=rng.choice(v["categories"]))
+    if cls == "promo_tag":
+        return dataclasses.replace(ad, ad_id=rid, promo=rng.choice(v["promos"]))
     if cls == "footer":
         y, m, d = ad.updated
         lines = [f.format(y=y, m=m, m2=m + 1, d=d, n=rng.randint(10000, 99999)) for f in v["footers"]]

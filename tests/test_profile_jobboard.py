@@ -96,3 +96,15 @@ def test_job_facts_read_half_width_headings() -> None:
     half = full.replace("アクセス", "ｱｸｾｽ")
     assert jobfacts.description_facts(half) == jobfacts.description_facts(full)
     assert "渋谷" in jobfacts.description_facts(half)
+
+
+def test_title_core_drops_leading_promotional_tags_only() -> None:
+    tc = profile.title_core
+    assert tc("【急募】ホールスタッフ") == "ホールスタッフ"
+    assert tc("★急募★【未経験歓迎・高時給】 販売スタッフ募集") == "販売スタッフ募集"
+    assert tc("[急聘] 门店销售") == "门店销售"
+    assert tc("[上海] 后端 工程师") == "[上海] 后端 工程师"  # a city (any other leading tag) stays
+    assert tc("【急募の理由】店長候補") == "【急募の理由】店長候補"  # other words in the tag
+    assert tc("【急募】") == "【急募】" and tc("【急募】A") == "【急募】A"  # nothing would remain
+    a = {"id": "a", "title": "【急募】ホールスタッフ", "description": BODY}
+    assert posting_profile_signature(a) == posting_profile_signature(a | {"title": "ホールスタッフ"})
