@@ -319,14 +319,21 @@ _HTML_BLOCK_RE = re.compile(r"(?i)</?(?:br|p|li|div|h[1-6]|tr|ul|ol|dl|dt|dd|th|
 def volatile_core(description: str) -> str:
     """A CJK description without the parts one ad changes between versions (SIG_VERSION 5): the sections under a
     VOLATILE_SECTIONS heading (benefits, selling points, how to apply, headcount) up to the next heading, and
-    VOLATILE_LINES listing data (update date, deadline, headcount). Unchanged when nothing else would remain.
-    Only the lines that start with a volatile word are read one by one."""
+    VOLATILE_LINES listing data (update date, deadline, headcount). Unchanged when nothing else would remain."""
+    return volatile_split(description)[0]
+
+
+def volatile_split(description: str) -> tuple[str, str]:
+    """(volatile_core(description), the lines it dropped); (description, "") when it drops nothing. Both are split
+    at line ends, so the words of the two are the words of the description. Only the lines that start with a
+    volatile word are read one by one."""
     text = script.fold_width(description)  # one site's ﾎﾟｲﾝﾄ heading is another's ポイント
     if "<" in text:  # one line per block, no blank lines (a blank line is no paragraph break in HTML)
         text = _BLANK_LINES_RE.sub("\n", _HTML_BLOCK_RE.sub("\n", _HTML_HEADING_RE.sub("\n## ", text)))
     if "\r" in text:
         text = text.replace("\r", "\n")
     parts: list[str] = []
+    gone: list[str] = []
     pos = start = seen = 0
     for m in _VOLATILE_WORD_RE.finditer(text):  # a volatile word at the start of a line (after marks)
         nl = text.rfind("\n", seen, m.start())  # from the last word on only: linear on one long line
@@ -343,12 +350,13 @@ def volatile_core(description: str) -> str:
         else:
             continue
         parts.append(text[pos:start])
+        gone.append(text[start:stop])
         pos = stop
     if not parts:
-        return description
+        return description, ""
     parts.append(text[pos:])
     core = "".join(parts)
-    return core if core.strip() else description
+    return (core, "\n".join(gone)) if core.strip() else (description, "")
 
 
 def _heading_text(line: str) -> str:
@@ -628,13 +636,16 @@ def cjk_tokens(text: str, lang: str | None = None) -> list[str]:
     return list(cjk_counts(text, lang).elements())
 
 
-def cjk_profile(tokens: Iterable[str] | Mapping[str, int], quant_rate: Fraction | None = None) -> str:
+def cjk_profile(tokens: Iterable[str] | Mapping[str, int], quant_rate: Fraction | None = None,
+                max_freq: int | None = None) -> str:
     """Profile string of CJK-value tokens (or their counts, a Counter or dict): "word count" lines, counts quantized
-    (quant >= 1); `quant_rate` defaults to CJK_QUANT_RATE."""
+    (quant >= 1); `quant_rate` defaults to CJK_QUANT_RATE, `max_freq` (what quant is computed from) to the
+    largest count."""
     counts = tokens if type(tokens) is dict or isinstance(tokens, Counter) else Counter(tokens)
     if not counts:
         return ""
-    max_freq = max(counts.values())
+    if max_freq is None:
+        max_freq = max(counts.values())
     if quant_rate is None:
         quant_rate = CJK_QUANT_RATE  # read at call time: evaluations patch it
     if quant_rate is _RATE[0]:
@@ -680,9 +691,8 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     prep = _prepare_posting(posting)
     if type(prep) is str:
         return prep
-    fields, stripped = prep
-    plain = _plain_split(stripped) if CJK_MIN_WORD_LEN == 2 else None
-    return _cjk_posting_signature(fields, stripped, plain)
+    plain = _plain_split(prep.stripped) if CJK_MIN_WORD_LEN == 2 else None
+    return _cjk_posting_signature(prep, plain)
 
 
 _Fields = list[tuple[str, list[str]]]
@@ -694,12 +704,31 @@ def description_core(description: str) -> str:
     return footer_core(volatile_core(description))
 
 
-_CORES = {TITLE_FIELD: title_core, DESCRIPTION_FIELD: description_core}  # what a CJK posting signs of these fields
+class _Prepared(NamedTuple):
+    """A CJK posting ready to sign: its (field name, values) in signing order, title_core / description_core
+    applied; those values markup- and contact-stripped (_stripped), flat; per flat value the text its core
+    dropped as volatile ("" for most), which still counts towards its quantization (_quant_max)."""
+
+    fields: _Fields
+    stripped: list[str]
+    volatile: list[str]
 
 
-def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list[str]]:
-    """Solr's signature of a posting without Han/kana; else its (field name, values) in signing order
-    and its values markup- and contact-stripped (_stripped)."""
+def _cores(name: str, values: list[str], volatile: list[str]) -> list[str]:
+    """What a CJK posting signs of a field's values; the volatile text of each appended to `volatile`."""
+    if name == DESCRIPTION_FIELD:
+        out = []
+        for v in values:
+            core, gone = volatile_split(v)
+            out.append(footer_core(core))
+            volatile.append(gone)
+        return out
+    volatile.extend([""] * len(values))
+    return [title_core(v) for v in values] if name == TITLE_FIELD else values
+
+
+def _prepare_posting(posting: Mapping[str, object]) -> str | _Prepared:
+    """Solr's signature of a posting without Han/kana; else the posting _Prepared to sign."""
     if type(posting) is not dict and not isinstance(posting, Mapping):  # exact dict: skip the ABC check
         raise TypeError(
             f"posting_profile_signature expects a mapping (a posting), got {type(posting).__name__}"
@@ -709,11 +738,12 @@ def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list
     texts = [v for _, values in fields for v in values]
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    fields = [(name, [_CORES[name](v) for v in values] if name in _CORES else values) for name, values in fields]
+    volatile: list[str] = []
+    fields = [(name, _cores(name, values, volatile)) for name, values in fields]
     stripped = [_stripped(v) for _, values in fields for v in values]
     if not mostly_cjk("\0".join(stripped)):
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    return fields, stripped
+    return _Prepared(fields, stripped, volatile)
 
 
 def facts_profile(fields: _Fields) -> str:
@@ -730,28 +760,43 @@ def facts_profile(fields: _Fields) -> str:
     return "\n".join(f"{f} 1" for f in sorted(facts))
 
 
-def _cjk_posting_signature(
-    fields: _Fields, stripped: list[str], plain: tuple[list[str], list[str]] | None
-) -> str:
+def _quant_max(counts: Mapping[str, int], volatile: str, lang: str) -> int | None:
+    """The maxFreq a value's quantization uses: over its words and those of the volatile text its core dropped
+    (None: its own, when nothing was dropped). Dropping the volatile parts must not make the rest of a short ad
+    finer-grained (more sensitive to a typo) than before."""
+    if not volatile:
+        return None
+    gone = _value_counts(_value(volatile), lang)
+    if not gone:
+        return None
+    return max(max(counts.values(), default=0), max(counts.get(w, 0) + c for w, c in gone.items()))
+
+
+def _cjk_posting_signature(prep: _Prepared, plain: tuple[list[str], list[str]] | None) -> str:
     """Signature of a CJK posting: the one-pass Chinese path when `plain` (its _plain_split), else
     every value through the general path (kana, width forms, other letters...); the job facts'
     profile (facts_profile) last, when there are any."""
+    fields, stripped, volatile = prep
     facts = facts_profile(fields)
     if plain is not None:
-        return _plain_zh_digest(fields, *plain, facts)
+        return _plain_zh_digest(fields, *plain, facts, volatile)
     it = iter(stripped)
     prepared = [(name, [_value(v, next(it)) for v in values]) for name, values in fields]
     lang = _language([v for _, values in prepared for v in values])
     profiles: list[str] = []
+    gone = iter(volatile)
     for name, values in prepared:
         profiles.append(_name_profile(name))
-        profiles.extend(cjk_profile(_value_counts(v, lang)) for v in values)
+        for v in values:
+            counts = _value_counts(v, lang)
+            profiles.append(cjk_profile(counts, max_freq=_quant_max(counts, next(gone), lang)))
     if facts:
         profiles.append(facts)
     return profile_digest(profiles)
 
 
-def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str], facts: str = "") -> str:
+def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str], facts: str = "",
+                     volatile: Sequence[str] = ()) -> str:
     """posting_profile_signature of a posting whose values are all plain (_plain_split): Chinese, one
     jieba-rs call per value over its Han runs. Words and tokens are length-filtered before counting,
     in C (compress/map): hashing the ~2/3 of jieba's output that is 1-character words and separators
@@ -770,7 +815,8 @@ def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], a
                 _count_elements(counts, compress(words, map(gt, map(len, words), _ONES)))
             if tokens:
                 _count_elements(counts, compress(tokens, map(gt, map(len, tokens), _TWOS)))
-            profiles.append(cjk_profile(counts))
+            gone = volatile[i - 1] if volatile else ""
+            profiles.append(cjk_profile(counts, max_freq=_quant_max(counts, gone, script.ZH) if gone else None))
     if facts:
         profiles.append(facts)
     try:  # MD5 over each profile's UTF-8 in turn = over the UTF-8 of their concatenation
@@ -795,16 +841,15 @@ def _sign_chunk(postings: Sequence[Mapping[str, object]]) -> list[str]:
     for start in range(0, len(postings), _BATCH):
         preps = [_prepare_posting(p) for p in postings[start : start + _BATCH]]
         cjk = [prep for prep in preps if type(prep) is not str]
-        plains = iter(_plain_split_many([prep[1] for prep in cjk]) if CJK_MIN_WORD_LEN == 2 else [])
+        plains = iter(_plain_split_many([prep.stripped for prep in cjk]) if CJK_MIN_WORD_LEN == 2 else [])
         for prep in preps:
             if type(prep) is str:
                 out.append(prep)
                 continue
-            fields, stripped = prep
             split = next(plains, False)
             if split is True:  # astral characters: _plain_split checks them
-                split = _plain_split(stripped)
-            out.append(_cjk_posting_signature(fields, stripped, split or None))
+                split = _plain_split(prep.stripped)
+            out.append(_cjk_posting_signature(prep, split or None))
     return out
 
 

@@ -23,6 +23,7 @@ SAME_CLASSES = (
     "deadline",       # application deadline moved
     "sentence_add",   # a sentence added to the duties or the appeal
     "sentence_drop",  # a sentence dropped
+    "typo",           # one character of the duties mistyped (or a typo fixed)
     "bullet_add",     # a benefit bullet added
     "bullet_drop",    # a benefit bullet dropped
     "reorder",        # two sections swapped
@@ -37,7 +38,7 @@ SAME_CLASSES = (
     "mixed",          # a later version: date line, headcount and deadline changed, a bullet added
 )
 #: Classes of another ad from the same template: PARTIAL by the guide; profile_sig must differ.
-APART_CLASSES = ("store", "employment", "occupation", "shift")
+APART_CLASSES = ("store", "employment", "occupation", "occupation_same_title", "shift")
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class Ad:
     title_store: bool = True  # the title names the store
     title_emp: bool = True  # the title names the employment type
     promo: str = ""  # a promotional tag before the title
+    title: str = ""  # the title, when it does not name the occupation (default: the occupation's title)
 
 
 # --------------------------------------------------------------------------------------------- Japanese
@@ -193,6 +195,12 @@ _JA_APPEAL = (
     "シフトは2週間ごとの提出で、プライベートとの両立もしやすい職場です。",
     "正社員登用の実績も多数あります。",
 )
+_JA_FLOW = (
+    "出勤後、朝礼でその日の予定と注意点を確認します。",
+    "開始前の準備として、売場や作業場の清掃と備品の確認を行います。",
+    "忙しい時間帯はチーム全員で声をかけ合って対応します。",
+    "終業前に翌日の準備と引き継ぎの記入をして退勤です。",
+)
 _JA_ADDED = (
     "未経験からスタートした先輩がたくさんいます。",
     "職場見学も随時受け付けていますので、お気軽にご相談ください。",
@@ -280,6 +288,8 @@ _ZH_APPEAL = (
     "排班灵活，可兼顾学习和家庭。",
     "表现优秀者可晋升为店长。",
 )
+_ZH_FLOW = ("上班后参加早会，确认当天的工作安排和注意事项。", "营业前做好清洁和物品准备工作。",
+            "高峰时段团队互相配合，做好顾客服务。", "下班前完成交接记录和第二天的准备工作。")
 _ZH_ADDED = ("欢迎应届毕业生投递简历。", "入职后由老员工一对一带教。", "面试通过后一周内即可入职。")
 _ZH_BENEFIT_ADDED = ("每年一次免费体检", "生日福利")
 _ZH_CATEGORIES = ("｜餐饮服务", "【零售】", " - 物流运输", " / 行政后勤", "（全职）")
@@ -289,19 +299,19 @@ _ZH_FOOTERS = ("本职位信息由好工作招聘网发布，未经许可请勿�
 _VOCAB: dict[str, dict[str, Any]] = {
     "ja": dict(occ=_JA_OCC, companies=_JA_COMPANIES, stores=_JA_STORES, terms=_JA_TERMS, night=_JA_NIGHT_HOURS,
                appeal=_JA_APPEAL, added=_JA_ADDED, benefit_added=_JA_BENEFIT_ADDED, categories=_JA_CATEGORIES,
-               footers=_JA_FOOTERS, promos=_JA_PROMOS),
+               footers=_JA_FOOTERS, promos=_JA_PROMOS, flow=_JA_FLOW),
     "zh": dict(occ=_ZH_OCC, companies=_ZH_COMPANIES, stores=_ZH_STORES, terms=_ZH_TERMS, night=_ZH_NIGHT_HOURS,
                appeal=_ZH_APPEAL, added=_ZH_ADDED, benefit_added=_ZH_BENEFIT_ADDED, categories=_ZH_CATEGORIES,
-               footers=_ZH_FOOTERS, promos=_ZH_PROMOS),
+               footers=_ZH_FOOTERS, promos=_ZH_PROMOS, flow=_ZH_FLOW),
 }
 
-SECTIONS = ("appeal", "duties", "quals", "emp", "pay", "hours", "place", "access", "holidays", "benefits",
+SECTIONS = ("appeal", "duties", "flow", "quals", "emp", "pay", "hours", "place", "access", "holidays", "benefits",
             "headcount", "apply", "company")
 _HEADINGS = {
-    "ja": dict(appeal="ここがポイント", duties="仕事内容", quals="応募資格", emp="雇用形態", pay="給与", hours="勤務時間",
+    "ja": dict(appeal="ここがポイント", duties="仕事内容", flow="1日の流れ", quals="応募資格", emp="雇用形態", pay="給与", hours="勤務時間",
                place="勤務地", access="アクセス", holidays="休日・休暇", benefits="待遇・福利厚生", headcount="募集人数",
                apply="応募方法", company="会社情報"),
-    "zh": dict(appeal="职位亮点", duties="岗位职责", quals="任职要求", emp="工作性质", pay="薪资待遇", hours="工作时间",
+    "zh": dict(appeal="职位亮点", duties="岗位职责", flow="工作流程", quals="任职要求", emp="工作性质", pay="薪资待遇", hours="工作时间",
                place="工作地点", access="交通", holidays="休息休假", benefits="福利待遇", headcount="招聘人数",
                apply="应聘方式", company="公司介绍"),
 }
@@ -347,6 +357,8 @@ def _section_body(ad: Ad, name: str) -> list[str]:
     if name == "duties":
         return [ad.occupation.title + ("として、次の業務をお任せします。" if ja else "，主要负责以下工作："),
                 *ad.duties]
+    if name == "flow":
+        return list(_VOCAB[ad.lang]["flow"])
     if name == "quals":
         return [bullet + q for q in ad.quals]
     if name == "emp":
@@ -395,7 +407,7 @@ def render(ad: Ad) -> dict[str, Any]:
         desc = "\n\n\n".join("\n".join("  " + line + " " for line in b) for b in blocks) + "\n"
     else:
         desc = "\n\n".join("\n".join(b) for b in blocks)
-    title = ad.promo + ad.occupation.title + (f"（{ad.terms.emp}）" if ad.title_emp else "")
+    title = ad.promo + (ad.title or ad.occupation.title) + (f"（{ad.terms.emp}）" if ad.title_emp else "")
     if ad.title_store:
         title += f"◆{ad.company.brand} {ad.store.place}店" if ja else f" - {ad.company.brand}{ad.store.place}店"
     title += ad.category
@@ -461,9 +473,18 @@ def revision(rng: random.Random, ad: Ad, cls: str) -> Ad:
         if where == "appeal":
             return dataclasses.replace(ad, ad_id=rid, appeal=(*ad.appeal, added))
         return dataclasses.replace(ad, ad_id=rid, duties=(*ad.duties, added))
+    if cls == "typo":
+        i = rng.randrange(len(ad.duties))
+        duty = ad.duties[i]
+        k = rng.choice([j for j, ch in enumerate(duty) if "\u4e00" <= ch <= "\u9fff"])
+        typo = duty[:k] + rng.choice([c for c in "案務品客係時" if c != duty[k]]) + duty[k + 1 :]
+        return dataclasses.replace(ad, ad_id=rid, duties=ad.duties[:i] + (typo,) + ad.duties[i + 1 :])
     if cls == "sentence_drop":
-        i = rng.randrange(len(ad.appeal))
-        return dataclasses.replace(ad, ad_id=rid, appeal=ad.appeal[:i] + ad.appeal[i + 1 :])
+        if rng.random() < 0.5:
+            i = rng.randrange(len(ad.appeal))
+            return dataclasses.replace(ad, ad_id=rid, appeal=ad.appeal[:i] + ad.appeal[i + 1 :])
+        i = rng.randrange(1, len(ad.duties))
+        return dataclasses.replace(ad, ad_id=rid, duties=ad.duties[:i] + ad.duties[i + 1 :])
     if cls == "bullet_add":
         return dataclasses.replace(ad, ad_id=rid, benefits=(*ad.benefits, rng.choice(v["benefit_added"])))
     if cls == "bullet_drop":
@@ -512,10 +533,11 @@ def sibling(rng: random.Random, ad: Ad, cls: str) -> Ad:
     if cls == "employment":
         terms = rng.choice([t for t in v["terms"].values() if t.emp != ad.terms.emp])
         return dataclasses.replace(ad, ad_id=sid, terms=terms)
-    if cls == "occupation":
+    if cls in ("occupation", "occupation_same_title"):
         name = next(o for o in ad.company.occupations if v["occ"][o] != ad.occupation)
         occ = v["occ"][name]
-        return dataclasses.replace(ad, ad_id=sid, occupation=occ, duties=occ.duties, quals=occ.quals)
+        title = ad.title or ad.occupation.title if cls == "occupation_same_title" else ""
+        return dataclasses.replace(ad, ad_id=sid, occupation=occ, duties=occ.duties, quals=occ.quals, title=title)
     if cls == "shift":
         return dataclasses.replace(ad, ad_id=sid, terms=dataclasses.replace(ad.terms, hours=v["night"]))
     raise ValueError(f"unknown sibling class {cls!r}")

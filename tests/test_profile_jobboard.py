@@ -9,11 +9,12 @@ from signatures import jobfacts, profile
 from signatures.profile import posting_profile_signature, volatile_core
 from tests import jobboard
 
-#: Revision classes profile_sig does not absorb, by design: a sentence added to the duties is new job text (the
-#: description's quantization absorbs it only when no word crosses a multiple of quant), and a pay amount is
-#: signed (two pay tiers of one job posted together are PARTIAL by the guide; a raise over time is TEMPORAL:
-#: the text alone cannot tell them apart).
-NOT_ABSORBED = {"sentence_add", "pay_small"}
+#: Revision classes profile_sig does not always absorb: a sentence of the duties added or dropped, or a typo in
+#: them, changes the job text itself (a description's quantization absorbs it only when no word crosses a multiple
+#: of quant), and a pay amount is signed (two pay tiers of one job posted together are PARTIAL by the guide; a
+#: raise over time is TEMPORAL: the text alone cannot tell them apart). benchmarks/eval_profile.py --synthetic
+#: reports their shares.
+NOT_ABSORBED = {"sentence_add", "sentence_drop", "typo", "pay_small"}
 N = 40
 
 
@@ -29,9 +30,19 @@ def test_revisions_of_one_ad_keep_profile_sig(pairs: tuple[str, dict], cls: str)
     assert not differ, f"{lang} {cls}: {len(differ)}/{N} revisions change profile_sig, e.g. {differ[:3]}"
 
 
+#: Apart classes profile_sig does not keep apart yet, per language (xfail, strict: a fix makes them fail).
+APART_GAPS = {
+    ("zh", "occupation_same_title"): "one title, one store and terms, another occupation's duties: a Chinese template's "
+                                     "frequent words (工作 in every heading) leave quant at 3-4, so the duties, each word "
+                                     "written once, drop out; ~30 % collide (SIG_VERSION 4 alike)",
+}
+
+
 @pytest.mark.parametrize("cls", jobboard.APART_CLASSES)
-def test_other_ads_of_one_template_sign_apart(pairs: tuple[str, dict], cls: str) -> None:
+def test_other_ads_of_one_template_sign_apart(pairs: tuple[str, dict], cls: str, request: pytest.FixtureRequest) -> None:
     lang, by_class = pairs
+    if (lang, cls) in APART_GAPS:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=APART_GAPS[lang, cls]))
     same = [a["id"] for a, b in by_class[cls] if posting_profile_signature(a) == posting_profile_signature(b)]
     assert not same, f"{lang} {cls}: {len(same)}/{N} pairs share profile_sig, e.g. {same[:3]}"
 
@@ -108,3 +119,23 @@ def test_title_core_drops_leading_promotional_tags_only() -> None:
     assert tc("【急募】") == "【急募】" and tc("【急募】A") == "【急募】A"  # nothing would remain
     a = {"id": "a", "title": "【急募】ホールスタッフ", "description": BODY}
     assert posting_profile_signature(a) == posting_profile_signature(a | {"title": "ホールスタッフ"})
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh"])
+def test_volatile_text_still_sets_the_quantization(lang: str) -> None:
+    """The dropped sections still count towards a description's quant (_quant_max): dropping them must not make
+    the rest of a short ad finer-grained than before, where a typo fixed (FULL) changes the signature."""
+    if lang == "ja":
+        core = "【仕事内容】\n店頭での接客と販売をお願いします。\n【応募資格】\n未経験の方も歓迎します。"
+        benefits = "\n【待遇・福利厚生】\n" + "".join(f"・社員割引{i}\n" for i in range(6))  # 社員, 割引: 6 each
+        word, typo_word, title = "接客", "設客", "販売スタッフ"
+    else:  # plain Chinese: the one-pass path
+        core = "### 岗位职责\n负责门店的接待和商品销售。\n### 任职要求\n沟通能力强。"
+        benefits = "\n### 福利待遇\n" + "".join(f"- 员工折扣{i}\n" for i in range(6))
+        word, typo_word, title = "接待", "接侍", "门店销售"
+    post = {"id": "v", "title": title, "description": core + benefits}
+    typo = post | {"description": core.replace(word, typo_word) + benefits}
+    assert posting_profile_signature(post) == posting_profile_signature(typo)
+    # without the section the same typo is signed (every word of a short text counts)
+    assert posting_profile_signature(post | {"description": core}) != posting_profile_signature(
+        typo | {"description": core.replace(word, typo_word)})
