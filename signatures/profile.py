@@ -287,6 +287,7 @@ _MARKS = "#■◆●□◇〈《\\[【＜<▼▽★☆◎▶"
 _HEADING_NAME = r"[^\s:：。、，,.!！?？；;]{1,20}?"
 _SECTION_HEADING_RE = re.compile(
     rf"(?:#{{1,6}}|[{_MARKS}])[ \t\u3000]*{_HEADING_NAME}[ \t\u3000]*[】\]〉》＞>]?[ \t\u3000]*[:：]?"
+    rf"|#{{1,6}}[^\n。]{{1,40}}"  # a markdown heading may hold spaces: "## 招聘哲学 & 薪酬谈判"
     rf"|{_HEADING_NAME}[ \t\u3000]*[:：]"
     rf"|(?:{'|'.join(map(re.escape, _KNOWN_HEADINGS))})"
 )
@@ -294,7 +295,7 @@ _BARE_HEADING_RE = re.compile(r"[^\W_]{1,10}")
 _EMOJI_OR_MARK = rf"(?:#{{1,6}}|[{_MARKS}]|[^\w\s]){{0,3}}[ \t\u3000]*"
 _VOLATILE_HEADING_RE = re.compile(
     rf"{_EMOJI_OR_MARK}(?:{'|'.join(map(re.escape, VOLATILE_SECTIONS))})"
-    rf"[^\s:：。、，,.!！?？]{{0,12}}?[ \t\u3000]*[】\]〉》＞>]?[ \t\u3000]*[:：]?"
+    rf"[^\s:：。、，,.!！?？/／&＆]{{0,8}}?[ \t\u3000]*[】\]〉》＞>]?[ \t\u3000]*[:：]?"  # one section: "問い合わせ対応/来客対応" lists duties
 )
 _VOLATILE_LINE_RE = re.compile(
     rf"{_EMOJI_OR_MARK}(?:{'|'.join(map(re.escape, VOLATILE_LINES))})[^\n:：】]{{0,6}}[:：】]")
@@ -705,9 +706,10 @@ _Fields = list[tuple[str, list[str]]]
 
 
 def description_core(description: str) -> str:
-    """What a CJK posting signs of its description: without volatile parts (volatile_core) and trailing platform
-    footers (footer_core)."""
-    return footer_core(volatile_core(description))
+    """What a CJK posting signs of its description: without trailing platform footers (footer_core), then without
+    volatile parts (volatile_core). Footers first: a last volatile section would take a footer in with it, and
+    the volatile text still counts towards the quantization (_quant_max)."""
+    return volatile_core(footer_core(description))
 
 
 class _Prepared(NamedTuple):
@@ -725,8 +727,8 @@ def _cores(name: str, values: list[str], volatile: list[str]) -> list[str]:
     if name == DESCRIPTION_FIELD:
         out = []
         for v in values:
-            core, gone = volatile_split(v)
-            out.append(footer_core(core))
+            core, gone = volatile_split(footer_core(v))
+            out.append(core)
             volatile.append(gone)
         return out
     volatile.extend([""] * len(values))

@@ -533,7 +533,8 @@ def reference() -> Callable[[dict], str]:
         # applies them as posting_profile_signature must, and quantizes a description over all its words but the
         # footer's: the core's and the volatile text's
         cores = {"title": profile.title_core, "description": profile.description_core}
-        gone_of = [profile.volatile_split(v)[1] if name == "description" else "" for name, vs in fields for v in vs]
+        gone_of = [profile.volatile_split(profile.footer_core(v))[1] if name == "description" else ""
+                   for name, vs in fields for v in vs]
         fields = [(name, [cores[name](v) if name in cores else v for v in vs]) for name, vs in fields]
         if not mostly_cjk([v for _, vs in fields for v in vs]):
             return solr_fields_signature(posting, PROFILE_FIELDS)
