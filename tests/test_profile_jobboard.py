@@ -139,3 +139,21 @@ def test_volatile_text_still_sets_the_quantization(lang: str) -> None:
     # without the section the same typo is signed (every word of a short text counts)
     assert posting_profile_signature(post | {"description": core}) != posting_profile_signature(
         typo | {"description": core.replace(word, typo_word)})
+
+
+def test_volatile_headings_are_headings_of_one_section() -> None:
+    vc = profile.volatile_split
+    duties = "【仕事内容】\n●問い合わせ対応/来客対応\nお問い合わせのあったお客様に対応します。"
+    assert vc(duties) == (duties, "")  # a duty line naming two tasks, not a contact heading
+    md = "## 联系方式\ntelegram: @acme\n## 招聘哲学 & 薪酬谈判\n我们坚持同岗同酬。"
+    core, gone = vc(md)
+    assert core.strip() == "## 招聘哲学 & 薪酬谈判\n我们坚持同岗同酬。" and "telegram" in gone
+
+
+def test_footer_is_cut_before_a_last_volatile_section() -> None:
+    """A last contact section must not take an appended platform footer in (its words would count towards quant)."""
+    body = "### 岗位职责\n负责门店的接待和商品销售。\n### 联系方式\n微信 acme-hr"
+    footer = "\n\n本职位信息由好工作招聘网发布，未经许可请勿转载。"
+    post = {"id": "f", "title": "门店销售", "description": body}
+    assert posting_profile_signature(post) == posting_profile_signature(post | {"description": body + footer})
+    assert profile.description_core(body + footer) == profile.description_core(body)
