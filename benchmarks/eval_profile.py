@@ -5,6 +5,7 @@
     python benchmarks/eval_profile.py --data ../shared/data --split locked     # once, at the very end
     python benchmarks/eval_profile.py --data ../shared/data --ablations
     python benchmarks/eval_profile.py --data ../shared/data --jieba-agreement
+    python benchmarks/eval_profile.py --synthetic 200 [--langs ja,zh]       # generated job-board classes
 
 Pair sets (duplicate = FULL, SEMANTIC or TEMPORAL), only those of the chosen --split (default train;
 the split is by employer cluster, see the pairs README):
@@ -22,6 +23,9 @@ Per method and set: precision / recall of signature equality (and recall on FULL
   (company removed or a company added; a site category appended to the title, in brackets or after a
   separator; a platform footer appended to the description). Generated strings, no posting text.
 --ablations reruns zh/ja with one rule changed at a time (the evidence for the chosen rules).
+--synthetic N: N generated job-board ad pairs per class (tests/jobboard.py, no posting text): the share
+of pairs whose signatures are equal, per revision class of one ad (should be 1.0) and per class of
+another ad from the same template (another store, employment type, occupation, shift: should be 0.0).
 Reads data only from --data and DIR; nothing is written.
 """
 
@@ -385,6 +389,27 @@ def profile_sig_v1(posting: dict) -> str:
         return profile.posting_profile_signature(posting)
 
 
+def synthetic(n: int, langs: list[str]) -> None:
+    """Per class of tests/jobboard.py: the share of `n` generated pairs whose signatures are equal."""
+    from tests import jobboard
+
+    methods: list[tuple[str, Signer]] = [("profile_sig", _profile_sig), ("Solr signature now", stock_now)]
+    classes = jobboard.SAME_CLASSES + jobboard.APART_CLASSES
+    print(f"{'lang':4} {'method':20} " + " ".join(f"{c[:11]:>11}" for c in classes)
+          + f" | {'same':>5} {'apart':>5}")
+    for lang in langs:
+        pairs = jobboard.class_pairs(lang, n)
+        for name, sign in methods:
+            share = {c: sum(sign(a) == sign(b) for a, b in pairs[c]) / n for c in classes}
+            same = sum(share[c] for c in jobboard.SAME_CLASSES) / len(jobboard.SAME_CLASSES)
+            apart = sum(share[c] for c in jobboard.APART_CLASSES) / len(jobboard.APART_CLASSES)
+            print(f"{lang:4} {name:20} " + " ".join(f"{share[c]:11.3f}" for c in classes)
+                  + f" | {same:5.3f} {apart:5.3f}")
+    print("Share of pairs with equal signatures; revision classes (the same ad, FULL/TEMPORAL) first, then "
+          "another ad of one template (PARTIAL): store, employment, occupation, shift. same / apart: the "
+          "mean over each group (1.0 / 0.0 is ideal).")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -397,7 +422,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--jieba-agreement", action="store_true", help="only: rjieba vs jieba tokens on zh postings"
     )
+    ap.add_argument("--synthetic", type=int, default=0, metavar="N",
+                    help="only: N generated job-board pairs per class (tests/jobboard.py)")
     args = ap.parse_args(argv)
+    if args.synthetic:
+        synthetic(args.synthetic, [x.strip() for x in args.langs.split(",") if x.strip() in ("ja", "zh")])
+        return 0
     if not (args.data / "labels").is_dir():
         print(f"no labeled data under {args.data}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 
+from signatures import script
 from signatures.extract import line_cache
 
 _MARK = r"[-*•・■◆●□◇〈《\[【＜<]"
@@ -253,7 +254,7 @@ _TAG_RE = re.compile(r"<[A-Za-z/!?][^<>]{0,500}>")
 def description_facts(description: str) -> frozenset[str]:
     """Workplace units and terms of a description (plain text, markdown or HTML): what tells one store's, one
     shift's or one employment type's ad from another's written on the same template."""
-    text = description
+    text = script.fold_width(description)  # one site's ｱｸｾｽ heading is another's アクセス
     if "<" in text:
         text = _TAG_RE.sub(" ", _BLOCK_TAG_RE.sub("\n", text))
     if "&" in text:

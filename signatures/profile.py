@@ -18,7 +18,18 @@ built from real words, with rules chosen on labeled pairs (benchmarks/eval_profi
   "…｜正社員", "… - 研发"; "30K - 50K" stays), each up to TITLE_TAG_MAX characters, removed one after another while two word characters remain:
   a site's category appended to an ad's title does not change the ad (the other 2 of those 5). A role
   after a separator goes too ("后端 | 前端" signs "后端"): the description tells such jobs apart
-  (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …").
+  (no stress collision). Leading tags stay: in Chinese titles they name the city ("[上海] …"); only promotional
+  ones go (SIG_VERSION 5: "【急募】…", "★未経験歓迎★…", "[急聘]…", TITLE_PROMO_WORDS), which a board adds and removes.
+
+* The description without the parts one ad changes between its versions (volatile_core, SIG_VERSION 5): the
+  sections under a benefits / selling-points / how-to-apply / headcount heading, up to the next heading
+  (【待遇・福利厚生】, ■ここがポイント, ## 応募方法, **联系方式**, <h3>福利</h3>; VOLATILE_SECTIONS), and listing-data
+  lines anywhere (情報更新日：…, 応募締切：…, 募集人数：…, 更新时间：…; VOLATILE_LINES). The labeling guide counts
+  such changes as small updates of the same ad (TEMPORAL); a long description's quantization absorbed them only
+  when no word crossed a multiple of quant. The dropped words still count towards quant (_quant_max): without
+  them a short ad's rest would be signed word for word, a typo fixed included. Generated revisions keep their
+  signature on 75 % ja / 95 % zh of pairs in SIG_VERSION 4, 94.5 % / 99.4 % now (benchmarks/eval_profile.py
+  --synthetic 200). Pay amounts stay: two pay tiers of one job are PARTIAL.
 
 * The description's job facts (facts_profile, SIG_VERSION 4): store / station / address units and the
   employment type, pay unit, shift and hours of its workplace and terms lines (signatures.jobfacts),
@@ -80,7 +91,6 @@ import multiprocessing
 import multiprocessing.context
 import re
 import threading
-import unicodedata
 from collections import (
     Counter,
     _count_elements,  # type: ignore[attr-defined]  # Counter.update's C loop
@@ -118,11 +128,6 @@ CJK_MIN_WORD_LEN = 2
 NON_CJK_MIN_TOKEN_LEN = 2
 """Solr's minTokenLen for the text between CJK runs: tokens must be longer than this."""
 
-# Width folding (NFKC where it changes words): fullwidth Latin letters/digits, halfwidth katakana,
-# CJK compatibility ideographs. Cheaper than NFKC on the whole text, which costs more than
-# segmentation; NFKC's other changes (punctuation widths, ...) never change a word.
-_WIDTH_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f\uf900-\ufaff]+")
-_WIDTH_CHAR = re.compile(_WIDTH_RE.pattern[:-1])  # one character: a search without "+" scans ~2x faster
 # Contact details: "http(s)://..." and "www...." ASCII runs, e-mail addresses (ASCII only: after width
 # folding an address never legitimately contains CJK text next to it). Literal-prefix patterns and an
 # '@'-anchored e-mail scan: one general regex over the whole text cost as much as segmentation.
@@ -162,10 +167,6 @@ _TAG_RE = re.compile(r"<(?:[A-Za-z/!?][^>]*)>")
 _CJK_SPLIT = re.compile(f"({script.CJK_RE.pattern})")
 
 
-def _nfkc(m: re.Match[str]) -> str:
-    return unicodedata.normalize("NFKC", m.group())
-
-
 def strip_markup(text: str) -> str:
     """`text` without HTML tags (each becomes a space) and with character references decoded, so an
     HTML and a plain-text copy of one posting give the same words."""
@@ -196,11 +197,30 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 _TAG_SPAN = TITLE_TAG_MAX + 3  # a separator " - " (3) or two brackets (2) around the tag
 
 
+#: Words of the promotional tags a board puts before a title and takes away again ("【急募】", "【未経験歓迎・高時給】",
+#: "★急募★", "[急招]"): SIG_VERSION 5 drops such a leading tag when it holds nothing else.
+TITLE_PROMO_WORDS = (
+    "急募", "大募集", "積極採用", "未経験歓迎", "未経験者歓迎", "未経験OK", "経験者優遇", "高時給", "高収入", "高月給",
+    "日払い", "週払い", "日払いOK", "新着", "NEW", "注目", "PR", "急招", "急聘", "热招", "高薪", "诚聘", "直招",
+)
+_PROMO_WORDS = "(?:" + "|".join(map(re.escape, sorted(TITLE_PROMO_WORDS, key=len, reverse=True))) + ")"
+_PROMO_TAG = re.compile(
+    rf"\s*[\[［【〔〈《＜(（〖★☆◆]\s*{_PROMO_WORDS}(?:[・/／、,，!！\s]{{0,3}}{_PROMO_WORDS}){{0,5}}[!！]?\s*"
+    rf"[\]］】〕〉》＞)）〗★☆◆]"
+)
+
+
 def title_core(title: str) -> str:
     """`title` without trailing site tags (_TITLE_TAG: bracketed segments, segments after a separator),
     removed one after another while at least two word characters remain before them: a site category
-    appended to the title of an ad does not change the ad. Leading tags stay (often a city: "[上海] …")."""
+    appended to the title of an ad does not change the ad. Leading tags stay (often a city: "[上海] …"),
+    unless they are promotional tags (TITLE_PROMO_WORDS: "【急募】…", SIG_VERSION 5)."""
     core = title.rstrip()
+    for _ in range(TITLE_TAGS_MAX):
+        m = _PROMO_TAG.match(core)
+        if m is None or len(_WORD_CHAR.findall(core, m.end(), m.end() + 8)) < 2:  # < 2 word characters left
+            break
+        core = core[m.end() :].lstrip()
     for _ in range(TITLE_TAGS_MAX):
         m = _TITLE_TAG.search(core, max(0, len(core) - _TAG_SPAN))
         if m is None:
@@ -240,12 +260,141 @@ def footer_core(description: str) -> str:
     return core
 
 
+#: Headings of the parts of a job-board ad that change between versions of one ad (SIG_VERSION 5): benefits, the
+#: ad's selling points, how to apply and the selection steps, the headcount, the listing period. The labeling
+#: guide counts such changes as small updates of the same job (TEMPORAL: "benefits changed, a note added").
+#: A heading starts with one of these words.
+VOLATILE_SECTIONS = (
+    "福利厚生", "待遇・福利", "待遇/福利", "待遇／福利", "ここがポイント", "アピールポイント", "この仕事の魅力", "仕事の魅力", "応募方法", "応募について",
+    "応募する", "応募の流れ", "選考", "お問い合わせ", "問い合わせ", "お気軽に", "ご連絡", "連絡先", "募集人数", "採用人数", "掲載期間",
+    "福利", "职位亮点", "岗位亮点", "职位福利", "联系方式", "如何申请", "应聘方式", "投递方式", "简历投递",
+    "招聘人数", "Benefits", "Perks", "Contact", "How to apply",
+)
+#: One-line listing data anywhere in a CJK description ("情報更新日：…", "応募締切：…", "招聘人数：3人"): dropped.
+VOLATILE_LINES = (
+    "情報更新日", "更新日", "最終更新", "掲載開始日", "掲載開始", "掲載終了日", "掲載日", "掲載期間", "応募締切", "応募期限",
+    "募集期間", "募集人数", "採用人数", "更新时间", "更新日期", "发布时间", "发布日期", "截止日期", "截止时间", "招聘人数",
+)
+VOLATILE_SECTION_LINES = 15
+"""At most this many lines after a volatile heading are dropped (an unrecognized next heading costs no more)."""
+# Headings that end a volatile section: a marked line ("【給与】", "■勤務地", "## 薪资", "<h3>" / "<dt>" in HTML), a
+# short line ending with a colon, or a bare known heading word (jobfacts' workplace and terms headings, ...).
+_KNOWN_HEADINGS = (*VOLATILE_SECTIONS, *jobfacts.WORKPLACE_WORDS, *jobfacts.TERMS_WORDS,
+                   "仕事内容", "業務内容", "応募資格", "対象となる方", "必須条件", "歓迎条件", "休日", "休暇", "会社情報",
+                   "会社概要", "企業情報", "岗位职责", "工作职责", "工作内容", "职位描述", "任职要求", "岗位要求", "职位要求",
+                   "公司介绍", "公司简介", "团队介绍", "地点", "工作环境", "加分项", "PS")
+_MARKS = "#■◆●□◇〈《\\[【＜<▼▽★☆◎▶"
+_HEADING_NAME = r"[^\s:：。、，,.!！?？；;]{1,20}?"
+_SECTION_HEADING_RE = re.compile(
+    rf"(?:#{{1,6}}|[{_MARKS}])[ \t\u3000]*{_HEADING_NAME}[ \t\u3000]*[】\]〉》＞>]?[ \t\u3000]*[:：]?"
+    rf"|#{{1,6}}[^\n。]{{1,40}}"  # a markdown heading may hold spaces: "## 招聘哲学 & 薪酬谈判"
+    rf"|{_HEADING_NAME}[ \t\u3000]*[:：]"
+    rf"|(?:{'|'.join(map(re.escape, _KNOWN_HEADINGS))})"
+)
+_BARE_HEADING_RE = re.compile(r"[^\W_]{1,10}")
+_EMOJI_OR_MARK = rf"(?:#{{1,6}}|[{_MARKS}]|[^\w\s]){{0,3}}[ \t\u3000]*"
+_VOLATILE_HEADING_RE = re.compile(
+    rf"{_EMOJI_OR_MARK}(?:{'|'.join(map(re.escape, VOLATILE_SECTIONS))})"
+    rf"[^\s:：。、，,.!！?？/／&＆]{{0,8}}?[ \t\u3000]*[】\]〉》＞>]?[ \t\u3000]*[:：]?"  # one section: "問い合わせ対応/来客対応" lists duties
+)
+_VOLATILE_LINE_RE = re.compile(
+    rf"{_EMOJI_OR_MARK}(?:{'|'.join(map(re.escape, VOLATILE_LINES))})[^\n:：】]{{0,6}}[:：】]")
+
+
+def _words_pattern(words: Iterable[str]) -> str:
+    """A regex for any of `words`, grouped by first character ("福(?:利待遇|利厚生|利)|..."): the engine tries one
+    group per position instead of every word (2x faster than a flat alternation); longest words first."""
+    groups: dict[str, list[str]] = {}
+    for w in sorted(set(words), key=len, reverse=True):
+        groups.setdefault(w[0], []).append(re.escape(w[1:]))
+    return "|".join(f"{re.escape(c)}(?:{'|'.join(rest)})" for c, rest in groups.items())
+
+
+_VOLATILE_WORDS = (*VOLATILE_SECTIONS, *VOLATILE_LINES)
+#: A line break, up to 8 marks or spaces (【, ■, ##, **, an emoji), a volatile word: the lines volatile_split reads.
+#: The literal line break, a look-ahead for the words' first characters and the words grouped by first character
+#: make it faster than a search for the words alone (which then had to look back for each one's line start).
+_VOLATILE_START_RE = re.compile(
+    rf"\n[^\w\n]{{0,8}}(?=[{re.escape(''.join(sorted({w[0] for w in _VOLATILE_WORDS})))}])"
+    rf"(?:{_words_pattern(_VOLATILE_WORDS)})")
+# HTML headings and definition-list terms become marked lines; other block tags end a line.
+_HTML_HEADING_RE = re.compile(r"(?i)<(?:h[1-6]|dt|th)\b[^<>]{0,200}>")
+_BLANK_LINES_RE = re.compile(r"\n(?:[ \t\u3000]*\n)+")
+_HTML_BLOCK_RE = re.compile(r"(?i)</?(?:br|p|li|div|h[1-6]|tr|ul|ol|dl|dt|dd|th|td|table)\b[^<>]{0,200}>")
+
+
+def volatile_core(description: str) -> str:
+    """A CJK description without the parts one ad changes between versions (SIG_VERSION 5): the sections under a
+    VOLATILE_SECTIONS heading (benefits, selling points, how to apply, headcount) up to the next heading, and
+    VOLATILE_LINES listing data (update date, deadline, headcount). Unchanged when nothing else would remain."""
+    return volatile_split(description)[0]
+
+
+def volatile_split(description: str) -> tuple[str, str]:
+    """(volatile_core(description), the lines it dropped); (description, "") when it drops nothing. Both are split
+    at line ends, so the words of the two are the words of the description. Only the lines that start with a
+    volatile word are read one by one."""
+    text = script.fold_width(description)  # one site's ﾎﾟｲﾝﾄ heading is another's ポイント
+    if "<" in text:  # one line per block, no blank lines (a blank line is no paragraph break in HTML)
+        text = _BLANK_LINES_RE.sub("\n", _HTML_BLOCK_RE.sub("\n", _HTML_HEADING_RE.sub("\n## ", text)))
+    if "\r" in text:
+        text = text.replace("\r", "\n")
+    text = "\n" + text  # every line starts after a line break
+    parts: list[str] = []
+    gone: list[str] = []
+    pos = 1
+    for m in _VOLATILE_START_RE.finditer(text):  # a volatile word at the start of a line (after marks)
+        start = m.start() + 1
+        if start < pos:  # in a section dropped already
+            continue
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = _heading_text(text[start:end])
+        if _VOLATILE_HEADING_RE.fullmatch(line) is not None:
+            stop = _section_end(text, end)
+        elif _VOLATILE_LINE_RE.match(line) is not None:
+            stop = end
+        else:
+            continue
+        parts.append(text[pos:start])
+        gone.append(text[start:stop])
+        pos = stop
+    if not parts:
+        return description, ""
+    parts.append(text[pos:])
+    core = "".join(parts)
+    return (core, "\n".join(gone)) if core.strip() else (description, "")
+
+
+def _heading_text(line: str) -> str:
+    """A line as its heading is matched: stripped, without markdown bold ("**联系方式：**")."""
+    return line.replace("**", "").strip()
+
+
+def _section_end(text: str, pos: int) -> int:
+    """Where the section whose heading line ends at `pos` ends: the start of the next heading line (a marked or
+    known heading, or a short bare line after a blank line: "地点"), at most VOLATILE_SECTION_LINES non-blank lines
+    on."""
+    left, blank = VOLATILE_SECTION_LINES, False
+    while pos < len(text) and left:
+        start = pos + 1
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = _heading_text(text[start:end])
+        if not line:
+            blank = True
+        elif _SECTION_HEADING_RE.fullmatch(line) is not None or blank and _BARE_HEADING_RE.fullmatch(line):
+            return start
+        else:
+            left -= 1
+            blank = False
+        pos = end
+    return pos
+
+
 def _clean(text: str) -> str:
     """Drop markup, width-fold, drop contacts: the text whose CJK runs and between-text are signed."""
-    text = strip_markup(text)
-    if _WIDTH_CHAR.search(text) is not None:
-        text = _WIDTH_RE.sub(_nfkc, text)
-    return strip_contacts(text)
+    return strip_contacts(script.fold_width(strip_markup(text)))
 
 
 def _prepare(text: str) -> tuple[list[str], str]:
@@ -400,7 +549,7 @@ def _value(text: str, stripped: str | None = None) -> _Value:
             return _Value(plain[0][0].split(), tokens, 0)
     # without width forms, folding changes nothing and _clean(text) is the stripped text (NUL and
     # space separate words and tokens alike)
-    cleaned = _clean(text) if _WIDTH_CHAR.search(stripped) is not None else stripped
+    cleaned = _clean(text) if script.has_width_forms(stripped) else stripped
     parts = _CJK_SPLIT.split(cleaned)
     runs = parts[1::2]
     kana = _kana_count(cleaned) if _KANA_CHAR.search(cleaned) else 0
@@ -494,13 +643,16 @@ def cjk_tokens(text: str, lang: str | None = None) -> list[str]:
     return list(cjk_counts(text, lang).elements())
 
 
-def cjk_profile(tokens: Iterable[str] | Mapping[str, int], quant_rate: Fraction | None = None) -> str:
+def cjk_profile(tokens: Iterable[str] | Mapping[str, int], quant_rate: Fraction | None = None,
+                max_freq: int | None = None) -> str:
     """Profile string of CJK-value tokens (or their counts, a Counter or dict): "word count" lines, counts quantized
-    (quant >= 1); `quant_rate` defaults to CJK_QUANT_RATE."""
+    (quant >= 1); `quant_rate` defaults to CJK_QUANT_RATE, `max_freq` (what quant is computed from) to the
+    largest count."""
     counts = tokens if type(tokens) is dict or isinstance(tokens, Counter) else Counter(tokens)
     if not counts:
         return ""
-    max_freq = max(counts.values())
+    if max_freq is None:
+        max_freq = max(counts.values())
     if quant_rate is None:
         quant_rate = CJK_QUANT_RATE  # read at call time: evaluations patch it
     if quant_rate is _RATE[0]:
@@ -546,18 +698,45 @@ def posting_profile_signature(posting: Mapping[str, object]) -> str:
     prep = _prepare_posting(posting)
     if type(prep) is str:
         return prep
-    fields, stripped = prep
-    plain = _plain_split(stripped) if CJK_MIN_WORD_LEN == 2 else None
-    return _cjk_posting_signature(fields, stripped, plain)
+    plain = _plain_split(prep.stripped) if CJK_MIN_WORD_LEN == 2 else None
+    return _cjk_posting_signature(prep, plain)
 
 
 _Fields = list[tuple[str, list[str]]]
-_CORES = {TITLE_FIELD: title_core, DESCRIPTION_FIELD: footer_core}  # what a CJK posting signs of these fields
 
 
-def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list[str]]:
-    """Solr's signature of a posting without Han/kana; else its (field name, values) in signing order
-    and its values markup- and contact-stripped (_stripped)."""
+def description_core(description: str) -> str:
+    """What a CJK posting signs of its description: without trailing platform footers (footer_core), then without
+    volatile parts (volatile_core). Footers first: a last volatile section would take a footer in with it, and
+    the volatile text still counts towards the quantization (_quant_max)."""
+    return volatile_core(footer_core(description))
+
+
+class _Prepared(NamedTuple):
+    """A CJK posting ready to sign: its (field name, values) in signing order, title_core / description_core
+    applied; those values markup- and contact-stripped (_stripped), flat; per flat value the text its core
+    dropped as volatile ("" for most), which still counts towards its quantization (_quant_max)."""
+
+    fields: _Fields
+    stripped: list[str]
+    volatile: list[str]
+
+
+def _cores(name: str, values: list[str], volatile: list[str]) -> list[str]:
+    """What a CJK posting signs of a field's values; the volatile text of each appended to `volatile`."""
+    if name == DESCRIPTION_FIELD:
+        out = []
+        for v in values:
+            core, gone = volatile_split(footer_core(v))
+            out.append(core)
+            volatile.append(gone)
+        return out
+    volatile.extend([""] * len(values))
+    return [title_core(v) for v in values] if name == TITLE_FIELD else values
+
+
+def _prepare_posting(posting: Mapping[str, object]) -> str | _Prepared:
+    """Solr's signature of a posting without Han/kana; else the posting _Prepared to sign."""
     if type(posting) is not dict and not isinstance(posting, Mapping):  # exact dict: skip the ABC check
         raise TypeError(
             f"posting_profile_signature expects a mapping (a posting), got {type(posting).__name__}"
@@ -567,11 +746,12 @@ def _prepare_posting(posting: Mapping[str, object]) -> str | tuple[_Fields, list
     texts = [v for _, values in fields for v in values]
     if script.CJK_RE.search("\0".join(texts)) is None:
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    fields = [(name, [_CORES[name](v) for v in values] if name in _CORES else values) for name, values in fields]
+    volatile: list[str] = []
+    fields = [(name, _cores(name, values, volatile)) for name, values in fields]
     stripped = [_stripped(v) for _, values in fields for v in values]
     if not mostly_cjk("\0".join(stripped)):
         return solr_fields_signature(posting, PROFILE_FIELDS)
-    return fields, stripped
+    return _Prepared(fields, stripped, volatile)
 
 
 def facts_profile(fields: _Fields) -> str:
@@ -588,28 +768,43 @@ def facts_profile(fields: _Fields) -> str:
     return "\n".join(f"{f} 1" for f in sorted(facts))
 
 
-def _cjk_posting_signature(
-    fields: _Fields, stripped: list[str], plain: tuple[list[str], list[str]] | None
-) -> str:
+def _quant_max(counts: Mapping[str, int], volatile: str, lang: str) -> int | None:
+    """The maxFreq a value's quantization uses: over its words and those of the volatile text its core dropped
+    (None: its own, when nothing was dropped). Dropping the volatile parts must not make the rest of a short ad
+    finer-grained (more sensitive to a typo) than before."""
+    if not volatile:
+        return None
+    gone = _value_counts(_value(volatile, _stripped(volatile)), lang)  # the general path: no numpy pass for a line
+    if not gone:
+        return None
+    return max(max(counts.values(), default=0), max(counts.get(w, 0) + c for w, c in gone.items()))
+
+
+def _cjk_posting_signature(prep: _Prepared, plain: tuple[list[str], list[str]] | None) -> str:
     """Signature of a CJK posting: the one-pass Chinese path when `plain` (its _plain_split), else
     every value through the general path (kana, width forms, other letters...); the job facts'
     profile (facts_profile) last, when there are any."""
+    fields, stripped, volatile = prep
     facts = facts_profile(fields)
     if plain is not None:
-        return _plain_zh_digest(fields, *plain, facts)
+        return _plain_zh_digest(fields, *plain, facts, volatile)
     it = iter(stripped)
     prepared = [(name, [_value(v, next(it)) for v in values]) for name, values in fields]
     lang = _language([v for _, values in prepared for v in values])
     profiles: list[str] = []
+    gone = iter(volatile)
     for name, values in prepared:
         profiles.append(_name_profile(name))
-        profiles.extend(cjk_profile(_value_counts(v, lang)) for v in values)
+        for v in values:
+            counts = _value_counts(v, lang)
+            profiles.append(cjk_profile(counts, max_freq=_quant_max(counts, next(gone), lang)))
     if facts:
         profiles.append(facts)
     return profile_digest(profiles)
 
 
-def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str], facts: str = "") -> str:
+def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], asciis: list[str], facts: str = "",
+                     volatile: Sequence[str] = ()) -> str:
     """posting_profile_signature of a posting whose values are all plain (_plain_split): Chinese, one
     jieba-rs call per value over its Han runs. Words and tokens are length-filtered before counting,
     in C (compress/map): hashing the ~2/3 of jieba's output that is 1-character words and separators
@@ -628,7 +823,8 @@ def _plain_zh_digest(fields: Sequence[tuple[str, list[str]]], hans: list[str], a
                 _count_elements(counts, compress(words, map(gt, map(len, words), _ONES)))
             if tokens:
                 _count_elements(counts, compress(tokens, map(gt, map(len, tokens), _TWOS)))
-            profiles.append(cjk_profile(counts))
+            gone = volatile[i - 1] if volatile else ""
+            profiles.append(cjk_profile(counts, max_freq=_quant_max(counts, gone, script.ZH) if gone else None))
     if facts:
         profiles.append(facts)
     try:  # MD5 over each profile's UTF-8 in turn = over the UTF-8 of their concatenation
@@ -653,16 +849,15 @@ def _sign_chunk(postings: Sequence[Mapping[str, object]]) -> list[str]:
     for start in range(0, len(postings), _BATCH):
         preps = [_prepare_posting(p) for p in postings[start : start + _BATCH]]
         cjk = [prep for prep in preps if type(prep) is not str]
-        plains = iter(_plain_split_many([prep[1] for prep in cjk]) if CJK_MIN_WORD_LEN == 2 else [])
+        plains = iter(_plain_split_many([prep.stripped for prep in cjk]) if CJK_MIN_WORD_LEN == 2 else [])
         for prep in preps:
             if type(prep) is str:
                 out.append(prep)
                 continue
-            fields, stripped = prep
             split = next(plains, False)
             if split is True:  # astral characters: _plain_split checks them
-                split = _plain_split(stripped)
-            out.append(_cjk_posting_signature(fields, stripped, split or None))
+                split = _plain_split(prep.stripped)
+            out.append(_cjk_posting_signature(prep, split or None))
     return out
 
 

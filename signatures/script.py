@@ -10,6 +10,7 @@ runs (Han, kana) go to a word segmenter. Detection counts characters with compil
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Final
 
@@ -37,6 +38,28 @@ HANGUL_RE: Final = re.compile(f"[{_HANGUL}]+")
 CJK_RE: Final = re.compile(f"[{_HAN}{_KANA}]+")
 """A maximal run of Han and/or kana: the unit handed to a word segmenter."""
 _LATIN_RE: Final = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff\uff21-\uff3a\uff41-\uff5a]+")
+
+# Width variants folded where they change words: fullwidth Latin letters/digits, halfwidth katakana (with their
+# voiced marks), CJK compatibility ideographs. NFKC of these runs only: NFKC of a whole text costs more than
+# segmenting it, and its other changes (punctuation widths, ...) never change a word.
+WIDTH_RE: Final = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f\uf900-\ufaff]+")
+_WIDTH_CHAR: Final = re.compile(WIDTH_RE.pattern[:-1])  # one character: a search without "+" scans ~2x faster
+
+
+def _nfkc(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKC", m.group())
+
+
+def has_width_forms(text: str) -> bool:
+    """Whether `text` holds a character fold_width changes."""
+    return _WIDTH_CHAR.search(text) is not None
+
+
+def fold_width(text: str) -> str:
+    """`text` with fullwidth Latin letters and digits, halfwidth katakana and compatibility ideographs in their
+    usual forms (NFKC of those runs): one site's ｱｸｾｽ / ２０２５ is another's アクセス / 2025."""
+    return WIDTH_RE.sub(_nfkc, text) if _WIDTH_CHAR.search(text) is not None else text
+
 
 # Kana share (of Han + kana) from which a text counts as Japanese. Real Japanese prose runs at
 # 30-60 % kana; Chinese text quoting a brand with "の" stays far below 10 %.

@@ -89,6 +89,13 @@ _ISSUE9: dict[str, Callable[[int], Posting]] = {
     "zh title han": _title(lambda n: _han(0, n)),
     "zh title traditional": _title(lambda n: _rep("軟體工程師開發", n)),
     "zh title traditional roles": _title(lambda n: "招聘 " + "，".join(_han(i, 10) + "工程師" for i in range(n // 14))),
+    "promo title tags": _title(lambda n: _rep("【急募】", n)),
+    "promo title unclosed": _title(lambda n: "【" + _rep("急募・", n)),
+    "volatile words one line": lambda n: _desc(_rep("福利", n)),
+    "volatile headings": _cjk(lambda i: "【福利厚生】"),
+    "volatile sections": _cjk(lambda i: "【福利厚生】\n" + _han(i, 20) if i % 20 == 0 else "・" + _han(i, 20)),
+    "volatile lines": _cjk(lambda i: "応募締切：" + _han(i, 30)),
+    "volatile marks": lambda n: _desc(_rep("■■■ 【", n) + "福利厚生"),
     "zh roles latin modifiers": _cjk(lambda i: f"- x{i}后端工程师", "zh"),
     "zh roles latin words hidden": lambda n: {**_desc(  # each role's Latin word written only inside longer words
         _rep(" ".join(f"x{w}" for w in _LATIN), n) + "\n职位\n" + "\n".join(f"- {w}后端工程师" for w in _LATIN[:12])),

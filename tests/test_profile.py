@@ -513,10 +513,11 @@ def reference() -> Callable[[dict], str]:
         words = sum(1 for c in chars if c.isalnum() or script.CJK_RE.match(c) and not "\ud800" <= c <= "\udfff")
         return cjk > 0 and 10 * cjk >= words
 
-    def cjk_profile(c: Counter[str]) -> str:
+    def cjk_profile(c: Counter[str], whole: Counter[str] | None = None) -> str:
+        """`whole`: the counts quant is computed from (the value's and its dropped volatile text's words)."""
         if not c:
             return ""
-        quant = max(1, math.floor(max(c.values()) * Fraction(2, 5) + Fraction(1, 2)))
+        quant = max(1, math.floor(max((whole or c).values()) * Fraction(2, 5) + Fraction(1, 2)))
         q = {w: n // quant * quant for w, n in c.items() if n >= quant}
         return "\n".join(f"{w} {n}" for w, n in sorted(q.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -528,17 +529,24 @@ def reference() -> Callable[[dict], str]:
                 fields.append((name, [tp.java_string_value(x) for x in (v if isinstance(v, list) else [v])]))
         if not any(script.CJK_RE.search(v) for _, vs in fields for v in vs):
             return solr_fields_signature(posting, PROFILE_FIELDS)
-        # title_core has its own tests below; the reference applies it as posting_profile_signature must
-        cores = {"title": profile.title_core, "description": profile.footer_core}
+        # title_core and description_core have their own tests (also test_profile_jobboard.py); the reference
+        # applies them as posting_profile_signature must, and quantizes a description over all its words but the
+        # footer's: the core's and the volatile text's
+        cores = {"title": profile.title_core, "description": profile.description_core}
+        gone_of = [profile.volatile_split(profile.footer_core(v))[1] if name == "description" else ""
+                   for name, vs in fields for v in vs]
         fields = [(name, [cores[name](v) if name in cores else v for v in vs]) for name, vs in fields]
         if not mostly_cjk([v for _, vs in fields for v in vs]):
             return solr_fields_signature(posting, PROFILE_FIELDS)
         cleaned = [(name, [clean(v) for v in vs]) for name, vs in fields]
         lang = language([v for _, vs in cleaned for v in vs])
         profiles = []
+        extra = iter(gone_of)
         for name, vs in cleaned:
             profiles.append(tp.java_profile(solr_tokens(name)))
-            profiles += [cjk_profile(counts(v, lang)) for v in vs]
+            for v in vs:
+                own, dropped = counts(v, lang), next(extra)
+                profiles.append(cjk_profile(own, own + counts(clean(dropped), lang) if dropped else None))
         # the job facts (jobfacts has its own tests), as posting_profile_signature must add them: last, once each
         facts = sorted({f for name, vs in fields if name == "description" for v in vs for f in description_facts(v)})
         if facts:
@@ -582,6 +590,11 @@ FRAGMENTS = (
         "〇",
         "々",
         "\n【勤務地】\n",
+        "\n【待遇・福利厚生】\n",
+        "\n**联系方式：**\n",
+        "\n応募締切：",
+        "\n",
+        "\n\n",
         "\n勤務地：",
         "\n### 工作地点\n",
         "\n【雇用形態】\n",
