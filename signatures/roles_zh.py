@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from signatures.extract import _families_in, line_cache
 
-__all__ = ["ZhRole", "same_zh_role", "zh_role"]
+__all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role"]
 
 
 class ZhRole(NamedTuple):
@@ -184,3 +184,18 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
                 n = _whole_title_role(title, n)
             out.append(n)
     return tuple(dict.fromkeys(out))
+
+
+def title_role_key(title: str, employer: str = "") -> str:
+    """The first role a Chinese title announces as a comparable string (head, specialty characters, Latin
+    words; `employer`, the employer's name, left out of it), "" when the title names none:
+    a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师)."""
+    from signatures.extract import _title_roles
+    from signatures.features import _simplified
+
+    roles = zh_announced(tuple(_title_roles(title, "zh", True)), title, (), frozenset({employer} - {""}))
+    for name in roles:
+        k = zh_role(_simplified(name))
+        if k.head and (k.spec or k.latin):
+            return f"{k.head}|{''.join(sorted(k.spec))}|{','.join(sorted(k.latin))}"
+    return ""
