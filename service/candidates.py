@@ -10,8 +10,8 @@ much less, so LSH never proposes it. These keys are what such reposts keep:
 * `contact`: the first contact e-mail's domain (the whole address at a free-mail provider), else the
   first linked domain that is not a job platform, social site or link shortener;
 * `employer_title`: employer plus the normalized title (or the first line's role segment); a Chinese posting
-  that names no employer: its contact domain (not a free-mail address: one person may recruit for several
-  projects) plus the first role its title announces, read as a name
+  that names no employer: the name of its contact domain (not a free-mail address: one person may recruit
+  for several projects) plus the first role its title announces, read as a name
   (signatures.roles_zh.title_role_key: 智能合約工程師 = 高级智能合约工程师), so a year-later repost with another title
   wording still meets its first posting.
 
@@ -187,8 +187,9 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
         if emp:
             out[i, 2] = _h(emp + "\x00" + title) if title else 0
         elif contact and "@" not in contact and isinstance(t := p.get("title"), str) and _chinese(p, t):
-            role = title_role_key(t, site_label(contact))
-            out[i, 2] = _h(contact + "\x00role\x00" + role) if role else 0
+            label = site_label(contact)  # synfutures.com and synfutures.xyz: one employer's two domains
+            role = title_role_key(t, label)
+            out[i, 2] = _h(label + "\x00role\x00" + role) if role else 0
     return out
 
 

@@ -282,7 +282,7 @@ def test_blocking_keys_from_raw_fields() -> None:
 
 
 def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role() -> None:
-    """A Chinese posting that names no employer: its contact domain plus its title's first role, read as a name,
+    """A Chinese posting that names no employer: its contact domain's name plus its title's first role, read as a name,
     is its employer_title key (a repost a year later, the title reworded and written in traditional characters,
     meets its first posting); another role, a free-mail contact or a Japanese posting get none of it."""
     from service import candidates
@@ -296,6 +296,7 @@ def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role(
     first = key("Qingshi智能合約工程師招聘")
     assert first != 0
     assert key("[远程] Qingshi 诚聘 高级智能合约工程师 薪资 30K-50K") == first
+    assert key("[远程] Qingshi 诚聘 智能合约工程师", mail="jobs@qingshi.xyz") == first  # the employer's other domain
     assert key("[远程] Qingshi 诚聘 前端工程师") not in (0, first)
     assert key("[远程] Qingshi 诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == 0  # a person recruits for many
     assert key("スマートコントラクト開発者", lang="ja") == 0
