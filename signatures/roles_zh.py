@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
-from signatures.extract import _families_in, line_cache
+from signatures.extract import _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
 
 __all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role"]
 
@@ -36,8 +36,12 @@ _HEADS: tuple[tuple[str, str, str], ...] = (
     *((h, "A", "") for h in ("分析师",)),
     *((h, "I", "") for h in ("实习生", "实习")),
 )
+_HAN_ONLY_RE = re.compile(r"[\u4e00-\u9fff]+")
 _HEAD_RE = re.compile("(?:" + "|".join(sorted((re.escape(h) for h, _, _ in _HEADS), key=len, reverse=True)) + r")\s*$")
 _HEAD_OF = {h: (cls, keep) for h, cls, keep in _HEADS}
+#: The other role words of extraction (signatures.extract), longest first.
+_OTHER_HEADS = tuple(sorted((w for w in _ROLE_WORDS_CJK_ENDS if _HAN_ONLY_RE.fullmatch(w)),
+                            key=len, reverse=True))
 #: Seniority and filler: 资深前端工程师 and 前端工程师 are one role re-levelled (the labeling guide's TEMPORAL /
 #: SEMANTIC rewording); a name is compared without them.
 _LEVEL_RE = re.compile(r"中高级|高级|资深|初级|中级|首席|senior|sr|junior|jr|staff|principal|\bx\b")
@@ -69,6 +73,9 @@ def zh_role(name: str) -> ZhRole:
     if m:
         cls, keep = _HEAD_OF[m.group().strip()]
         head, han = cls, han[: m.start()] + keep
+    else:  # another role word is a head of its own kind: 风控专员 / 风控主管, 社媒运营 / 活动运营
+        word = next((w for w in _OTHER_HEADS if han.endswith(w)), "")
+        head, han = word, han[: len(han) - len(word)]
     spec = set(han)
     latin = set()
     for w in words:
@@ -187,8 +194,9 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
 
 
 def title_role_key(title: str, employer: str = "") -> str:
-    """The first role a Chinese title announces as a comparable string (head, specialty characters, Latin
-    words; `employer`, the employer's name, left out of it), "" when the title names none:
+    """The first role a Chinese title announces as a comparable string (head class, role families, Latin
+    words; `employer`, the employer's name, left out of it: coarser than `same_zh_role`, a candidate key, not a
+    decision), "" when the title names none:
     a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师)."""
     from signatures.extract import _title_roles
     from signatures.features import _simplified
@@ -197,5 +205,5 @@ def title_role_key(title: str, employer: str = "") -> str:
     for name in roles:
         k = zh_role(_simplified(name))
         if k.head and (k.spec or k.latin):
-            return f"{k.head}|{''.join(sorted(k.spec))}|{','.join(sorted(k.latin))}"
+            return f"{k.head}|{','.join(sorted(k.families))}|{','.join(sorted(k.latin))}"
     return ""

@@ -26,6 +26,7 @@ def _roles(title: str, desc: str) -> tuple[str, ...]:
     ("青石诚聘 资深DeFi前端工程师", "青石诚聘 资深DeFi后端工程师"),
     ("青石诚聘 后端工程师", "青石诚聘 后端运维工程师"),  # a specialty more that names another role family
     ("青石诚聘 数据分析师", "青石诚聘 数据分析实习生"),  # another head: analyst vs intern
+    ("青石诚聘 风控专员", "青石诚聘 风控主管"),  # another seniority: specialist vs supervisor
 ])
 def test_another_specialty_or_head_is_another_role(t1: str, t2: str) -> None:
     assert _f(t1, t2) == 0.0
