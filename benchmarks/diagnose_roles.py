@@ -34,7 +34,7 @@ def train_pairs(paths: list[Path]) -> list[dict]:
         for line in path.read_bytes().splitlines():
             if line.strip():
                 p = orjson.loads(line)
-                if p.get("split", "train") == "train":
+                if p.get("split") == "train":
                     out.append(p)
     return out
 

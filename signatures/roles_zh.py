@@ -30,7 +30,7 @@ class ZhRole(NamedTuple):
 _HEADS: tuple[tuple[str, str, str], ...] = (
     *((h, "E", "") for h in ("开发工程师", "研发工程师", "工程师", "开发者", "开发人员", "研发", "开发", "程序员", "工程")),
     *((h, "E", h) for h in ("测试", "运维", "算法")),
-    *((h, "L", "") for h in ("总经理", "经理", "总监", "专家", "负责人", "主管", "领导", "leader", "lead", "head")),
+    *((h, "L", "") for h in ("总经理", "经理", "总监", "专家", "负责人", "主管", "领导")),
     *((h, "D", "") for h in ("设计师", "设计")),
     *((h, "R", "") for h in ("研究员", "研究")),
     *((h, "A", "") for h in ("分析师",)),
@@ -44,10 +44,11 @@ _OTHER_HEADS = tuple(sorted((w for w in _ROLE_WORDS_CJK_ENDS if _HAN_ONLY_RE.ful
                             key=len, reverse=True))
 #: Seniority and filler: 资深前端工程师 and 前端工程师 are one role re-levelled (the labeling guide's TEMPORAL /
 #: SEMANTIC rewording); a name is compared without them.
-_LEVEL_RE = re.compile(r"中高级|高级|资深|初级|中级|首席|senior|sr|junior|jr|staff|principal|\bx\b")
+_LEVEL_RE = re.compile(r"中高级|高级|资深|初级|中级|首席|(?<![a-z])(?:senior|sr|junior|jr|staff|principal|x)(?![a-z])")
 #: Latin head words (a role written in English in a Chinese posting: "Rust Developer" = rust工程师).
 _LATIN_HEADS = {"engineer": "E", "engineers": "E", "developer": "E", "developers": "E", "dev": "E",
-                "engineering": "E", "programmer": "E", "manager": "L", "lead": "L", "head": "L", "director": "L",
+                "engineering": "E", "programmer": "E", "manager": "L", "lead": "L", "leader": "L", "head": "L",
+                "director": "L",
                 "designer": "D", "researcher": "R", "analyst": "A", "intern": "I"}
 #: Latin specialty words with a Han synonym: "QA 测试工程师" = "测试工程师", "Backend Engineer" = "后端工程师".
 _LATIN_HAN = {"qa": "测试", "test": "测试", "testing": "测试", "tester": "测试", "frontend": "前端", "backend": "后端",

@@ -38,6 +38,7 @@ def test_another_specialty_or_head_is_another_role(t1: str, t2: str) -> None:
     ("青石诚聘 Rust工程师", "青石诚聘 Rust Developer"),  # the head in English
     ("青石诚聘 QA 测试工程师", "青石诚聘 交易所测试工程师"),  # QA = 测试; 交易所 says who employs, not the job
     ("青石诚聘 高级智能合约工程师", "青石诚聘 智能合约开发"),  # seniority and head dropped
+    ("青石诚聘 SRE运维工程师", "青石诚聘 运维工程师"),  # SRE = 运维 (and no 'sr' seniority inside it)
 ])
 def test_one_role_written_two_ways_agrees(t1: str, t2: str) -> None:
     assert _f(t1, t2) == 1.0
