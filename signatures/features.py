@@ -440,7 +440,7 @@ def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
 @line_cache
 def _merge_named(names: tuple[str, ...], zh: bool = False) -> tuple[tuple[frozenset[str], ...], tuple[str, ...]]:
     """`_merge_roles` with the name kept for each distinct role; `zh`: Chinese names agree as names
-    (`roles_zh.same_zh_role`: 前端工程师 / 后端工程师 are two roles, 数据分析实习生 / 数据实习生 one)."""
+    (`roles_zh.same_zh_role`: 前端工程师 / 后端工程师 are two roles, 资深前端工程师 / 前端开发 one)."""
     out: list[frozenset[str]] = []
     kept: list[str] = []
     keys: list[ZhRole] = []
