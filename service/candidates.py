@@ -9,7 +9,11 @@ much less, so LSH never proposes it. These keys are what such reposts keep:
   normalized with signatures.employer.employer_key ("Acme (YC F24)" = "Acme, Inc."; 株式会社 / 有限公司 dropped);
 * `contact`: the first contact e-mail's domain (the whole address at a free-mail provider), else the
   first linked domain that is not a job platform, social site or link shortener;
-* `employer_title`: employer plus the normalized title (or the first line's role segment).
+* `employer_title`: employer plus the normalized title (or the first line's role segment); a Chinese posting
+  that names no employer: the name of its contact domain (not a free-mail address: one person may recruit
+  for several projects) plus the first role its title announces, read as a name
+  (signatures.roles_zh.title_role_key: 智能合約工程師 = 高级智能合约工程师), so a year-later repost with another title
+  wording still meets its first posting.
 
 Blocks are bounded: postings are sorted by (key, first seen) and each is paired with its next
 WINDOW - 1 neighbours only (sorted neighbourhood, so a block costs linear time; blocks of up to
@@ -29,8 +33,9 @@ import numpy as np
 import xxhash
 
 from service.graph import component_labels
-from signatures.employer import FREE_MAIL, PLATFORMS, employer_key, names_in_text, registrable
-from signatures.extract import _sub_spans, _unopened
+from signatures.employer import FREE_MAIL, PLATFORMS, employer_key, names_in_text, registrable, site_label
+from signatures.extract import _sub_spans, _unopened, detect_lang
+from signatures.roles_zh import title_role_key
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
 SMALL_BLOCK = 6   # blocks up to this size are paired completely
@@ -143,6 +148,16 @@ def _title_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str
     return _TITLE_NOISE_RE.sub("", _sub_spans(_PAREN_RE, scan, title, lambda m: " ").casefold())
 
 
+def _chinese(posting: Mapping[str, Any], title: str) -> bool:
+    """Whether a posting is Chinese, as extraction reads it (its `lang`, else signatures.extract.detect_lang)."""
+    lang = posting.get("lang")
+    lang = lang.strip().lower()[:2] if isinstance(lang, str) else ""
+    if lang in ("en", "zh", "ja"):
+        return lang == "zh"
+    desc = posting.get("description")
+    return detect_lang(title + "\n" + (desc if isinstance(desc, str) else "")) == "zh"
+
+
 def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
     """(n, len(KEYS)) uint64 blocking keys per posting (0: none), computed cheaply from the raw fields."""
     out = np.zeros((len(postings), len(KEYS)), np.uint64)
@@ -153,8 +168,14 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
         emp = employer_of(p, parts)
         title = _title_of(p, parts)
         out[i, 0] = _h(emp)
-        out[i, 1] = _h(contact_of(p))
-        out[i, 2] = _h(emp + "\x00" + title) if emp and title else 0
+        contact = contact_of(p)
+        out[i, 1] = _h(contact)
+        if emp:
+            out[i, 2] = _h(emp + "\x00" + title) if title else 0
+        elif contact and "@" not in contact and isinstance(t := p.get("title"), str) and _chinese(p, t):
+            label = site_label(contact)  # synfutures.com and synfutures.xyz: one employer's two domains
+            role = title_role_key(t, label)
+            out[i, 2] = _h(label + "\x00role\x00" + role) if role else 0
     return out
 
 

@@ -36,6 +36,7 @@ from signatures.extract import (
     normalize_line,
     role_families,
 )
+from signatures.roles_zh import ZhRole, same_zh_role, zh_announced, zh_role
 
 __all__ = [
     "ALWAYS_KNOWN",
@@ -269,6 +270,7 @@ class Prepared:
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
     role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
+    zh_roles: tuple[ZhRole, ...] = ()  # Chinese postings: each of `role_names` read as a name (see roles_zh)
     duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
     terms: frozenset[str] = frozenset()  # employment type, pay unit, shift as "dimension:value" (see job_terms)
 
@@ -300,6 +302,11 @@ class Prepared:
     def words_written(self) -> dict[str, bool]:
         """Latin words asked about by _names_word, and whether the posting writes them (filled on use)."""
         return {}
+
+    @cached_property
+    def simplified_text(self) -> str:
+        """`compact_text` written in simplified characters (Chinese role names are compared simplified)."""
+        return _simplified(self.compact_text)
 
     @cached_property
     def compact_text(self) -> str:
@@ -360,7 +367,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     )
     sites = employer_sites(ex)
     announced = announced_roles(ex)
-    merged = _merge_named(tuple(announced))
+    merged = _merge_named(tuple(announced), ex.lang == "zh")
     return Prepared(
         ex=ex,
         sh=arr,
@@ -370,6 +377,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         roles=merged[0],
         role_names=merged[1],
         role_parts=tuple(map(_cjk_role_parts, merged[1])),
+        zh_roles=tuple(map(zh_role, merged[1])) if ex.lang == "zh" else (),
         duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
@@ -423,6 +431,8 @@ def announced_roles(ex: Extracted) -> tuple[str, ...]:
     (extract's `roles`); never job titles merely mentioned in the company blurb. English: a role's
     trailing clause ("… who loves Go", "… for our platform team") and leading "our"/"a" dropped, sentences
     ("our CTO is the founder", "we're looking for engineers") left out."""
+    if ex.lang == "zh":
+        return zh_announced(ex.roles, ex.title, ex.lines, employer_names(ex, employer_sites(ex)))
     return _english_roles(ex.roles) if ex.lang == "en" else ex.roles
 
 
@@ -472,17 +482,27 @@ def _merge_roles(names: Sequence[str]) -> tuple[frozenset[str], ...]:
 
 
 @line_cache
-def _merge_named(names: tuple[str, ...]) -> tuple[tuple[frozenset[str], ...], tuple[str, ...]]:
-    """`_merge_roles` with the name kept for each distinct role."""
+def _merge_named(names: tuple[str, ...], zh: bool = False) -> tuple[tuple[frozenset[str], ...], tuple[str, ...]]:
+    """`_merge_roles` with the name kept for each distinct role; `zh`: Chinese names agree as names
+    (`roles_zh.same_zh_role`: 前端工程师 / 后端工程师 are two roles, 资深前端工程师 / 前端开发 one)."""
     out: list[frozenset[str]] = []
     kept: list[str] = []
+    keys: list[ZhRole] = []
     for n in map(_simplified, names):
         if _CJK_LEVEL_HEAD_RE.fullmatch(n.strip()):  # "金融产品经理/专家": a level alone names no job
             continue
         g = _grams(n)
-        if (len(g) >= 2 or _cjk_grams(g)) and not any(_same_role(g, h) for h in out):
-            out.append(g)
-            kept.append(n)
+        if not (len(g) >= 2 or _cjk_grams(g)):
+            continue
+        if zh:
+            k = zh_role(n)
+            if any(same_zh_role(k, h) for h in keys):
+                continue
+            keys.append(k)
+        elif any(_same_role(g, h) for h in out):
+            continue
+        out.append(g)
+        kept.append(n)
     return tuple(out), tuple(kept)
 
 
@@ -554,9 +574,32 @@ def _cjk_alike(pa: _RoleParts, pb: _RoleParts, a: Prepared, b: Prepared) -> bool
         all(_names_word(a, w) for w in lb - la)
 
 
+def _zh_same(a: Prepared, b: Prepared) -> Callable[[int, int], bool]:
+    """Whether role i of Chinese posting `a` and role j of `b` agree (`roles_zh.same_zh_role`, names as names)."""
+    za, zb = a.zh_roles, b.zh_roles
+    a_writes, b_writes = (lambda w: _names_word(a, w)), (lambda w: _names_word(b, w))
+    return lambda i, j: same_zh_role(za[i], zb[j], a_writes, b_writes)
+
+
+def _zh_novel(a: Prepared, b: Prepared) -> tuple[int, int]:
+    """`_novel_roles` of two Chinese postings: a role is novel when no role of the other side agrees with it
+    and the other posting never writes its name (traditional characters read as simplified)."""
+    same = _zh_same(a, b)
+    novel = 0
+    for x, y, agree in ((a, b, same), (b, a, lambda j, i: same(i, j))):
+        for i, name in enumerate(x.role_names):
+            key = name.replace(" ", "")
+            if not any(agree(i, j) for j in range(len(y.zh_roles))) and key not in y.simplified_text:
+                novel += 1
+    return novel, len(a.role_names) + len(b.role_names)
+
+
 def _cjk_matched(a: Prepared, b: Prepared) -> int:
-    """`_role_match` of two CJK postings' roles, agreement by `_same_role` or `_cjk_alike`."""
+    """`_role_match` of two CJK postings' roles, agreement by `_same_role` or `_cjk_alike`; two Chinese
+    postings' by `roles_zh.same_zh_role` (names as names)."""
     ra, rb, pa, pb = a.roles, b.roles, a.role_parts, b.role_parts
+    if a.zh_roles and b.zh_roles:
+        return _role_match(range(len(ra)), range(len(rb)), _zh_same(a, b), lambda i, j: _jac(ra[i], rb[j]))
     return _role_match(range(len(ra)), range(len(rb)),
                        lambda i, j: _same_role(ra[i], rb[j]) or _cjk_alike(pa[i], pb[j], a, b),
                        lambda i, j: _jac(ra[i], rb[j]))
@@ -963,7 +1006,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["roles_known"]] = 1.0
         f[_I["role_sim"]] = matched / (len(ra) + len(rb) - matched)
         f[_I["roles_changed"]] = _roles_changed(ra, rb, matched)
-        novel, total = _novel_roles(a, b)
+        novel, total = _zh_novel(a, b) if a.zh_roles and b.zh_roles else _novel_roles(a, b)
         f[_I["roles_novel"]] = novel / total if total else 0.0
     if a.families and b.families:
         f[_I["families_known"]] = 1.0

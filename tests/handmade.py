@@ -1701,9 +1701,63 @@ def job_board_cases() -> list[Case]:
 # ============================================================================ end of s5-i9-ja block
 
 
+# ============================================================================ s6-i9-zh block (role names)
+# Block of branch s6-i9-zh: Chinese role names written two ways over the same duties (merge) and another
+# specialty behind one head (apart); texts written for these tests.
+
+_S6_FE = ["负责交易终端 Web 页面的开发，和设计、后端一起交付新功能；", "维护 React + TypeScript 组件库与行情图表；",
+          "优化首屏加载和 WebSocket 推送的渲染性能。"]
+_S6_OPS = ["负责安全运维：服务器加固、漏洞扫描和入侵检测告警的处理；", "维护堡垒机、VPN 与密钥管理系统；",
+           "配合审计完成等保测评与应急演练。"]
+
+
+def _s6_zh_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    intro = "白沙交易所成立于2021年，面向东南亚用户提供现货与合约交易，团队约六十人，全员远程。"
+    contact = "TG: @baisha_jobs  邮箱 talent@baisha.exchange"
+    add(Case("zh-s6-head", "other_role", "zh",
+             _board_post("zh-s6-head-a", "[远端] 招募 资深 前端 开发 ( 交易终端 )", "后端", "2025-09-01", intro=intro,
+                         pay="面议", place="远程", contact=contact, duties=_S6_FE),
+             _board_post("zh-s6-head-b", "[远程] 白沙交易所诚聘 资深前端工程师(交易终端) 薪水 6000-8000 USD", "后端",
+                         "2025-10-20", intro=intro, pay="6000-8000 USD / 月", place="远程", contact=contact, duties=_S6_FE),
+             True, "TEMPORAL", note="前端开发 / 前端工程师, a title written with spaces between its words"))
+    add(Case("zh-s6-typo", "other_role", "zh",
+             _board_post("zh-s6-typo-a", "[马尼拉] 安全维运工程师 薪水:5000-8000 USD", "后端", "2025-06-02", intro=intro,
+                         pay="5000-8000 USD", place="马尼拉", contact=contact, duties=_S6_OPS),
+             _board_post("zh-s6-typo-b", "[马尼拉]  安全运维工程师 （安全方向）", "后端", "2025-06-23", intro=intro,
+                         pay="面议", place="马尼拉", contact=contact, duties=_S6_OPS),
+             True, "TEMPORAL", note="two characters of the role transposed (维运 / 运维)"))
+    add(Case("zh-s6-label", "other_role", "zh",
+             _board_post("zh-s6-label-a", "【远程】白沙交易所测试工程师", "后端", "2025-04-07", intro=intro, pay="面议",
+                         place="远程", contact=contact,
+                         duties=["职位名称：交易所测试工程师（远程办公）", "负责撮合、资产与充提系统的功能和回归测试；",
+                                 "编写接口自动化脚本，参与压测；", "跟踪缺陷并输出测试报告。"]),
+             _board_post("zh-s6-label-b", "【远程】- CEX - QA 测试工程师", "后端", "2025-11-11", intro=intro, pay="面议",
+                         place="远程", contact=contact,
+                         duties=["远程办公 - 交易所 - 测试工程师", "负责撮合、资产与充提系统的功能和回归测试；",
+                                 "编写接口自动化脚本，参与压测；", "跟踪缺陷并输出测试报告。"]),
+             True, "TEMPORAL", note="a role line's label / place is no role; QA = 测试"))
+    add(Case("zh-s6-fe-be", "other_role", "zh",
+             _board_post("zh-s6-fe-be-a", "[远程] 白沙交易所诚聘 前端开发工程师 薪水 20K-35K RMB", "后端", "2025-08-04",
+                         intro=intro, pay="20K-35K RMB", place="远程", contact=contact, duties=_S6_FE),
+             _board_post("zh-s6-fe-be-b", "[远程] 白沙交易所诚聘 后端开发工程师 薪水 25K-40K RMB", "后端", "2025-08-04",
+                         intro=intro, pay="25K-40K RMB", place="远程", contact=contact),
+             False, "PARTIAL", note="前端 / 后端 before one head (开发工程师): another role behind the same blurb"))
+    add(Case("zh-s6-be-ops", "other_role", "zh",
+             _board_post("zh-s6-be-ops-a", "【远程】寻找资深后端工程师-白沙", "后端", "2025-05-12", intro=intro, pay="面议",
+                         place="远程", contact=contact),
+             _board_post("zh-s6-be-ops-b", "【远程】寻找后端运维工程师-白沙", "后端", "2025-05-12", intro=intro, pay="面议",
+                         place="远程", contact=contact, duties=_S6_OPS),
+             False, "PARTIAL", note="后端 vs 后端运维: a specialty more that names another role family"))
+    return out
+# ============================================================================ end of s6-i9-zh block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
-    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases()]
+    return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
+            *_s6_zh_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block

@@ -279,3 +279,25 @@ def test_blocking_keys_from_raw_fields() -> None:
     assert candidates.contact_of({"id": "3", "description": "write to Jobs@Careers.Acme.co.uk"}) == "acme.co.uk"
     assert candidates.contact_of({"id": "4", "description": "https://boards.greenhouse.io/acme and https://acme.io/x"}) == "acme.io"
     assert candidates.employer_of({"id": "5", "description": "We are a small team building tools for farmers."}) == ""
+
+
+def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role() -> None:
+    """A Chinese posting that names no employer: its contact domain's name plus its title's first role, read as a name,
+    is its employer_title key (a repost a year later, the title reworded and written in traditional characters,
+    meets its first posting); another role, a free-mail contact or a Japanese posting get none of it."""
+    from service import candidates
+
+    body = "岗位职责：负责链上合约的开发与审计。\n简历请发送至 {}"
+
+    def key(title: str, mail: str = "hr@qingshi.io", lang: str | None = None) -> int:
+        p = {"id": "x", "title": title, "description": body.format(mail)} | ({"lang": lang} if lang else {})
+        return int(candidates.blocking_keys([p])[0, candidates.KEYS.index("employer_title")])
+
+    first = key("Qingshi智能合約工程師招聘")
+    assert first != 0
+    assert key("[远程] Qingshi 诚聘 高级智能合约工程师 薪资 30K-50K") == first
+    assert key("[远程] Qingshi 诚聘 智能合约工程师", mail="jobs@qingshi.xyz") == first  # the employer's other domain
+    assert key("[远程] Qingshi 诚聘 前端工程师") not in (0, first)
+    assert key("【广州】Qingshi招 AI 应用开发工程师") == key("【广州线下】AI开发工程师")  # role families and Latin words
+    assert key("[远程] Qingshi 诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == 0  # a person recruits for many
+    assert key("スマートコントラクト開発者", lang="ja") == 0

@@ -1,0 +1,210 @@
+"""Chinese role names read and compared as names: a name is a specialty (前端, 智能合约, 数据分析) before a head
+(工程师, 经理, 分析师); heads that say the same job (开发 / 工程师 / developer) and seniority (资深, 高级) do not tell
+two jobs apart, specialties do (前端 vs 后端 behind one head). Pure computation, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import NamedTuple
+
+from signatures.extract import _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
+
+__all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role"]
+
+
+class ZhRole(NamedTuple):
+    """A Chinese role name as its head class, the characters of its specialty and its Latin words."""
+
+    head: str  # class of the head: "E" engineer / developer, "L" manager / lead / expert, or the head word itself
+    spec: frozenset[str]  # Han characters (and Latin synonyms written in Han) of the specialty
+    latin: frozenset[str]  # Latin words of the specialty that have no Han synonym (ios, rust, kyc)
+    families: frozenset[str]  # role families the name names, its level left out (see extract._families_in)
+
+
+#: Heads of one kind of job, longest first within a kind: 前端开发 = 前端开发工程师 = 前端工程师; 产品经理 = 产品总监
+#: (a re-levelled head, as English seniority words). Activity words without a person (测试, 运维) name an
+#: engineer of that specialty (测试 = 测试工程师).
+_HEADS: tuple[tuple[str, str, str], ...] = (
+    *((h, "E", "") for h in ("开发工程师", "研发工程师", "工程师", "开发者", "开发人员", "研发", "开发", "程序员", "工程")),
+    *((h, "E", h) for h in ("测试", "运维", "算法")),
+    *((h, "L", "") for h in ("总经理", "经理", "总监", "专家", "负责人", "主管", "领导")),
+    *((h, "D", "") for h in ("设计师", "设计")),
+    *((h, "R", "") for h in ("研究员", "研究")),
+    *((h, "A", "") for h in ("分析师",)),
+    *((h, "I", "") for h in ("实习生", "实习")),
+)
+_HAN_ONLY_RE = re.compile(r"[\u4e00-\u9fff]+")
+_HEAD_RE = re.compile("(?:" + "|".join(sorted((re.escape(h) for h, _, _ in _HEADS), key=len, reverse=True)) + r")\s*$")
+_HEAD_OF = {h: (cls, keep) for h, cls, keep in _HEADS}
+#: The other role words of extraction (signatures.extract), longest first.
+_OTHER_HEADS = tuple(sorted((w for w in _ROLE_WORDS_CJK_ENDS if _HAN_ONLY_RE.fullmatch(w)),
+                            key=len, reverse=True))
+#: Seniority and filler: 资深前端工程师 and 前端工程师 are one role re-levelled (the labeling guide's TEMPORAL /
+#: SEMANTIC rewording); a name is compared without them.
+_LEVEL_RE = re.compile(r"中高级|高级|资深|初级|中级|首席|(?<![a-z])(?:senior|sr|junior|jr|staff|principal|x)(?![a-z])")
+#: Latin head words (a role written in English in a Chinese posting: "Rust Developer" = rust工程师).
+_LATIN_HEADS = {"engineer": "E", "engineers": "E", "developer": "E", "developers": "E", "dev": "E",
+                "engineering": "E", "programmer": "E", "manager": "L", "lead": "L", "leader": "L", "head": "L",
+                "director": "L",
+                "designer": "D", "researcher": "R", "analyst": "A", "intern": "I"}
+#: Latin specialty words with a Han synonym: "QA 测试工程师" = "测试工程师", "Backend Engineer" = "后端工程师".
+_LATIN_HAN = {"qa": "测试", "test": "测试", "testing": "测试", "tester": "测试", "frontend": "前端", "backend": "后端",
+              "fullstack": "全栈", "devops": "运维", "sre": "运维", "ops": "运维", "blockchain": "区块链",
+              "product": "产品", "data": "数据", "quant": "量化", "security": "安全", "contract": "合约",
+              "android": "安卓", "algorithm": "算法", "operations": "运营", "marketing": "市场"}
+#: Latin words that say what the employer is, not what the job is ("Crypto CEX 测试工程师" = "测试工程师").
+_EMPLOYER_WORDS = frozenset("crypto cex dex web3 defi exchange fintech startup remote".split())
+#: Families that give a role's level or stage, not its specialty (产品经理 / 产品总监 are one role re-levelled).
+_LEVEL_FAMILIES = frozenset({"lead", "founding"})
+_LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#]*|[0-9]+[a-z][a-z0-9]*")
+_HAN_RE = re.compile(r"[\u3400-\u9fff]")
+
+
+@line_cache
+def zh_role(name: str) -> ZhRole:
+    """`ZhRole` of one role name (written in simplified characters)."""
+    low = _LEVEL_RE.sub(" ", unicodedata.normalize("NFKC", name).lower())
+    words = _LATIN_WORD_RE.findall(low)
+    han = "".join(_HAN_RE.findall(low))
+    head = ""
+    m = _HEAD_RE.search(han)
+    if m:
+        cls, keep = _HEAD_OF[m.group().strip()]
+        head, han = cls, han[: m.start()] + keep
+    else:  # another role word is a head of its own kind: 风控专员 / 风控主管, 社媒运营 / 活动运营
+        word = next((w for w in _OTHER_HEADS if han.endswith(w)), "")
+        head, han = word, han[: len(han) - len(word)]
+    spec = set(han)
+    latin = set()
+    for w in words:
+        if w in _LATIN_HEADS and not head:
+            head = _LATIN_HEADS[w]
+        elif w in _LATIN_HAN:
+            spec.update(_LATIN_HAN[w])
+        elif w not in _LATIN_HEADS:
+            latin.add(w)
+    fams = frozenset(_families_in(unicodedata.normalize("NFKC", name))) - _LEVEL_FAMILIES
+    return ZhRole(head, frozenset(spec), frozenset(latin - _EMPLOYER_WORDS), fams)
+
+
+def same_zh_role(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = None,
+                 b_writes: Callable[[str], bool] | None = None) -> bool:
+    """Whether two Chinese role names name one job: the same kind of head (or one name without a head); the
+    same specialty characters (安全维运 = 安全运维), or one specialty within the other's naming no other role
+    family (测试 in 交易所测试, not 后端 in 后端运维); each Latin word only one name has written in the other
+    posting (`a_writes(word)`: posting a writes it; none given, as within one posting: the same Latin words)
+    — an iOS posting never names Android."""
+    if a.head and b.head and a.head != b.head:
+        return False
+    if not (a.head or a.spec or a.latin) or not (b.head or b.spec or b.latin):
+        return False
+    if a.spec != b.spec and not ((a.spec <= b.spec or b.spec <= a.spec) and a.families == b.families):
+        return False
+    only_a, only_b = a.latin - b.latin, b.latin - a.latin
+    if a_writes is None or b_writes is None:
+        return not only_a and not only_b
+    return all(map(b_writes, only_a)) and all(map(a_writes, only_b))
+
+
+# --------------------------------------------------------------------------- the roles a posting announces
+
+#: Where a role line's parts meet: `职位名称：X`, `base北京：X`, `远程办公 - web3 交易所 - X`, `X（备注）`.
+_PART_CUT_RE = re.compile(r"\s[-–—→|｜]\s|[:：→—|｜]|\s\(|（|\(")
+#: A sentence or a duty, not a name: "我们的研究" (our research), "编写性能测试脚本" (write test scripts).
+_NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|维护|推动|撰写|搭建|优化|构建|参与|负责|熟悉|具备|协助|完成|"
+                          r"配合|根据|掌握|了解|精通|擅长|能够|支持|提供|保障|确保)")
+#: One role name run into the next at a seniority word: "跨链专家高级跨链工程师" = 跨链专家 + 高级跨链工程师.
+_RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
+#: A role line's label alone ("岗位", "职位名称"): names no role.
+_LABEL_RE = re.compile(r"(?:招聘|急招)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title")
+_HAN_GAP_RE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|寻找|招")
+
+
+def _split_names(name: str) -> list[str]:
+    """One role read as several when it is several: names run into one at a seniority word or a hiring verb
+    (跨链专家高级跨链工程师, 量化研究员 急招合约开发工程师), or words between spaces that each end in a role word."""
+    from signatures.extract import _looks_like_role
+
+    parts = [p.strip() for x in _RUN_ON_RE.split(name) for p in _HIRE_VERB_RE.split(x)]
+    out = []
+    for p in filter(None, parts):
+        words = p.split(" ")
+        out.extend(words if len(words) >= 2 and all(_looks_like_role(w, "zh") and _HAN_RE.search(w) for w in words)
+                   else [p])
+    return out
+
+
+def _part_role(line: str, name: str) -> str:
+    """The role a role line names after a leading part that is no role (`职位名称：X`, `base北京：X`): the first
+    later part that looks like a role, or ""."""
+    from signatures.extract import _clean_role, _looks_like_role, normalize_line
+
+    if not normalize_line(line).startswith(name):
+        return ""
+    for part in _PART_CUT_RE.split(line)[1:]:
+        c = _clean_role(part)
+        if c and _looks_like_role(c, "zh"):
+            return c
+    return ""
+
+
+def _whole_title_role(title: str, name: str) -> str:
+    """A bare head read from a title written with spaces between its words ("资深 前端 开发" -> 开发) with the Han
+    words before it, after the hiring verb (资深前端开发); `name` when there are none."""
+    compact = _HAN_GAP_RE.sub("", title.lower())
+    m = re.search(r"([\u4e00-\u9fff]{1,10})" + re.escape(name), compact)
+    if not m:
+        return name
+    before = _HIRE_VERB_RE.split(m.group(1))[-1]
+    return before + name if before else name
+
+
+def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], employers: frozenset[str]) -> tuple[str, ...]:
+    """The roles of a Chinese posting as names: a role line's label or place read as its role (`职位名称：X`,
+    `base北京：X`, `远程办公 - 交易所 - X` name X), sentences and duties dropped (我们的研究, 编写…脚本), two names run
+    into one split (跨链专家高级跨链工程师), a bare head completed from a spaced title (资深 前端 开发), the
+    employer's name left out (SynFutures智能合约工程师 = 智能合约工程师)."""
+    from signatures.extract import _looks_like_role
+
+    out: list[str] = []
+    for r in roles:
+        names = [r]
+        if not _looks_like_role(r, "zh"):
+            found = next((x for ln in (title, *lines[:60]) if (x := _part_role(ln, r))), "")
+            if found:
+                names = [found]
+            elif _looks_like_role(r.split(" ")[-1], "zh") or not _LATIN_WORD_RE.fullmatch(r.replace(" ", "")):
+                names = [r]  # a title's one part ("初级财务会计") is a role though no role word ends it
+            else:
+                names = []  # a Latin word that is no role ("web3", "position")
+        for n in (x for name in names for x in _split_names(name)):
+            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n):
+                continue
+            for k in employers:
+                if len(k) >= 3 and k in n and len(n) > len(k) + 1:
+                    n = " ".join(n.replace(k, " ").split())
+            k = zh_role(n)
+            if k.head and not k.spec and not k.latin and title:
+                n = _whole_title_role(title, n)
+            out.append(n)
+    return tuple(dict.fromkeys(out))
+
+
+def title_role_key(title: str, employer: str = "") -> str:
+    """The first role a Chinese title announces as a comparable string (head class, role families, Latin
+    words; `employer`, the employer's name, left out of it: coarser than `same_zh_role`, a candidate key, not a
+    decision), "" when the title names none:
+    a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师)."""
+    from signatures.extract import _title_roles
+    from signatures.features import _simplified
+
+    roles = zh_announced(tuple(_title_roles(title, "zh", True)), title, (), frozenset({employer} - {""}))
+    for name in roles:
+        k = zh_role(_simplified(name))
+        if k.head and (k.spec or k.latin):
+            return f"{k.head}|{','.join(sorted(k.families))}|{','.join(sorted(k.latin))}"
+    return ""

@@ -1,0 +1,80 @@
+"""Chinese role names read and compared as names (signatures.roles_zh, through signatures.features): texts
+written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from signatures.extract import extract
+from signatures.features import FEATURES, announced_roles, pair_features, prepare
+
+BODY = "岗位职责：负责交易系统的设计与开发。\n任职要求：三年以上相关经验。"
+
+
+def _f(t1: str, t2: str, d1: str = BODY, d2: str = BODY, name: str = "role_sim") -> float:
+    a = prepare({"id": "a", "title": t1, "description": d1, "lang": "zh"})
+    b = prepare({"id": "b", "title": t2, "description": d2, "lang": "zh"})
+    return float(pair_features(a, b)[FEATURES.index(name)])
+
+
+def _roles(title: str, desc: str) -> tuple[str, ...]:
+    return announced_roles(extract({"id": "x", "title": title, "description": desc, "lang": "zh"}))
+
+
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("青石诚聘 前端开发工程师", "青石诚聘 后端开发工程师"),  # one head, another specialty
+    ("青石诚聘 资深DeFi前端工程师", "青石诚聘 资深DeFi后端工程师"),
+    ("青石诚聘 后端工程师", "青石诚聘 后端运维工程师"),  # a specialty more that names another role family
+    ("青石诚聘 数据分析师", "青石诚聘 数据分析实习生"),  # another head: analyst vs intern
+    ("青石诚聘 风控专员", "青石诚聘 风控主管"),  # another seniority: specialist vs supervisor
+])
+def test_another_specialty_or_head_is_another_role(t1: str, t2: str) -> None:
+    assert _f(t1, t2) == 0.0
+
+
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("青石诚聘 安全维运工程师", "青石诚聘 安全运维工程师"),  # two characters transposed
+    ("青石招募 资深 前端开发", "青石诚聘 资深前端工程师"),  # 开发 / 工程师 heads, a title written with spaces
+    ("青石诚聘 Rust工程师", "青石诚聘 Rust Developer"),  # the head in English
+    ("青石诚聘 QA 测试工程师", "青石诚聘 交易所测试工程师"),  # QA = 测试; 交易所 says who employs, not the job
+    ("青石诚聘 高级智能合约工程师", "青石诚聘 智能合约开发"),  # seniority and head dropped
+    ("青石诚聘 SRE运维工程师", "青石诚聘 运维工程师"),  # SRE = 运维 (and no 'sr' seniority inside it)
+])
+def test_one_role_written_two_ways_agrees(t1: str, t2: str) -> None:
+    assert _f(t1, t2) == 1.0
+
+
+def test_a_traditional_role_name_is_not_novel_against_its_simplified_text() -> None:
+    assert _f("青石诚聘 智能合約工程師", "青石诚聘 智能合约工程师", name="roles_novel") == 0.0
+
+
+def test_a_role_line_label_or_place_gives_the_role_after_it() -> None:
+    assert _roles("青石诚聘 测试工程师", "职位名称：区块链测试工程师（远程）\n" + BODY) == ("测试工程师", "区块链测试工程师")
+    assert _roles("青石诚聘 风控专员", "base上海：风控主管\n" + BODY) == ("风控专员", "风控主管")
+    roles = _roles("【远程】测试工程师", "远程办公 - web3 交易所 - 测试工程师\n" + BODY)
+    assert "测试工程师" in roles and not any("远程" in r for r in roles)
+
+
+def test_labels_sentences_and_duties_are_no_roles() -> None:
+    roles = _roles("青石诚聘 前端工程师", "## 岗位\n我们的研究\n编写性能测试脚本和执行负载测试\n" + BODY)
+    assert roles == ("前端工程师",)
+
+
+def test_two_names_run_into_one_are_two_roles() -> None:
+    assert _roles("青石诚聘 跨链专家高级跨链工程师", BODY) == ("跨链专家", "高级跨链工程师")
+    assert set(_roles("青石诚聘 量化研究员 急招合约开发工程师", BODY)) == {"量化研究员", "合约开发工程师"}
+
+
+def test_the_employers_name_is_no_part_of_the_role() -> None:
+    desc = BODY + "\n简历发送至 hiring@qingshi.io"
+    assert _roles("Qingshi智能合约工程师招聘", desc) == ("智能合约工程师",)
+    assert _f("Qingshi智能合約工程師招聘", "[远程] Qingshi 诚聘 智能合约工程师", desc, desc) == 1.0
+
+
+def test_a_bare_head_takes_its_specialty_from_a_spaced_title() -> None:
+    assert _roles("[远程] 资深 前端 开发 ( IM 项目 )", BODY) == ("资深前端开发",)
+
+
+def test_ios_and_android_stay_two_roles_in_one_posting() -> None:
+    a = prepare({"id": "a", "title": "青石诚聘 iOS开发工程师 & 全栈工程师 & 后端工程师", "description": BODY, "lang": "zh"})
+    assert len(a.roles) == 3
