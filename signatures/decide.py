@@ -397,7 +397,7 @@ def load_model(version: str = VERIFIER_VERSION) -> Model:
 #: Features explained together (one reason per group, contributions summed): one piece of evidence each.
 _GROUPS: dict[str, str] = {
     "roles_known": "roles", "role_sim": "roles", "roles_changed": "roles", "roles_novel": "roles",
-    "employer_roles": "roles",
+    "employer_roles": "roles", "employer_jobs": "roles",
     "families_known": "families", "families_changed": "families",
     "employer_same": "employer", "employer_differs": "employer", "employer_conflict": "employer",
     "salary_same": "salary", "salary_differs": "salary",

@@ -29,6 +29,7 @@ from signatures.extract import (
     HEADER_SPLIT_RE,
     Extracted,
     _families_in,
+    _looks_like_role,
     _sub_spans,
     _unopened,
     extract,
@@ -89,6 +90,12 @@ FEATURES: tuple[str, ...] = (
     "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's; 0 unknown or
     # two employers (one template's duties under two employers are no evidence of one job)
     "terms_changed",  # 1 when both state an employment type, pay unit or shift (hours) and they differ (job_terms)
+    "employer_jobs",  # English: 1 same employer and the same particular job set by the GUIDE: every role kept, or one of
+    # three or more changed (roles_changed < 0.5), whatever the rewording; roles naming no particular job
+    # ("Software Engineer" at a company hiring for many teams) give 0
+    "roles_halved",  # English: 1 when both announce roles, each with a role word, no evidence of two employers, and
+    # half or more of the larger role list changed (one of two roles added or dropped, another single role):
+    # another job set (PARTIAL)
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -628,6 +635,23 @@ def _generic(role_words: tuple[frozenset[str], ...]) -> bool:
     return all(w <= _GENERIC_ROLE_WORDS for w in role_words)
 
 
+#: Words that name no particular job at a company hiring for many teams ("Senior Software Engineer").
+_UNSPECIFIC_ROLE_WORDS = _GENERIC_ROLE_WORDS | {"software"}
+
+
+def _unspecific(role_words: Sequence[frozenset[str]]) -> bool:
+    """Whether an English posting's roles are all unspecific ("Software Engineer", "Engineers"): the same
+    name at one employer may be another team's job (`employer_jobs` does not count it)."""
+    return all(w <= _UNSPECIFIC_ROLE_WORDS for w in role_words)
+
+
+def _worded(ex: Extracted) -> bool:
+    """Whether every role an English posting announces has a role word (engineer, designer, ...): parts of a
+    title without one (a store, a site category: "Shift Supervisor - Pearl Street | Food") are no job list
+    to count changes in (`roles_halved`)."""
+    return all(_looks_like_role(r, "en") for r in announced_roles(ex))
+
+
 @line_cache
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     out: list[frozenset[str]] = []
@@ -938,6 +962,11 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
     f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
     f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
+    if english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
+        halved = f[_I["roles_changed"]] >= 0.5
+        f[_I["roles_halved"]] = float(halved and _worded(a.ex) and _worded(b.ex))
+        if f[_I["employer_same"]] and not halved and not (_unspecific(ra) or _unspecific(rb)):
+            f[_I["employer_jobs"]] = 1.0
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:

@@ -728,3 +728,53 @@ def test_copy_reason_names_text_copy_not_a_zero_jaccard(verifier: Verifier) -> N
     text = [r for r in d.reasons if r.startswith(("text_", "no_text"))]
     assert d.duplicate and "text_jaccard" not in verifier.model.features
     assert text and text[0].startswith("text_copy(+")  # the shipped model weighs the copy flag, not a Jaccard
+
+
+# --- issue 9, English role sets (helper s6-i9-en) ------------------------------------------------------------
+
+def _hn_pair(first_a: str, body_a: str, first_b: str, body_b: str) -> dict[str, float]:
+    a = prepare({"id": "a", "description": f"{first_a}<p>{body_a}", "posted_at": "2026-01-05T10:00:00Z"})
+    b = prepare({"id": "b", "description": f"{first_b}<p>{body_b}", "posted_at": "2026-02-03T10:00:00Z"})
+    return dict(zip(FEATURES, pair_features(a, b).tolist(), strict=True))
+
+
+def test_same_employer_and_same_particular_roles_are_one_job_set_whatever_the_text() -> None:
+    """employer_jobs: the GUIDE's "same employer and the same job(s)", whatever the rewording -- every role
+    kept, or one of three or more changed; not for a generic "Software Engineer" (a large employer's other
+    team), not when half the roles changed, not under another employer (texts written for this test)."""
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer, Product Designer", "We make hearing-aid firmware.",
+                 "Marlpit Audio | Remote (EU) | Product Designer, DSP Engineer", "Hearing aids run our code; 30 of us.")
+    assert f["employer_jobs"] == 1.0 and f["roles_halved"] == 0.0
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer, Product Designer, QA Engineer", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, Product Designer", "Hearing aids run our code.")
+    assert f["employer_jobs"] == 1.0  # one of three dropped: an update
+    f = _hn_pair("Marlpit Audio | Remote | Senior Software Engineer", "The storage team: Rust on NVMe.",
+                 "Marlpit Audio | Remote | Senior Software Engineer", "The billing team: Java and Kafka.")
+    assert f["employer_jobs"] == 0.0 and f["roles_known"] == 1.0
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer", "We make hearing-aid firmware.",
+                 "Quaystone Labs | Remote | DSP Engineer", "We make radar firmware.")
+    assert f["employer_jobs"] == 0.0 and f["roles_halved"] == 0.0
+
+
+def test_half_the_role_list_changed_is_another_job_set() -> None:
+    """roles_halved: one of two roles added or dropped, or another single role, under one employer (PARTIAL by
+    the GUIDE) -- a veto candidate of the training recipe; one of three changed is not."""
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer", "We make hearing-aid firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, Product Designer", "We make hearing-aid firmware.")
+    assert f["roles_halved"] == 1.0 and f["employer_jobs"] == 0.0
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, QA Engineer", "We make firmware.")
+    assert f["roles_halved"] == 0.0
+
+
+
+def test_title_parts_without_a_role_word_are_no_role_list_to_halve() -> None:
+    """A job board's title "Night Porter - Harbour View Hotel | Travel & Leisure" reads as parts without a role
+    word (a hotel, a site category): a copy of the ad without the category is not "half the roles changed"."""
+    def post(pid: str, title: str) -> dict:
+        return {"id": pid, "title": title, "company": "Harbour View",
+                "description": "Nights at the front desk of a 60-room hotel by the docks. Apply at harbourview.example"}
+    f = pair_features(prepare(post("a", "Night Porter - Harbour View Hotel | Travel & Leisure")),
+                      prepare(post("b", "Night Porter - Harbour View Hotel")))
+    assert f[FEATURES.index("roles_known")] == 1.0 and f[FEATURES.index("roles_changed")] >= 0.5
+    assert f[FEATURES.index("roles_halved")] == 0.0
