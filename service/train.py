@@ -60,6 +60,7 @@ MONOTONE: dict[str, int] = {
     "families_changed": -1, "employer_differs": -1, "employer_conflict": -1, "salary_differs": -1,
     "links_changed": -1, "places_moved": -1, "terms_changed": -1, "pay_tiers": -1, "duties_containment": 1,
     "text_jaccard": 1, "text_copy": 1, "date_gap": 1, "employer_jobs": 1, "roles_halved": -1,
+    "links_same": 1,
 }
 
 

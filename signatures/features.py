@@ -96,6 +96,8 @@ FEATURES: tuple[str, ...] = (
     "roles_halved",  # English: 1 when both announce roles, each with a role word, no evidence of two employers, and
     # half or more of the larger role list changed (one of two roles added or dropped, another single role):
     # another job set (PARTIAL)
+    "links_same",  # English: 1 when both list job links (ATS job pages, careers/<job> pages) and the very same ones:
+    # the same requisition(s) whatever the rewording
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -978,6 +980,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["location_agree"]] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
         f[_I["date_gap"]] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
+    if english and a.links and a.links == b.links:
+        f[_I["links_same"]] = 1.0
     if len(a.links) >= 2 and len(b.links) >= 2:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:

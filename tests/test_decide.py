@@ -778,3 +778,17 @@ def test_title_parts_without_a_role_word_are_no_role_list_to_halve() -> None:
                       prepare(post("b", "Night Porter - Harbour View Hotel")))
     assert f[FEATURES.index("roles_known")] == 1.0 and f[FEATURES.index("roles_changed")] >= 0.5
     assert f[FEATURES.index("roles_halved")] == 0.0
+
+
+def test_the_same_job_links_are_the_same_requisition_whatever_the_rewording() -> None:
+    """links_same: both list job links and exactly the same ones (the same ATS job page under a rewritten
+    post); not when one side links another job too, nor when a posting lists none."""
+    link = "https://jobs.ashbyhq.com/fernlight/6f1c2a90-aa41"
+    f = _hn_pair("Fernlight | Member of Technical Staff | NYC", f"We model soil carbon from satellites. Apply: {link}",
+                 "Fernlight | Founding Member of Technical Staff | NYC (onsite)",
+                 f"Farmers get paid for carbon they can prove; we build the proof. Apply here: {link}")
+    assert f["links_same"] == 1.0
+    f = _hn_pair("Fernlight | MTS | NYC", f"Apply: {link}",
+                 "Fernlight | MTS | NYC", f"Apply: {link} or https://jobs.ashbyhq.com/fernlight/77b0e3c2-bb52")
+    assert f["links_same"] == 0.0
+    assert _hn_pair("Fernlight | MTS | NYC", "Write to us.", "Fernlight | MTS | NYC", "Write to us.")["links_same"] == 0.0
