@@ -22,7 +22,7 @@ import orjson
 from service.eval import read_postings
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import Verifier
-from signatures.features import FEATURES, _role_match, _same_role_words, pair_features, prepare
+from signatures.features import FEATURES, _alike, pair_features, prepare
 
 DUP = {"FULL", "SEMANTIC", "TEMPORAL"}
 
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         f = dict(zip(FEATURES, pair_features(a, b).tolist(), strict=True))
         d = ver.decide(a, b)
         ra, rb = a.role_words, b.role_words
-        matched = _role_match(ra, rb, _same_role_words) if ra and rb else 0
+        matched = _alike(a, b) if ra and rb else 0
         dup = p["label"] in DUP
         pred = group[p["a"]] == group[p["b"]] if group else d.duplicate
         rule = guide_rule(f["employer_same"], f["employer_differs"], ra, rb, matched)

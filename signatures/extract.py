@@ -960,7 +960,7 @@ def _roles(
         if en and len(roles) > took and "(" in stripped:
             qual = _specialty_qualifier(stripped)
             if qual:
-                specialties.setdefault(_clean_role(roles[-1]), {})[qual] = None
+                specialties.setdefault(_clean_role(_ALT_SLASH_RE.sub(" or ", roles[-1])), {})[qual] = None
         if core and n <= 70:
             if is_role is None:
                 is_role = _looks_like_role(core, lang)
@@ -973,7 +973,7 @@ def _roles(
                     roles.append(b)
     seen: dict[str, None] = {}
     for r in roles:
-        c = _clean_role(r)
+        c = _clean_role(_ALT_SLASH_RE.sub(" or ", r) if en and "/" in r else r)
         if c and len(c) >= 2:
             quals = specialties.get(c, ())
             for name in [f"{c} {q}" for q in quals] if len(quals) >= 2 else [c]:
@@ -981,6 +981,9 @@ def _roles(
     return list(seen)[:40]
 
 
+#: A slash between Latin words of an English role name: alternatives ("Cloud Infrastructure/Data/MLOps Engineer",
+#: "Systems Architect / Full Stack Dev"), kept as " or " (features.role_alternatives reads them).
+_ALT_SLASH_RE = re.compile(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])")
 _QUALIFIER_RE = re.compile(r"\(([A-Za-z][A-Za-z &/+#.-]{1,30})\)")
 
 

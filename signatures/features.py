@@ -245,6 +245,7 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
+    role_alts: tuple[tuple[frozenset[str], ...], ...] = ()  # per role of `role_words`, its _alternatives
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
     role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
     duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
@@ -349,6 +350,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sites=sites,
         places=place_names(ex),
         role_words=role_word_sets(ex),
+        role_alts=tuple(alts for _, alts in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
         terms=job_terms(ex),
     )
 
@@ -654,15 +656,61 @@ def _worded(ex: Extracted) -> bool:
     return all(_looks_like_role(r, "en") for r in announced_roles(ex))
 
 
-@line_cache
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    out: list[frozenset[str]] = []
-    named = [w for w in map(_role_words, roles) if w]
-    words = [w for w in named if not w <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
-    for g in sorted(words, key=len, reverse=True):
-        if not any(_same_role_words(g, h) for h in out):
-            out.append(g)
+    return tuple(g for g, _ in _role_entries(roles))
+
+
+_Alternatives = tuple[frozenset[str], ...]
+
+
+@line_cache
+def _role_entries(roles: tuple[str, ...]) -> tuple[tuple[frozenset[str], _Alternatives], ...]:
+    """`_role_word_sets` with each kept role's `_alternatives`."""
+    out: list[tuple[frozenset[str], _Alternatives]] = []
+    named = [(w, r) for w, r in zip(map(_role_words, roles), roles, strict=True) if w]
+    words = [e for e in named if not e[0] <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
+    for g, name in sorted(words, key=lambda e: len(e[0]), reverse=True):
+        if not any(_same_role_words(g, h) for h, _ in out):
+            out.append((g, _alternatives(name)))
     return tuple(out)
+
+
+def _alternatives(name: str) -> _Alternatives:
+    """The alternatives an English role name written with a slash gives ("cloud infrastructure or data or mlops
+    engineer": cloud infrastructure / data / mlops engineer), each as words with the name's role noun when it
+    has none of its own; () unless two or more name a specialty (a level alone, "senior or staff engineer", or
+    a bare noun, "team lead or manager", names none)."""
+    if " or " not in name:
+        return ()
+    groups = [_role_words(g) for g in name.split(" or ")]
+    nouns = frozenset(w for g in groups for w in g if _ROLE_NOUN_RE.fullmatch(w))
+    out = []
+    for i, g in enumerate(groups):
+        own = g - frozenset().union(*(h for j, h in enumerate(groups) if j != i))
+        if any(w not in nouns and w not in _GENERIC_ROLE_WORDS for w in own):
+            out.append(own if own & nouns else own | nouns)
+    return tuple(out) if len(out) >= 2 else ()
+
+
+#: Words that say what kind of worker a role is (the head of a role name), singular as _role_words gives them.
+_ROLE_NOUN_RE = re.compile(
+    r"engineer|developer|designer|manager|scientist|researcher|analyst|architect|lead|director|intern|"
+    r"recruiter|writer|specialist|consultant|administrator|operator|technician|associate|coordinator|"
+    r"representative|strategist|officer|accountant|partner|advocate|executive|tester|head")
+
+
+def _alike(a: Prepared, b: Prepared) -> int:
+    """How many English roles of `a` match a distinct role of `b`: by `_same_role_words`, or (a name written
+    with alternatives) by any alternative of one matching any of the other."""
+    ra, rb = a.role_words, b.role_words
+    if not any(a.role_alts) and not any(b.role_alts):
+        return _role_match(ra, rb, _same_role_words)
+    xa = [alts or (w,) for w, alts in zip(ra, a.role_alts, strict=True)]
+    xb = [alts or (w,) for w, alts in zip(rb, b.role_alts, strict=True)]
+    return _role_match(range(len(ra)), range(len(rb)),
+                       lambda i, j: _same_role_words(ra[i], rb[j]) or any(
+                           _same_role_words(x, y) for x in xa[i] for y in xb[j]),
+                       lambda i, j: _jac(ra[i], rb[j]))
 
 
 def families_added(a: Prepared, b: Prepared) -> tuple[str, ...]:
@@ -946,7 +994,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     english = a.ex.lang == "en" and b.ex.lang == "en"
     if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
         # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
-        matched = _role_match(a.role_words, b.role_words, _same_role_words)
+        matched = _alike(a, b)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
         matched = _cjk_matched(a, b)

@@ -430,7 +430,7 @@ def _roles(
         m = re.search(r"\(([A-Za-z][A-Za-z &/+#.-]{1,30})\)", stripped)
         if lang == "en" and len(roles) > took and m and not _LOC_HINT_RE.search(m.group(1)) \
                 and not _EMPLOYMENT_RE.match(m.group(1)):
-            quals = specialties.setdefault(_clean_role(roles[-1]), [])
+            quals = specialties.setdefault(_clean_role(re.sub(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])", " or ", roles[-1])), [])
             if normalize_line(m.group(1)) not in quals:
                 quals.append(normalize_line(m.group(1)))
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
@@ -439,7 +439,7 @@ def _roles(
                 roles.append(b)
     seen: dict[str, None] = {}
     for r in roles:
-        c = _clean_role(r)
+        c = _clean_role(re.sub(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])", " or ", r) if lang == "en" else r)
         if c and len(c) >= 2:
             quals = specialties.get(c, [])
             for name in [f"{c} {q}" for q in quals] if len(quals) >= 2 else [c]:

@@ -792,3 +792,16 @@ def test_the_same_job_links_are_the_same_requisition_whatever_the_rewording() ->
                  "Fernlight | MTS | NYC", f"Apply: {link} or https://jobs.ashbyhq.com/fernlight/77b0e3c2-bb52")
     assert f["links_same"] == 0.0
     assert _hn_pair("Fernlight | MTS | NYC", "Write to us.", "Fernlight | MTS | NYC", "Write to us.")["links_same"] == 0.0
+
+
+def test_a_role_written_with_alternatives_matches_any_of_them() -> None:
+    """"Cloud Infrastructure/Data/MLOps Engineer" names three readings of one job: a repost retitled "Data
+    Platform Engineer" keeps it (it read as another single role: roles_halved, a veto). A level or a bare
+    noun is no alternative ("Senior/Staff Software Engineer", "Team Lead/Manager" match no "Product Manager")."""
+    f = _hn_pair("Tollgate Audio | Vancouver | Onsite", "We're looking for a:<p>- Cloud Infrastructure/Data/MLOps "
+                 "Engineer<p>to run our recommendation pipelines.",
+                 "Tollgate Audio | Data Platform Engineer | Vancouver | Onsite", "Run our recommendation pipelines.")
+    assert f["role_sim"] == 1.0 and f["roles_halved"] == 0.0 and f["employer_jobs"] == 1.0
+    f = _hn_pair("Tollgate Audio | Vancouver | Onsite", "Open roles:<p>- Engineering Team Lead/Manager",
+                 "Tollgate Audio | Product Manager | Vancouver", "Own our roadmap.")
+    assert f["roles_known"] == 1.0 and f["role_sim"] == 0.0

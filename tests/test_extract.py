@@ -481,3 +481,12 @@ def test_role_lines_told_apart_only_by_their_specialty_stay_two_roles() -> None:
     places = role_sets("Software Engineer (Remote) - https://quillmoor.example/jobs/21",
                        "Software Engineer (Lisbon) - https://quillmoor.example/jobs/22")
     assert places == {frozenset({"software", "engineer"})}, places
+
+
+def test_a_slash_in_an_english_role_name_reads_as_alternatives() -> None:
+    """"Cloud Infrastructure/Data/MLOps Engineer" keeps its alternatives as " or " (they were run together into
+    one name of five words)."""
+    ex = extract({"id": "s", "description": "Tollgate Audio | Vancouver<p>Open roles:<p>- Cloud Infrastructure/Data/"
+                  "MLOps Engineer<p>- Systems Architect / Full Stack Dev"})
+    assert "cloud infrastructure or data or mlops engineer" in ex.roles, ex.roles
+    assert "systems architect or full stack dev" in ex.roles, ex.roles
