@@ -91,7 +91,8 @@ FEATURES: tuple[str, ...] = (
     # two employers (one template's duties under two employers are no evidence of one job)
     "terms_changed",  # 1 when both state an employment type, pay unit or shift (hours) and they differ (job_terms)
     "employer_jobs",  # English: 1 same employer and the same particular job set by the GUIDE: every role kept, or one of
-    # three or more changed (roles_changed < 0.5), whatever the rewording; roles naming no particular job
+    # three or more added, dropped or swapped (roles_changed < 0.5, at most one role each way), whatever the
+    # rewording; roles naming no particular job
     # ("Software Engineer" at a company hiring for many teams) give 0
     "roles_halved",  # English: 1 when both announce roles, each with a role word, no evidence of two employers, and
     # half or more of the larger role list changed (one of two roles added or dropped, another single role):
@@ -1015,7 +1016,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
         halved = f[_I["roles_changed"]] >= 0.5
         f[_I["roles_halved"]] = float(halved and _worded(a.ex) and _worded(b.ex))
-        if f[_I["employer_same"]] and not halved and not (_unspecific(ra) or _unspecific(rb)):
+        if f[_I["employer_same"]] and not halved and len(ra) + len(rb) - 2 * matched <= 2 and \
+                not (_unspecific(ra) or _unspecific(rb)):  # at most one role added and one dropped
             f[_I["employer_jobs"]] = 1.0
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0

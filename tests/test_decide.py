@@ -805,3 +805,17 @@ def test_a_role_written_with_alternatives_matches_any_of_them() -> None:
     f = _hn_pair("Tollgate Audio | Vancouver | Onsite", "Open roles:<p>- Engineering Team Lead/Manager",
                  "Tollgate Audio | Product Manager | Vancouver", "Own our roadmap.")
     assert f["roles_known"] == 1.0 and f["role_sim"] == 0.0
+
+
+def test_several_roles_changed_in_a_long_list_are_no_same_job_set() -> None:
+    """employer_jobs counts one role added and one dropped at most (the GUIDE's "one role added or dropped among
+    three or more"; a swap is the usual repost): two added and one dropped among five is no longer the same set."""
+    five = "DSP Engineer, QA Engineer, Product Designer, Data Engineer, Account Executive"
+    f = _hn_pair(f"Marlpit Audio | Remote | {five}", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer, Data Engineer, iOS Engineer",
+                 "We make firmware.")
+    assert f["employer_jobs"] == 1.0  # one swapped
+    f = _hn_pair(f"Marlpit Audio | Remote | {five}", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer, Data Engineer, iOS Engineer, "
+                 "Android Engineer", "We make firmware.")
+    assert f["roles_changed"] < 0.5 and f["employer_jobs"] == 0.0
