@@ -37,9 +37,10 @@ MIN_LANGUAGE_DUPLICATES = 20
 #: * terms_changed >= 1: both state an employment type, pay unit or shift (clock hours) with nothing in common
 #:   (one template for a full-time and a part-time job, a day and a night shift: job boards' multi-postings).
 #: * pay_tiers >= 1: the same job at different pay posted within a day (two pay tiers: two offers, PARTIAL).
+#: * roles_halved >= 1: half or more of the role list changed (one of two roles added or dropped: PARTIAL).
 VETO_CANDIDATES: tuple[tuple[str, float], ...] = (
     ("links_changed", 0.5), ("places_moved", 1.0), ("employer_conflict", 1.0), ("terms_changed", 1.0),
-    ("pay_tiers", 1.0))
+    ("pay_tiers", 1.0), ("roles_halved", 1.0))
 #: Computed for reports, not used by the model: parsed locations are too noisy (HN first lines mix places,
 #: remote and contract terms) and places_moved says what matters; text_jaccard next to the
 #: boilerplate-weighted spec_jaccard is collinear; title_sim repeats the announced roles (titles are role
@@ -58,7 +59,8 @@ MONOTONE: dict[str, int] = {
     "employer_roles": 1, "employer_same": 1, "salary_same": 1, "roles_changed": -1, "roles_novel": -1,
     "families_changed": -1, "employer_differs": -1, "employer_conflict": -1, "salary_differs": -1,
     "links_changed": -1, "places_moved": -1, "terms_changed": -1, "pay_tiers": -1, "duties_containment": 1,
-    "text_jaccard": 1, "text_copy": 1, "date_gap": 1,
+    "text_jaccard": 1, "text_copy": 1, "date_gap": 1, "employer_jobs": 1, "roles_halved": -1,
+    "links_same": 1,
 }
 
 

@@ -402,7 +402,7 @@ def load_model(version: str = VERIFIER_VERSION) -> Model:
 #: Features explained together (one reason per group, contributions summed): one piece of evidence each.
 _GROUPS: dict[str, str] = {
     "roles_known": "roles", "role_sim": "roles", "roles_changed": "roles", "roles_novel": "roles",
-    "employer_roles": "roles",
+    "employer_roles": "roles", "employer_jobs": "roles", "links_same": "links", "links_changed": "links",
     "families_known": "families", "families_changed": "families",
     "employer_same": "employer", "employer_differs": "employer", "employer_conflict": "employer",
     "salary_same": "salary", "salary_differs": "salary",
@@ -430,6 +430,9 @@ def _reason(group: str, v: Mapping[str, float], c: float, added: Sequence[str]) 
         if not (v.get("employer_same", 0) or v.get("employer_differs", 0) or v.get("employer_conflict", 0)):
             return f"employer_unknown({c:+.1f})"
         return ("same_employer" if v.get("employer_same", 0) > 0 else "other_employer") + f"({c:+.1f})"
+    if group == "links":
+        return ("same_job_links" if v.get("links_same", 0) > 0 else
+                f"job_links_changed={v.get('links_changed', 0.0):.2f}") + f"({c:+.1f})"
     if group == "salary":
         return ("same_salary" if v.get("salary_same", 0) > 0 else "salary_differs") + f"({c:+.1f})"
     if group == "text":  # models without text_jaccard (the shipped ones) weigh text_copy alone

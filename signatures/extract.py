@@ -960,9 +960,11 @@ def _roles(
                 roles.extend(_sought_roles(line))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
-            roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
+            roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang)
+                         or lang == "en" and _linked_specialty(ln))
     prev_role = ""
     en = lang == "en"
+    specialties: dict[str, dict[str, None]] = {}  # English role name -> the specialties its role lines give
     for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
@@ -985,6 +987,10 @@ def _roles(
                 has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
             ) and _looks_like_role(head, lang) and not _ROLE_HEADING_RE.match(head):  # "Open roles: a, b"
                 roles.append(head)
+        if en and len(roles) > took and "(" in stripped:
+            qual = _specialty_qualifier(stripped)
+            if qual:
+                specialties.setdefault(_clean_role(_ALT_SLASH_RE.sub(" or ", roles[-1])), {})[qual] = None
         if core and n <= 70:
             if is_role is None:
                 is_role = _looks_like_role(core, lang)
@@ -997,10 +1003,36 @@ def _roles(
                     roles.append(b)
     seen: dict[str, None] = {}
     for r in roles:
-        c = _clean_role(r)
+        c = _clean_role(_ALT_SLASH_RE.sub(" or ", r) if en and "/" in r else r)
         if c and len(c) >= 2:
-            seen.setdefault(c, None)
+            quals = specialties.get(c, ())
+            for name in [f"{c} {q}" for q in quals] if len(quals) >= 2 else [c]:
+                seen.setdefault(name, None)
     return list(seen)[:40]
+
+
+#: A slash between Latin words of an English role name: alternatives ("Cloud Infrastructure/Data/MLOps Engineer",
+#: "Systems Architect / Full Stack Dev"), kept as " or " (features.role_alternatives reads them).
+_ALT_SLASH_RE = re.compile(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])")
+_QUALIFIER_RE = re.compile(r"\(([A-Za-z][A-Za-z &/+#.-]{1,30})\)")
+
+
+def _specialty_qualifier(line: str) -> str:
+    """The team or specialty an English role line gives in parentheses ("Software Engineer (Platform)"), ""
+    when it gives none or only a place, work mode or employment type. Role lines of one posting that differ
+    only in it are different roles (`_roles` keeps it when a role name comes with two or more)."""
+    m = _QUALIFIER_RE.search(line)
+    if not m or _LOC_HINT_RE.search(m.group(1)) or _EMPLOYMENT_RE.match(m.group(1)):
+        return ""
+    return normalize_line(m.group(1))
+
+
+def _linked_specialty(line: str) -> bool:
+    """An English list item under a role heading naming a specialty and its job link ("- Backend: <link>",
+    "* ML Infra - <link>", in title case, up to four words): a role even without a role word (the heading
+    says what the items are)."""
+    return "http" in line and _LIST_PREFIX_RE.match(line.strip()) is not None and \
+        len(core := _role_core(line).split()) <= 4 and _TITLED_RE.fullmatch(" ".join(core)) is not None
 
 
 _SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s")

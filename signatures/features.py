@@ -29,6 +29,7 @@ from signatures.extract import (
     HEADER_SPLIT_RE,
     Extracted,
     _families_in,
+    _looks_like_role,
     _sub_spans,
     _unopened,
     extract,
@@ -90,6 +91,15 @@ FEATURES: tuple[str, ...] = (
     "duties_containment",  # containment of the smaller posting's duty-section shingles in the other's; 0 unknown or
     # two employers (one template's duties under two employers are no evidence of one job)
     "terms_changed",  # 1 when both state an employment type, pay unit or shift (hours) and they differ (job_terms)
+    "employer_jobs",  # English: 1 same employer and the same particular job set by the GUIDE: every role kept, or one of
+    # three or more added, dropped or swapped (roles_changed < 0.5, at most one role each way), whatever the
+    # rewording; roles naming no particular job
+    # ("Software Engineer" at a company hiring for many teams) give 0
+    "roles_halved",  # English: 1 when both announce roles, each with a role word, no evidence of two employers, and
+    # half or more of the larger role list changed (one of two roles added or dropped, another single role):
+    # another job set (PARTIAL)
+    "links_same",  # English: 1 when both list job links (ATS job pages, careers/<job> pages) and the very same ones:
+    # the same requisition(s) whatever the rewording
 )
 _I = {name: i for i, name in enumerate(FEATURES)}
 #: Features that are always known (text similarity): explanations measure them against the average pair;
@@ -268,6 +278,7 @@ class Prepared:
     sites: frozenset[str] = frozenset()  # the employer's own domains (see employer_sites)
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
+    role_alts: tuple[tuple[frozenset[str], ...], ...] = ()  # per role of `role_words`, its _alternatives
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
     role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
     zh_roles: tuple[ZhRole, ...] = ()  # Chinese postings: each of `role_names` read as a name (see roles_zh)
@@ -392,6 +403,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sites=sites,
         places=place_names(ex),
         role_words=role_word_sets(ex),
+        role_alts=tuple(alts for _, alts in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
         terms=job_terms(ex),
     )
 
@@ -715,15 +727,78 @@ def _generic(role_words: tuple[frozenset[str], ...]) -> bool:
     return all(w <= _GENERIC_ROLE_WORDS for w in role_words)
 
 
-@line_cache
+#: Words that name no particular job at a company hiring for many teams ("Senior Software Engineer").
+_UNSPECIFIC_ROLE_WORDS = _GENERIC_ROLE_WORDS | {"software"}
+
+
+def _unspecific(role_words: Sequence[frozenset[str]]) -> bool:
+    """Whether an English posting's roles are all unspecific ("Software Engineer", "Engineers"): the same
+    name at one employer may be another team's job (`employer_jobs` does not count it)."""
+    return all(w <= _UNSPECIFIC_ROLE_WORDS for w in role_words)
+
+
+def _worded(ex: Extracted) -> bool:
+    """Whether every role an English posting announces has a role word (engineer, designer, ...): parts of a
+    title without one (a store, a site category: "Shift Supervisor - Pearl Street | Food") are no job list
+    to count changes in (`roles_halved`)."""
+    return all(_looks_like_role(r, "en") for r in announced_roles(ex))
+
+
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    out: list[frozenset[str]] = []
-    named = [w for w in map(_role_words, roles) if w]
-    words = [w for w in named if not w <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
-    for g in sorted(words, key=len, reverse=True):
-        if not any(_same_role_words(g, h) for h in out):
-            out.append(g)
+    return tuple(g for g, _ in _role_entries(roles))
+
+
+_Alternatives = tuple[frozenset[str], ...]
+
+
+@line_cache
+def _role_entries(roles: tuple[str, ...]) -> tuple[tuple[frozenset[str], _Alternatives], ...]:
+    """`_role_word_sets` with each kept role's `_alternatives`."""
+    out: list[tuple[frozenset[str], _Alternatives]] = []
+    named = [(w, r) for w, r in zip(map(_role_words, roles), roles, strict=True) if w]
+    words = [e for e in named if not e[0] <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
+    for g, name in sorted(words, key=lambda e: len(e[0]), reverse=True):
+        if not any(_same_role_words(g, h) for h, _ in out):
+            out.append((g, _alternatives(name)))
     return tuple(out)
+
+
+def _alternatives(name: str) -> _Alternatives:
+    """The alternatives an English role name written with a slash gives ("cloud infrastructure or data or mlops
+    engineer": cloud infrastructure / data / mlops engineer), each as words with the name's role noun when it
+    has none of its own; () unless two or more name a specialty (a level alone, "senior or staff engineer", or
+    a bare noun, "team lead or manager", names none)."""
+    if " or " not in name:
+        return ()
+    groups = [_role_words(g) for g in name.split(" or ")]
+    nouns = frozenset(w for g in groups for w in g if _ROLE_NOUN_RE.fullmatch(w))
+    out = []
+    for i, g in enumerate(groups):
+        own = g - frozenset().union(*(h for j, h in enumerate(groups) if j != i))
+        if any(w not in nouns and w not in _GENERIC_ROLE_WORDS for w in own):
+            out.append(own if own & nouns else own | nouns)
+    return tuple(out) if len(out) >= 2 else ()
+
+
+#: Words that say what kind of worker a role is (the head of a role name), singular as _role_words gives them.
+_ROLE_NOUN_RE = re.compile(
+    r"engineer|developer|designer|manager|scientist|researcher|analyst|architect|lead|director|intern|"
+    r"recruiter|writer|specialist|consultant|administrator|operator|technician|associate|coordinator|"
+    r"representative|strategist|officer|accountant|partner|advocate|executive|tester|head")
+
+
+def _alike(a: Prepared, b: Prepared) -> int:
+    """How many English roles of `a` match a distinct role of `b`: by `_same_role_words`, or (a name written
+    with alternatives) by any alternative of one matching any of the other."""
+    ra, rb = a.role_words, b.role_words
+    if not any(a.role_alts) and not any(b.role_alts):
+        return _role_match(ra, rb, _same_role_words)
+    xa = [alts or (w,) for w, alts in zip(ra, a.role_alts, strict=True)]
+    xb = [alts or (w,) for w, alts in zip(rb, b.role_alts, strict=True)]
+    return _role_match(range(len(ra)), range(len(rb)),
+                       lambda i, j: _same_role_words(ra[i], rb[j]) or any(
+                           _same_role_words(x, y) for x in xa[i] for y in xb[j]),
+                       lambda i, j: _jac(ra[i], rb[j]))
 
 
 def families_added(a: Prepared, b: Prepared) -> tuple[str, ...]:
@@ -995,7 +1070,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     english = a.ex.lang == "en" and b.ex.lang == "en"
     if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
         # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
-        matched = _role_match(a.role_words, b.role_words, _same_role_words)
+        matched = _alike(a, b)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
         matched = _cjk_matched(a, b)
@@ -1013,6 +1088,12 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
     f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
     f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
+    if english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
+        halved = f[_I["roles_changed"]] >= 0.5
+        f[_I["roles_halved"]] = float(halved and _worded(a.ex) and _worded(b.ex))
+        if f[_I["employer_same"]] and not halved and len(ra) + len(rb) - 2 * matched <= 2 and \
+                not (_unspecific(ra) or _unspecific(rb)):  # at most one role added and one dropped
+            f[_I["employer_jobs"]] = 1.0
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:
@@ -1024,6 +1105,8 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["location_agree"]] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
         f[_I["date_gap"]] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
+    if english and a.links and a.links == b.links:
+        f[_I["links_same"]] = 1.0
     if len(a.links) >= 2 and len(b.links) >= 2:
         shared, only_a, only_b = links_compared(a, b)
         if shared + only_a + only_b and min(shared + only_a, shared + only_b) >= 2:

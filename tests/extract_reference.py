@@ -14,6 +14,10 @@ the first line, when it is a header read (pipe fields or the title), is no role 
 head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles; a bare 'role' / 'position'
 opens a hiring list only with a colon ('The role reports to our VP Growth' names no role), and a head that is a
 role heading ('Open roles: …') is none.
+English role sets (issue 9, s6-i9-en): a linked list item under a role heading in title case of up to four words is a
+role without a role word ("- Backend: <link>"); role lines of one name with two or more specialties in parentheses
+(not a place, work mode or employment type) are one role per specialty; an English title field without role words
+gives its part before the first ` - ` / ` | ` / `: `.
 """
 
 from __future__ import annotations
@@ -397,8 +401,15 @@ def _roles(
                     roles.append(item)
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
-            roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang))
+            for ln in sec.lines[:12]:
+                words = _role_core(ln).split()
+                specialty = lang == "en" and "http" in ln and bool(_LIST_PREFIX_RE.match(ln.strip())) and \
+                    len(words) <= 4 and bool(re.fullmatch(
+                        r"(?:[A-Z0-9][\w+#./-]*|of|and|for|&)(?: (?:[A-Z0-9][\w+#./-]*|of|and|for|&))*", " ".join(words)))
+                if _looks_like_role(_role_core(ln), lang) or specialty:
+                    roles.append(ln)
     prev_role = ""
+    specialties: dict[str, list[str]] = {}  # English: a role name -> the specialties in parentheses of its lines
     for line in lines[1:] if header else lines:
         stripped = line.strip()
         has_url = bool(_URL_ONLY_RE.search(stripped))
@@ -416,15 +427,23 @@ def _roles(
             if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and _looks_like_role(head, lang) \
                     and not _ROLE_HEADING_RE.match(head):
                 roles.append(head)
+        m = re.search(r"\(([A-Za-z][A-Za-z &/+#.-]{1,30})\)", stripped)
+        if lang == "en" and len(roles) > took and m and not _LOC_HINT_RE.search(m.group(1)) \
+                and not _EMPLOYMENT_RE.match(m.group(1)):
+            quals = specialties.setdefault(_clean_role(re.sub(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])", " or ", roles[-1])), [])
+            if normalize_line(m.group(1)) not in quals:
+                quals.append(normalize_line(m.group(1)))
         prev_role = core if (core and len(core) <= 70 and _looks_like_role(core, lang)) else ""
         for b in _BRACKET_RE.findall(stripped):
             if lang != "en" and _looks_like_role(b, lang) and len(b) <= 20:
                 roles.append(b)
     seen: dict[str, None] = {}
     for r in roles:
-        c = _clean_role(r)
+        c = _clean_role(re.sub(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])", " or ", r) if lang == "en" else r)
         if c and len(c) >= 2:
-            seen.setdefault(c, None)
+            quals = specialties.get(c, [])
+            for name in [f"{c} {q}" for q in quals] if len(quals) >= 2 else [c]:
+                seen.setdefault(name, None)
     return list(seen)[:40]
 
 

@@ -1757,7 +1757,7 @@ def _s6_zh_cases() -> list[Case]:
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases()]
+            *_s6_zh_cases(), *_en_s6_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block
@@ -1894,4 +1894,104 @@ def _en_s5_cases() -> list[Case]:
                     "their power well: that is what we do, for 400 of them and counting.",
                     "a Senior Backend Engineer (Go)"),
              True, "TEMPORAL", note="the same sentence, intro rewritten"))
+    return out
+
+
+# ----------------------------------------------------------------------------- English, s6-i9-en block
+# Role sets as the GUIDE counts them in hiring-thread reposts: role lists written without role words under a
+# `Roles:` heading, role lines told apart only by a specialty in parentheses, the same particular roles under a
+# rewritten text (TEMPORAL), one of two roles added to an otherwise kept text (PARTIAL), and one generic
+# "Software Engineer" name at a company hiring for many teams (apart). Written for these tests by s6-i9-en.
+
+def _en_s6_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+
+    # a role list under `Roles:` without role words ("- Backend: link"), reposted with full role names and
+    # one role added among three (TEMPORAL)
+    hg = "harrowgate.example"
+    add(Case("en-s6-linked-specialties", "multi_role", "en",
+             _hn("en-s6-linked-specialties-a", "2026-02-02", [
+                 "Harrowgate Freight | Senior Engineers | Remote (US) | Full-time",
+                 "Harrowgate Freight plans refrigerated truck loads for regional grocers, 70 people, Series B.",
+                 "Roles:",
+                 f"- Backend: https://{hg}/careers/backend",
+                 f"- Data Platform: https://{hg}/careers/data-platform",
+                 f"- Mobile: https://{hg}/careers/mobile",
+                 f"Questions? Write to talent@{hg}"]),
+             _hn("en-s6-linked-specialties-b", "2026-03-03", [
+                 "Harrowgate Freight | Remote (US) | Full-time | Multiple roles",
+                 "We plan cold-chain truck loads for regional grocery chains; 75 people, Series B, growing.",
+                 "We're hiring for several roles:",
+                 f"- Backend Software Engineer: https://{hg}/careers/backend",
+                 f"- Data Platform Engineer: https://{hg}/careers/data-platform",
+                 f"- Mobile Engineer: https://{hg}/careers/mobile",
+                 f"- Product Designer: https://{hg}/careers/product-designer",
+                 f"Reach us at talent@{hg}"]),
+             True, "TEMPORAL", note="three roles, one added; the first list names them without role words"))
+
+    # two role lines of one name told apart by a team in parentheses: dropping a third role is one of three
+    # (TEMPORAL), not one of two
+    def specialties(pid: str, date: str, roles: list[str], blurb: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            "Quillmere | Software Engineer | Lisbon (Hybrid) | Full-time | https://quillmere.example", blurb,
+            *(f"{r} - https://quillmere.example/apply/{i}" for i, r in enumerate(roles)),
+            "Stack: Kotlin, Postgres, Kafka, React."])
+    three = ["Software Engineer (Payments)", "Software Engineer (Search)", "Product Analyst"]
+    add(Case("en-s6-specialty-drop", "multi_role", "en",
+             specialties("en-s6-specialty-drop-a", "2026-01-05", three,
+                         "Quillmere runs the booking system of 900 surf schools and dive centres on the Atlantic coast."),
+             specialties("en-s6-specialty-drop-b", "2026-02-02", three[:2],
+                         "Surf schools and dive centres along the Atlantic take their bookings through Quillmere: "
+                         "900 of them so far."),
+             True, "TEMPORAL", note="Product Analyst dropped among three roles; the intro rewritten"))
+
+    # one of two roles added to a kept text: another job set (PARTIAL)
+    def roles_post(pid: str, date: str, extra: bool) -> dict[str, Any]:
+        more = ["Mobile Engineer | $140k - $170k + Equity",
+                "--> Bring our field app to iOS and Android for the inspectors who use it on site."] if extra else []
+        return _hn(pid, date, [
+            "Corriebrook Surveys | Leeds & Remote (UK) | Full-Stack Engineering",
+            "Corriebrook Surveys turns drone images of bridges into inspection reports for county councils. "
+            "We were founded by two structural engineers and have been profitable for three years.",
+            "Full-Stack Engineers | $140k - $170k + Equity",
+            "--> Build the report editor our inspectors spend their days in, from the Postgres schema to the UI.",
+            *more,
+            "Learn more: https://corriebrook.example/jobs",
+            "Write to our CTO at maya@corriebrook.example"])
+    add(Case("en-s6-two-add", "multi_role", "en",
+             roles_post("en-s6-two-add-a", "2026-01-05", False), roles_post("en-s6-two-add-b", "2026-02-02", True),
+             False, "PARTIAL", note="one role, then two: half the role list changed, the rest of the text kept"))
+
+    # the same two particular roles, the whole text rewritten (TEMPORAL)
+    add(Case("en-s6-rewritten-roles", "multi_role", "en",
+             _hn("en-s6-rewritten-roles-a", "2026-01-06", [
+                 "Tarnwell Labs | Data Platform Engineer, Machine Learning Engineer | Boston, MA | Onsite",
+                 "Tarnwell Labs predicts failures in hospital sterilisers from their sensor logs.",
+                 "Data Platform Engineer: own the pipelines that pull logs from 300 hospitals every hour.",
+                 "Machine Learning Engineer: train and ship the failure models, from notebooks to the device.",
+                 "Email jobs@tarnwell.example"]),
+             _hn("en-s6-rewritten-roles-b", "2026-03-02", [
+                 "Tarnwell Labs | Boston, MA | Onsite | Full-time",
+                 "Hospitals lose operating-room hours when a steriliser breaks; our models see it coming weeks ahead.",
+                 "We are looking for a Data Platform Engineer and a Machine Learning Engineer.",
+                 "You will work next to our two founders and the clinical engineers of our pilot sites.",
+                 "Reach us at jobs@tarnwell.example"]),
+             True, "TEMPORAL", note="same employer, the same two roles, every sentence rewritten"))
+
+    # a large employer's generic "Senior Software Engineer" for two teams (PARTIAL): the name is no particular job
+    add(Case("en-s6-generic-teams", "other_role", "en",
+             _hn("en-s6-generic-teams-a", "2026-01-06", [
+                 "Brightwater Systems | Senior Software Engineer | Seattle, WA | Hybrid",
+                 "Join the storage team that keeps Brightwater's object store fast: Rust, io_uring, NVMe.",
+                 "You will profile tail latency on our disk fleet, rewrite the compaction scheduler and carry "
+                 "the pager one week in six.",
+                 "Apply at https://careers.brightwater.example/jobs/44120"]),
+             _hn("en-s6-generic-teams-b", "2026-02-03", [
+                 "Brightwater Systems | Senior Software Engineer | Seattle, WA | Hybrid",
+                 "Our billing team needs someone to rebuild invoicing for enterprise contracts in Java and Kafka.",
+                 "Finance asks for usage-based pricing by summer; you will design the metering events and the "
+                 "monthly close with them.",
+                 "Apply at https://careers.brightwater.example/jobs/51877"]),
+             False, "PARTIAL", note="one employer, one generic role name, two teams' jobs"))
     return out

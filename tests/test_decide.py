@@ -800,3 +800,94 @@ def test_fact_lines_match_the_uncached_reading() -> None:
     assert any(any(reference(t)) for t in texts)
     for lines in texts:
         assert jf.fact_lines(lines) == reference(lines)
+
+
+# --- issue 9, English role sets (helper s6-i9-en) ------------------------------------------------------------
+
+def _hn_pair(first_a: str, body_a: str, first_b: str, body_b: str) -> dict[str, float]:
+    a = prepare({"id": "a", "description": f"{first_a}<p>{body_a}", "posted_at": "2026-01-05T10:00:00Z"})
+    b = prepare({"id": "b", "description": f"{first_b}<p>{body_b}", "posted_at": "2026-02-03T10:00:00Z"})
+    return dict(zip(FEATURES, pair_features(a, b).tolist(), strict=True))
+
+
+def test_same_employer_and_same_particular_roles_are_one_job_set_whatever_the_text() -> None:
+    """employer_jobs: the GUIDE's "same employer and the same job(s)", whatever the rewording -- every role
+    kept, or one of three or more changed; not for a generic "Software Engineer" (a large employer's other
+    team), not when half the roles changed, not under another employer (texts written for this test)."""
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer, Product Designer", "We make hearing-aid firmware.",
+                 "Marlpit Audio | Remote (EU) | Product Designer, DSP Engineer", "Hearing aids run our code; 30 of us.")
+    assert f["employer_jobs"] == 1.0 and f["roles_halved"] == 0.0
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer, Product Designer, QA Engineer", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, Product Designer", "Hearing aids run our code.")
+    assert f["employer_jobs"] == 1.0  # one of three dropped: an update
+    f = _hn_pair("Marlpit Audio | Remote | Senior Software Engineer", "The storage team: Rust on NVMe.",
+                 "Marlpit Audio | Remote | Senior Software Engineer", "The billing team: Java and Kafka.")
+    assert f["employer_jobs"] == 0.0 and f["roles_known"] == 1.0
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer", "We make hearing-aid firmware.",
+                 "Quaystone Labs | Remote | DSP Engineer", "We make radar firmware.")
+    assert f["employer_jobs"] == 0.0 and f["roles_halved"] == 0.0
+
+
+def test_half_the_role_list_changed_is_another_job_set() -> None:
+    """roles_halved: one of two roles added or dropped, or another single role, under one employer (PARTIAL by
+    the GUIDE) -- a veto candidate of the training recipe; one of three changed is not."""
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer", "We make hearing-aid firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, Product Designer", "We make hearing-aid firmware.")
+    assert f["roles_halved"] == 1.0 and f["employer_jobs"] == 0.0
+    f = _hn_pair("Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, QA Engineer", "We make firmware.")
+    assert f["roles_halved"] == 0.0
+
+
+
+def test_title_parts_without_a_role_word_are_no_role_list_to_halve() -> None:
+    """A job board's title "Night Porter - Harbour View Hotel | Travel & Leisure" reads as parts without a role
+    word (a hotel, a site category): a copy of the ad without the category is not "half the roles changed"."""
+    def post(pid: str, title: str) -> dict:
+        return {"id": pid, "title": title, "company": "Harbour View",
+                "description": "Nights at the front desk of a 60-room hotel by the docks. Apply at harbourview.example"}
+    f = pair_features(prepare(post("a", "Night Porter - Harbour View Hotel | Travel & Leisure")),
+                      prepare(post("b", "Night Porter - Harbour View Hotel")))
+    assert f[FEATURES.index("roles_known")] == 1.0 and f[FEATURES.index("roles_changed")] >= 0.5
+    assert f[FEATURES.index("roles_halved")] == 0.0
+
+
+def test_the_same_job_links_are_the_same_requisition_whatever_the_rewording() -> None:
+    """links_same: both list job links and exactly the same ones (the same ATS job page under a rewritten
+    post); not when one side links another job too, nor when a posting lists none."""
+    link = "https://jobs.ashbyhq.com/fernlight/6f1c2a90-aa41"
+    f = _hn_pair("Fernlight | Member of Technical Staff | NYC", f"We model soil carbon from satellites. Apply: {link}",
+                 "Fernlight | Founding Member of Technical Staff | NYC (onsite)",
+                 f"Farmers get paid for carbon they can prove; we build the proof. Apply here: {link}")
+    assert f["links_same"] == 1.0
+    f = _hn_pair("Fernlight | MTS | NYC", f"Apply: {link}",
+                 "Fernlight | MTS | NYC", f"Apply: {link} or https://jobs.ashbyhq.com/fernlight/77b0e3c2-bb52")
+    assert f["links_same"] == 0.0
+    assert _hn_pair("Fernlight | MTS | NYC", "Write to us.", "Fernlight | MTS | NYC", "Write to us.")["links_same"] == 0.0
+
+
+def test_a_role_written_with_alternatives_matches_any_of_them() -> None:
+    """"Cloud Infrastructure/Data/MLOps Engineer" names three readings of one job: a repost retitled "Data
+    Platform Engineer" keeps it (it read as another single role: roles_halved, a veto). A level or a bare
+    noun is no alternative ("Senior/Staff Software Engineer", "Team Lead/Manager" match no "Product Manager")."""
+    f = _hn_pair("Tollgate Audio | Vancouver | Onsite", "We're looking for a:<p>- Cloud Infrastructure/Data/MLOps "
+                 "Engineer<p>to run our recommendation pipelines.",
+                 "Tollgate Audio | Data Platform Engineer | Vancouver | Onsite", "Run our recommendation pipelines.")
+    assert f["role_sim"] == 1.0 and f["roles_halved"] == 0.0 and f["employer_jobs"] == 1.0
+    f = _hn_pair("Tollgate Audio | Vancouver | Onsite", "Open roles:<p>- Engineering Team Lead/Manager",
+                 "Tollgate Audio | Product Manager | Vancouver", "Own our roadmap.")
+    assert f["roles_known"] == 1.0 and f["role_sim"] == 0.0
+
+
+def test_several_roles_changed_in_a_long_list_are_no_same_job_set() -> None:
+    """employer_jobs counts one role added and one dropped at most (the GUIDE's "one role added or dropped among
+    three or more"; a swap is the usual repost): two added and one dropped among five is no longer the same set."""
+    five = "DSP Engineer, QA Engineer, Product Designer, Data Engineer, Account Executive"
+    f = _hn_pair(f"Marlpit Audio | Remote | {five}", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer, Data Engineer, iOS Engineer",
+                 "We make firmware.")
+    assert f["employer_jobs"] == 1.0  # one swapped
+    f = _hn_pair(f"Marlpit Audio | Remote | {five}", "We make firmware.",
+                 "Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer, Data Engineer, iOS Engineer, "
+                 "Android Engineer", "We make firmware.")
+    assert f["roles_changed"] < 0.5 and f["employer_jobs"] == 0.0

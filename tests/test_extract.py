@@ -464,3 +464,50 @@ def test_line_caches_stay_bounded(monkeypatch) -> None:
         assert ex.normalize_line.cache_info().currsize <= 8
         assert features._line_shingles.cache_info().currsize <= 8
         assert features._families_of.cache_info().currsize <= 8
+
+
+# --- issue 9, English role sets (helper s6-i9-en) ------------------------------------------------------------
+
+def test_linked_items_under_a_roles_heading_are_roles_without_a_role_word() -> None:
+    """`Roles:` then `- Backend: <link>`: the heading says the items are roles, so a repost listing the same
+    jobs this way keeps its role set (it read as one generic "Senior Engineers" and lost every role); an item
+    that is a sentence ("Read our blog") is no role (texts written for this test)."""
+    desc = "<p>".join([
+        "Fernwick | Senior Engineers | Remote (EU)",
+        "Fernwick builds scheduling software for veterinary clinics.",
+        "Roles:",
+        "- Backend: https://fernwick.example/careers/backend",
+        "- Data Platform - https://fernwick.example/careers/data-platform",
+        "- Read our blog: https://fernwick.example/blog",
+    ])
+    roles = extract({"id": "f", "description": desc}).roles
+    assert "backend" in roles and "data platform" in roles, roles
+    assert not any("blog" in r for r in roles), roles
+
+
+def test_role_lines_told_apart_only_by_their_specialty_stay_two_roles() -> None:
+    """"Software Engineer (Payments)" and "Software Engineer (Search)" are two jobs: dropping the parentheses
+    made them one, so a repost dropping a third role read as one of two roles dropped (PARTIAL) instead of one
+    of three (TEMPORAL). A place or work mode in parentheses still names no other role."""
+    from signatures.features import role_word_sets
+
+    def role_sets(*lines: str) -> set[frozenset[str]]:
+        desc = "<p>".join(["Quillmoor | Lisbon | Full-time", "Quillmoor makes tools for tax advisers.", *lines])
+        return set(role_word_sets(extract({"id": "q", "description": desc})))
+
+    three = role_sets("Software Engineer (Payments) - https://quillmoor.example/jobs/11",
+                      "Software Engineer (Search) - https://quillmoor.example/jobs/12",
+                      "Product Analyst - https://quillmoor.example/jobs/13")
+    assert len(three) == 3 and frozenset({"software", "engineer", "payment"}) in three, three
+    places = role_sets("Software Engineer (Remote) - https://quillmoor.example/jobs/21",
+                       "Software Engineer (Lisbon) - https://quillmoor.example/jobs/22")
+    assert places == {frozenset({"software", "engineer"})}, places
+
+
+def test_a_slash_in_an_english_role_name_reads_as_alternatives() -> None:
+    """"Cloud Infrastructure/Data/MLOps Engineer" keeps its alternatives as " or " (they were run together into
+    one name of five words)."""
+    ex = extract({"id": "s", "description": "Tollgate Audio | Vancouver<p>Open roles:<p>- Cloud Infrastructure/Data/"
+                  "MLOps Engineer<p>- Systems Architect / Full Stack Dev"})
+    assert "cloud infrastructure or data or mlops engineer" in ex.roles, ex.roles
+    assert "systems architect or full stack dev" in ex.roles, ex.roles

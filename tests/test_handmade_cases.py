@@ -43,6 +43,13 @@ MODEL_GAPS: dict[str, str] = {
     "zh-board-tiers": "two pay tiers of one job posted minutes apart (PARTIAL): the same text, role and employer, "
                       "salary_differs; p=0.96: the pay_tiers veto would keep it apart, but as a hand rule it vetoed Japanese "
                       "SEMANTIC duplicates (one ad, pay written differently on two sites), so it stays a training-recipe candidate",
+    # s6-i9-en block: the same employer and the same particular roles under a rewritten text; the retrained
+    # model's employer_jobs feature is the evidence (the shipped coefficients predate it)
+    "en-s6-rewritten-roles": "verifier 2 (shipped) p=0.39 < 0.70: same employer, the same two roles (role_sim 1.00), "
+                             "every sentence rewritten (job_text_containment 0.10); employer_jobs is new (retrain)",
+    "en-s6-linked-specialties": "verifier 2 (shipped) p=0.19 < 0.70: same employer, three roles kept and one added "
+                                "(role_sim 0.75), the text rewritten (job_text_containment 0.20); employer_jobs is "
+                                "new (retrain)",
 }
 #: s5-i9-ja block: profile_sig gaps.
 PROFILE_GAPS: dict[str, str] = {
