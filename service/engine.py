@@ -18,6 +18,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -34,20 +35,31 @@ PAIR_CHUNK = 1_000_000  # candidate pairs compared per step (bounds the temporar
 PAIR_BUDGET = 8_000_000  # raw band-key pairs generated per block (bounds the candidate arrays)
 
 
-#: A multiprocessing.Pool, or None: work runs in this process.
+#: A concurrent.futures.ProcessPoolExecutor, or None: work runs in this process.
 Pool = Any
 
 
 @contextmanager
 def worker_pool(workers: int) -> Iterator[Pool]:
     """A pool of `workers` forked processes for the whole run (None for one worker): fork it early, while
-    the main process is small, so the workers do not carry copies of its arrays."""
+    the main process is small, so the workers do not carry copies of its arrays. A ProcessPoolExecutor, not a
+    multiprocessing.Pool: a worker killed while it waits for work (SIGTERM to the process group) leaves
+    Pool.terminate waiting for ever on the queue lock it held; the executor sees a dead worker and ends."""
     if workers <= 1:
         yield None
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(workers, initializer=_ignore_ctrl_c) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_ctrl_c)
+    try:
+        pool.submit(int).result()  # forks the workers now
         yield pool
+    except BaseException:
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:  # the tasks in flight are not waited for either
+            proc.kill()
+        raise
+    pool.shutdown()
 
 
 def _ignore_ctrl_c() -> None:
@@ -64,11 +76,11 @@ def imap_ordered(pool: Pool, fn: Callable[[Any], Any], tasks: Iterable[Any], ahe
         return
     pending: deque = deque()
     for t in tasks:
-        pending.append(pool.apply_async(fn, (t,)))
+        pending.append(pool.submit(fn, t))
         if len(pending) >= ahead:
-            yield pending.popleft().get()
+            yield pending.popleft().result()
     while pending:
-        yield pending.popleft().get()
+        yield pending.popleft().result()
 
 
 class Phases:
