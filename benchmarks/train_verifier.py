@@ -21,7 +21,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from service import train as recipe_mod  # noqa: E402
 from service.eval import load_label_sets, read_postings, score, train_rows_of, training_set  # noqa: E402
 from service.files import write_atomic  # noqa: E402
+from signatures.features import FEATURES  # noqa: E402
 from signatures.version import VERIFIER_VERSION  # noqa: E402
+
+
+def parse_vetoes(text: str) -> tuple[tuple[str, float], ...]:
+    """`links_changed>=0.5,places_moved>=1` as (feature, at_least) pairs; every name a feature."""
+    out = []
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, sep, at = item.partition(">=")
+        if not sep or name not in FEATURES:
+            raise SystemExit(f"--vetoes: {item!r} is not FEATURE>=VALUE with a known feature")
+        out.append((name, float(at)))
+    return tuple(out)
 
 
 def main() -> None:
@@ -37,6 +49,24 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=0, metavar="N",
                     help="also report the mean and range of the CV figures over N random group-to-fold splits")
     ap.add_argument("--dry-run", action="store_true", help="report CV only, do not write coefficients")
+    ap.add_argument("--trees-only", action="store_true",
+                    help="pick among the monotone gradient-boosted trees only (no logistic regression)")
+    ap.add_argument("--exclude", default="", metavar="F1,F2",
+                    help="features the model must not use (a feature subset; the recipe still chooses the vetoes)")
+    ap.add_argument("--vetoes", default=None, metavar="F>=X,...",
+                    help="the candidate veto rules (default: service.train.VETO_CANDIDATES; '' for none)")
+    ap.add_argument("--unvetoed", action="store_true",
+                    help="fit the model on the pairs no veto rule rejects only (service.train.fit_learner)")
+    ap.add_argument("--learner", action="append", default=None, metavar="NAME",
+                    help="the learner(s) to pick from, as the model meta writes them "
+                         "('trees(max_iter=100,learning_rate=0.1,max_leaf_nodes=6,min_samples_leaf=10)', 'logistic(C=0.1)')")
+    ap.add_argument("--generated-weight", type=float, action="append", default=None, metavar="W",
+                    help="the generated-pair weight(s) to pick from (default: service.train.GENERATED_WEIGHTS)")
+    ap.add_argument("--why", action="append", default=[], metavar="TEXT",
+                    help="a line for the model's meta choices: why this recipe (e.g. a pinned learner)")
+    ap.add_argument("--reference", default=None, metavar="MODEL.json",
+                    help="instead of choosing a recipe, report the grouped CV of MODEL's recipe (its learner, "
+                         "features, vetoes, generated weight; the threshold re-chosen) on today's features; writes nothing")
     args = ap.parse_args()
 
     postings = read_postings(args.data)
@@ -45,7 +75,20 @@ def main() -> None:
     locked = sum(p.split == "locked" for s in sets for p in s.pairs)
     print(f"training-side pairs: {len(ts.labels)} in {len(set(ts.groups.tolist()))} groups, "
           f"generated pairs: {len(ts.gen_labels)}, locked pairs left out: {locked}")
-    recipe = recipe_mod.choose(ts, args.folds, per_language=args.per_language)
+    if args.reference:
+        from signatures.decide import model_from_json
+
+        args.dry_run = True
+        ref = model_from_json(json.loads(Path(args.reference).read_text(encoding="utf-8")))
+        recipe = recipe_mod.model_recipe(ts, ref, args.folds, args.per_language)
+    else:
+        vetoes = recipe_mod.VETO_CANDIDATES if args.vetoes is None else parse_vetoes(args.vetoes)
+        recipe = recipe_mod.choose(ts, args.folds, per_language=args.per_language, logistic=not args.trees_only,
+                                   exclude=[f for f in args.exclude.split(",") if f], unvetoed=args.unvetoed,
+                                   veto_candidates=vetoes,
+                                   candidates=[recipe_mod.parse_learner(x) for x in args.learner or ()],
+                                   gen_weights=args.generated_weight)
+        recipe.log.extend(args.why)
     for line in recipe.log:
         print(line)
     cv_summary = {}
@@ -77,6 +120,8 @@ def main() -> None:
         "locked_pairs_left_out": locked,
         "generated_pairs": len(ts.gen_labels),
         "generated_weight": recipe.gen_weight,
+        **({"excluded_features": list(recipe.exclude)} if recipe.exclude else {}),
+        **({"unvetoed": True} if recipe.unvetoed else {}),
         "false_merge_cost": recipe_mod.FALSE_MERGE_COST,
         "choices": recipe.log,
         "cv_folds": args.folds,

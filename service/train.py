@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from signatures.decide import LogisticModel, Model, TreeModel
+from signatures.decide import LogisticModel, Model, TreeModel, vetoed_rows
 from signatures.features import ALWAYS_KNOWN, FEATURES
 
 DUP_LABELS = frozenset({"FULL", "SEMANTIC", "TEMPORAL"})
@@ -64,9 +64,10 @@ MONOTONE: dict[str, int] = {
 }
 
 
-def model_features(vetoes: Sequence[tuple[str, float]]) -> tuple[str, ...]:
-    """The model's inputs: every feature but the report-only ones and those acting as veto rules."""
-    skip = set(REPORT_ONLY) | {f for f, _ in vetoes}
+def model_features(vetoes: Sequence[tuple[str, float]], exclude: Sequence[str] = ()) -> tuple[str, ...]:
+    """The model's inputs: every feature but the report-only ones, those acting as veto rules and `exclude`
+    (a feature subset tried by grouped CV, or the inputs a shipped model did not have)."""
+    skip = set(REPORT_ONLY) | {f for f, _ in vetoes} | set(exclude)
     return tuple(f for f in FEATURES if f not in skip)
 
 
@@ -76,13 +77,13 @@ def is_dup(labels: Sequence[str]) -> np.ndarray:
 
 def fit(X: np.ndarray, y: np.ndarray, C: float, vetoes: Sequence[tuple[str, float]] = (),
         sample_weight: np.ndarray | None = None, threshold: float = 0.5,
-        meta: Mapping[str, Any] | None = None) -> LogisticModel:
+        meta: Mapping[str, Any] | None = None, exclude: Sequence[str] = ()) -> LogisticModel:
     """Logistic regression (scikit-learn, lbfgs, L2 with strength 1/C) on standardized model features, with
     the signs of MONOTONE (features fitted against theirs are dropped one by one); X has all FEATURES
     columns. Deterministic for given data."""
     from sklearn.linear_model import LogisticRegression
 
-    feats = model_features(vetoes)
+    feats = model_features(vetoes, exclude)
     while True:
         cols = [FEATURES.index(f) for f in feats]
         Xm = np.asarray(X, dtype=np.float64)[:, cols]
@@ -110,14 +111,14 @@ TREE_PARAMS: tuple[dict[str, Any], ...] = (
 
 def fit_trees(X: np.ndarray, y: np.ndarray, params: Mapping[str, Any], vetoes: Sequence[tuple[str, float]] = (),
               sample_weight: np.ndarray | None = None, threshold: float = 0.5,
-              meta: Mapping[str, Any] | None = None) -> TreeModel:
+              meta: Mapping[str, Any] | None = None, exclude: Sequence[str] = ()) -> TreeModel:
     """HistGradientBoostingClassifier (monotonic in the MONOTONE features, fixed seed) dumped to a TreeModel:
     node arrays of every tree, leaf values with the learning rate applied, and each node's expectation
     (count-weighted mean of its leaves) for the per-feature contributions."""
     from sklearn.ensemble import HistGradientBoostingClassifier
     from threadpoolctl import threadpool_limits
 
-    feats = model_features(vetoes)
+    feats = model_features(vetoes, exclude)
     Xm = np.asarray(X, dtype=np.float64)[:, [FEATURES.index(f) for f in feats]]
     clf = HistGradientBoostingClassifier(monotonic_cst=[MONOTONE.get(f, 0) for f in feats], random_state=0,
                                          early_stopping=False, **params)
@@ -161,12 +162,20 @@ def fit_trees(X: np.ndarray, y: np.ndarray, params: Mapping[str, Any], vetoes: S
 
 def fit_learner(learner: tuple[str, Any], X: np.ndarray, y: np.ndarray, vetoes: Sequence[tuple[str, float]],
                 sample_weight: np.ndarray | None = None, threshold: float = 0.5,
-                meta: Mapping[str, Any] | None = None) -> Model:
-    """Fit ("logistic", C) or ("trees", params)."""
+                meta: Mapping[str, Any] | None = None, exclude: Sequence[str] = (),
+                unvetoed: bool = False) -> Model:
+    """Fit ("logistic", C) or ("trees", params) on the model features but `exclude`; `unvetoed`: only on the
+    rows no veto rule rejects (a vetoed pair's score is capped whatever the model says, so it teaches the
+    model nothing it uses; left in, a template copied under another employer reads as "a copy is no duplicate")."""
+    if unvetoed and vetoes:
+        keep = ~vetoed_rows(X, vetoes)
+        X, y = X[keep], y[keep]
+        sample_weight = None if sample_weight is None else sample_weight[keep]
     kind, arg = learner
     if kind == "trees":
-        return fit_trees(X, y, arg, vetoes, sample_weight, threshold, meta)
-    return fit(X, y, arg, vetoes, sample_weight, threshold, meta)
+        return fit_trees(X, y, arg, vetoes, sample_weight, threshold, meta, exclude)
+    return fit(X, y, arg, vetoes, sample_weight, threshold, meta, exclude)
+
 
 
 def learner_name(learner: tuple[str, Any]) -> str:
@@ -174,6 +183,17 @@ def learner_name(learner: tuple[str, Any]) -> str:
     if kind == "trees":
         return "trees(" + ",".join(f"{k}={v}" for k, v in arg.items()) + ")"
     return f"logistic(C={arg:g})"
+
+
+def parse_learner(name: str) -> tuple[str, Any]:
+    """The learner `learner_name` wrote: "logistic(C=0.1)" or "trees(max_iter=100,learning_rate=0.1,...)"."""
+    kind, _, args = name.partition("(")
+    pairs = dict(a.split("=", 1) for a in args.rstrip(")").split(",") if a)
+    if kind == "logistic":
+        return "logistic", float(pairs["C"])
+    if kind != "trees":
+        raise ValueError(f"unknown learner {name!r}")
+    return "trees", {k: (float(v) if "." in v else int(v)) for k, v in pairs.items()}
 
 
 def best_threshold(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_MERGE_COST) -> float:
@@ -234,9 +254,9 @@ def group_folds(groups: np.ndarray, k: int, seed: int | None = None) -> np.ndarr
 
 
 def oof_scores(ts: TrainingSet, learner: tuple[str, Any] | float, vetoes: Sequence[tuple[str, float]],
-               k: int = 5, seed: int | None = None) -> np.ndarray:
+               k: int = 5, seed: int | None = None, exclude: Sequence[str] = (), unvetoed: bool = False) -> np.ndarray:
     """Out-of-fold final scores (vetoes applied) of the labeled pairs: folds by group (`group_folds`, `seed`),
-    generated pairs in every training part."""
+    generated pairs in every training part; `exclude`, `unvetoed` as `fit_learner`."""
     if not isinstance(learner, tuple):
         learner = ("logistic", float(learner))
     folds = group_folds(ts.groups, k, seed)
@@ -246,7 +266,7 @@ def oof_scores(ts: TrainingSet, learner: tuple[str, Any] | float, vetoes: Sequen
         if not test.any():
             continue
         X, y, w = ts.stacked(np.flatnonzero(~test))
-        out[test] = fit_learner(learner, X, y, vetoes, w).final_scores(ts.X[test])
+        out[test] = fit_learner(learner, X, y, vetoes, w, exclude=exclude, unvetoed=unvetoed).final_scores(ts.X[test])
     return out
 
 
@@ -269,6 +289,8 @@ class Recipe:
     oof: np.ndarray
     log: list[str]
     thresholds: dict[str, float] | None = None  # per language, when chosen (choose(per_language=True))
+    exclude: tuple[str, ...] = ()  # features the model does not use (besides REPORT_ONLY and the vetoes)
+    unvetoed: bool = False  # fitted on the pairs no veto rule rejects only (fit_learner)
 
     def cuts(self, langs: Sequence[str]) -> np.ndarray:
         """The threshold of each pair by its language (the global one for a language without its own)."""
@@ -276,9 +298,9 @@ class Recipe:
         return np.array([per.get(lang, self.threshold) for lang in langs], dtype=np.float64)
 
 
-def learners(trees: bool = True) -> list[tuple[str, Any]]:
+def learners(trees: bool = True, logistic: bool = True) -> list[tuple[str, Any]]:
     """The candidates grouped CV picks from: logistic regression over C_GRID, then TREE_PARAMS."""
-    return [("logistic", C) for C in C_GRID] + ([("trees", p) for p in TREE_PARAMS] if trees else [])
+    return ([("logistic", C) for C in C_GRID] if logistic else []) + ([("trees", p) for p in TREE_PARAMS] if trees else [])
 
 
 def language_thresholds(scores: np.ndarray, truth: np.ndarray, langs: Sequence[str],
@@ -289,20 +311,31 @@ def language_thresholds(scores: np.ndarray, truth: np.ndarray, langs: Sequence[s
             if int(truth[lang == x].sum()) >= MIN_LANGUAGE_DUPLICATES}
 
 
-def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool = False) -> Recipe:
-    """The learner (logistic C or trees) and generated-pair weight by grouped CV (lowest cost at its best cut;
-    ties: less generated weight, then the earlier candidate), then each candidate veto dropped if dropping it
-    (its feature then weighed by the model) lowers the CV cost, then the threshold at the CV-best cut (and,
-    with `per_language`, each language's own CV-best cut, `language_thresholds`)."""
+def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool = False, logistic: bool = True,
+           exclude: Sequence[str] = (), unvetoed: bool = False,
+           veto_candidates: Sequence[tuple[str, float]] = VETO_CANDIDATES,
+           candidates: Sequence[tuple[str, Any]] | None = None, gen_weights: Sequence[float] | None = None) -> Recipe:
+    """The learner (logistic C or trees; `logistic=False`: trees only) and generated-pair weight by grouped CV
+    (lowest cost at its best cut; ties: less generated weight, then the earlier candidate), then each candidate
+    veto dropped if dropping it (its feature then weighed by the model) lowers the CV cost, then the threshold
+    at the CV-best cut (and, with `per_language`, each language's own CV-best cut, `language_thresholds`).
+    `exclude`, `unvetoed`: as `fit_learner`, for every model fitted; `candidates` / `gen_weights`: the learners and
+    generated-pair weights to pick from (default: `learners(trees, logistic)`, GENERATED_WEIGHTS)."""
     truth = is_dup(ts.labels)
     log = []
-    all_v = VETO_CANDIDATES
-    cands = learners(trees)
-    grid = [(i, g) for g in (GENERATED_WEIGHTS if len(ts.gen_labels) else (0.0,)) for i in range(len(cands))]
+    all_v = tuple(veto_candidates)
+    exclude = tuple(exclude)
+    cands = list(candidates) if candidates else learners(trees, logistic)
+    if exclude:
+        log.append("features left out of the model: " + ", ".join(exclude))
+    if unvetoed:
+        log.append("fitted on the pairs no veto rule rejects (unvetoed)")
+    weights = tuple(gen_weights) if gen_weights else GENERATED_WEIGHTS
+    grid = [(i, g) for g in (weights if len(ts.gen_labels) else (0.0,)) for i in range(len(cands))]
     costs = {}
     for i, g in grid:
         ts.gen_weight = g
-        costs[i, g] = cv_cost(oof_scores(ts, cands[i], all_v, k), truth)[0]
+        costs[i, g] = cv_cost(oof_scores(ts, cands[i], all_v, k, None, exclude, unvetoed), truth)[0]
     best, ts.gen_weight = min(grid, key=lambda ig: (round(costs[ig], 6), ig[1], ig[0]))
     learner = cands[best]
     log.append("learner and generated-pair weight by grouped CV cost: "
@@ -312,20 +345,20 @@ def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool =
     base = costs[best, ts.gen_weight]
     for v in all_v:
         without = [x for x in vetoes if x != v]
-        c_without = cv_cost(oof_scores(ts, learner, without, k), truth)[0]
+        c_without = cv_cost(oof_scores(ts, learner, without, k, None, exclude, unvetoed), truth)[0]
         keep = base <= c_without + 1e-9
         log.append(f"veto {v[0]}>={v[1]:g}: CV cost {base:.4f} with, {c_without:.4f} without -> "
                    + ("kept" if keep else "dropped"))
         if not keep:
             vetoes, base = without, c_without
-    oof = oof_scores(ts, learner, vetoes, k)
+    oof = oof_scores(ts, learner, vetoes, k, None, exclude, unvetoed)
     _, threshold = cv_cost(oof, truth)
     log.append(f"threshold at the grouped-CV cost optimum (false merge = {FALSE_MERGE_COST:g} misses): {threshold:.3f}")
     per = language_thresholds(oof, truth, ts.langs) if per_language and ts.langs is not None else None
     if per:
         log.append("per-language thresholds at each language's grouped-CV cost optimum: "
                    + ", ".join(f"{x} {t:.3f}" for x, t in per.items()))
-    return Recipe(learner, ts.gen_weight, tuple(vetoes), threshold, oof, log, per)
+    return Recipe(learner, ts.gen_weight, tuple(vetoes), threshold, oof, log, per, exclude, unvetoed)
 
 
 def repeated_cv(ts: TrainingSet, recipe: Recipe, k: int, seeds: Sequence[int]) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -336,7 +369,7 @@ def repeated_cv(ts: TrainingSet, recipe: Recipe, k: int, seeds: Sequence[int]) -
     truth = is_dup(ts.labels)
     out = []
     for seed in seeds:
-        oof = oof_scores(ts, recipe.learner, recipe.vetoes, k, seed)
+        oof = oof_scores(ts, recipe.learner, recipe.vetoes, k, seed, recipe.exclude, recipe.unvetoed)
         per = language_thresholds(oof, truth, ts.langs) if recipe.thresholds and ts.langs is not None else None
         again = dataclasses.replace(recipe, threshold=cv_cost(oof, truth)[1], thresholds=per)
         out.append((oof, again.cuts(ts.langs if ts.langs is not None else [""] * len(oof))))
@@ -348,5 +381,25 @@ def train(ts: TrainingSet, recipe: Recipe, meta: Mapping[str, Any] | None = None
     """The final model of `recipe` on the labeled rows chosen (all by default) plus generated pairs."""
     ts.gen_weight = recipe.gen_weight
     X, y, w = ts.stacked(rows)
-    model = fit_learner(recipe.learner, X, y, recipe.vetoes, w, recipe.threshold, meta)
+    model = fit_learner(recipe.learner, X, y, recipe.vetoes, w, recipe.threshold, meta, recipe.exclude, recipe.unvetoed)
     return dataclasses.replace(model, thresholds=recipe.thresholds) if recipe.thresholds else model
+
+
+def model_recipe(ts: TrainingSet, model: Model, k: int = 5, per_language: bool = False) -> Recipe:
+    """The recipe a trained model came from (its meta's learner and generated weight, its veto rules, its
+    features: every other one excluded) under grouped CV on `ts`, the threshold re-chosen there: the shipped
+    model's CV figures on today's features, comparable with a candidate recipe's (`choose`)."""
+    meta = model.meta or {}
+    vetoes = tuple(model.vetoes)
+    exclude = tuple(f for f in model_features(vetoes) if f not in model.features)
+    learner = parse_learner(str(meta["learner"]))
+    unvetoed = bool(meta.get("unvetoed", False))
+    ts.gen_weight = float(meta.get("generated_weight", ts.gen_weight))
+    truth = is_dup(ts.labels)
+    oof = oof_scores(ts, learner, vetoes, k, None, exclude, unvetoed)
+    _, threshold = cv_cost(oof, truth)
+    per = language_thresholds(oof, truth, ts.langs) if per_language and ts.langs is not None else None
+    log = [f"recipe of the given model: {learner_name(learner)}, weight {ts.gen_weight:g}, vetoes "
+           + ", ".join(f"{f}>={v:g}" for f, v in vetoes) + "; features " + ", ".join(model.features)
+           + f"; CV threshold {threshold:.3f} (the model's own: {model.threshold:.3f})"]
+    return Recipe(learner, ts.gen_weight, vetoes, threshold, oof, log, per, exclude, unvetoed)

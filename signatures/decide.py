@@ -69,6 +69,15 @@ def pair_language(a: Prepared, b: Prepared) -> str:
     return la if la != "en" else lb
 
 
+def vetoed_rows(X_all: np.ndarray, vetoes: Sequence[tuple[str, float]]) -> np.ndarray:
+    """Which rows of a full feature matrix (columns in `FEATURES` order) one of the (feature, at_least) veto
+    rules rejects."""
+    out = np.zeros(len(X_all), dtype=bool)
+    for name, at_least in vetoes:
+        out |= X_all[:, FEATURES.index(name)] >= at_least
+    return out
+
+
 class _Vetoes:
     """Veto rules, final scores and thresholds shared by the model kinds (they define `features`, `vetoes`,
     `threshold`, `thresholds`, `proba`)."""
@@ -94,10 +103,7 @@ class _Vetoes:
 
     def vetoed(self, X_all: np.ndarray) -> np.ndarray:
         """Which rows of a full feature matrix (columns in `FEATURES` order) a veto rule rejects."""
-        out = np.zeros(len(X_all), dtype=bool)
-        for name, at_least in self.vetoes:
-            out |= X_all[:, FEATURES.index(name)] >= at_least
-        return out
+        return vetoed_rows(X_all, self.vetoes)
 
     def final_scores(self, X_all: np.ndarray) -> np.ndarray:
         """Score per row of a full feature matrix (`FEATURES` order): the probability, capped at VETO_CAP

@@ -750,6 +750,50 @@ def test_language_thresholds_need_enough_duplicates() -> None:
     assert recipe.cuts(["en", "ja"]).tolist() == [per["en"], 0.5]
 
 
+def test_recipe_options_trees_only_exclude_unvetoed_and_a_models_own_recipe() -> None:
+    """choose(logistic=False) picks trees; `exclude` keeps features out of every model; `unvetoed` fits on the
+    rows no veto rejects (a vetoed row changes nothing then); model_recipe re-runs a model's own recipe."""
+    from service.train import (
+        TREE_PARAMS,
+        TrainingSet,
+        choose,
+        fit_learner,
+        learner_name,
+        model_recipe,
+        parse_learner,
+    )
+
+    rng = np.random.default_rng(6)
+    n = 240
+    X = rng.uniform(0, 1, (n, len(FEATURES)))
+    i, j, v = FEATURES.index("spec_jaccard"), FEATURES.index("role_sim"), FEATURES.index("places_moved")
+    X[:, v] = (rng.random(n) < 0.15).astype(float)
+    labels = ["TEMPORAL" if x[i] + 0.5 * x[j] > 0.8 else "NON" for x in X]
+    y = np.array([lb == "TEMPORAL" for lb in labels], dtype=int)
+    vetoes = (("places_moved", 1.0),)
+    kept = X[:, v] < 1
+    flipped = y.copy()
+    flipped[~kept] = 1 - flipped[~kept]  # what the vetoed rows say no longer matters
+    a = fit_learner(("trees", TREE_PARAMS[0]), X, y, vetoes, unvetoed=True)
+    b = fit_learner(("trees", TREE_PARAMS[0]), X, flipped, vetoes, unvetoed=True)
+    assert np.allclose(a.final_scores(X), b.final_scores(X))
+    assert not np.allclose(fit_learner(("trees", TREE_PARAMS[0]), X, flipped, vetoes).final_scores(X), a.final_scores(X))
+    c = fit_learner(("logistic", 1.0), X, y, vetoes, exclude=("role_sim", "date_gap"))
+    assert "role_sim" not in c.features and "date_gap" not in c.features and "spec_jaccard" in c.features
+    ts = TrainingSet(X, labels, np.arange(n) % 40, np.zeros((0, len(FEATURES))), [], langs=np.array(["en"] * n))
+    recipe = choose(ts, k=3, logistic=False, exclude=("date_gap",), unvetoed=True, veto_candidates=vetoes)
+    assert recipe.learner[0] == "trees" and recipe.exclude == ("date_gap",) and recipe.unvetoed
+    pinned = choose(ts, k=3, candidates=[("logistic", 0.3)], veto_candidates=())
+    assert pinned.learner == ("logistic", 0.3) and pinned.vetoes == () and not pinned.unvetoed
+    for learner in (("trees", TREE_PARAMS[1]), ("logistic", 0.3)):
+        assert parse_learner(learner_name(learner)) == learner
+    model = fit_learner(recipe.learner, X, y, vetoes, exclude=("date_gap", "role_sim"),
+                        meta={"learner": learner_name(recipe.learner), "generated_weight": 0.1})
+    again = model_recipe(ts, model, k=3)
+    assert again.learner == recipe.learner and again.vetoes == vetoes
+    assert set(again.exclude) == {"date_gap", "role_sim"} and len(again.oof) == n
+
+
 def test_copy_reason_names_text_copy_not_a_zero_jaccard(verifier: Verifier) -> None:
     post = {"id": "a", "title": "Backend Engineer", "company": "Tidewater", "date": "2026-01-05",
             "description": "You will design the ingestion service that reads admission feeds.\n"
