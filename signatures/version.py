@@ -43,7 +43,9 @@ SIG_VERSION = "5"
 #: (`signatures/data/verifier-<VERIFIER_VERSION>.json`). Decisions, not stored signatures, depend on it.
 #: 2: explicit unknowns (missing evidence is never agreement), employer normalization, roles and role
 #: families from the announced roles only, scikit-learn logistic regression, threshold and vetoes by grouped CV.
-VERIFIER_VERSION = "2"
+#: 3: retrained on the merged issue-9 features (English employer_jobs / roles_halved / links_same, Chinese role names
+#: read as names, duties sections, pay_tiers weighed by the model): monotone gradient-boosted trees with 6 leaves.
+VERIFIER_VERSION = "3"
 
 # MinHash sketches (`mh_sketch`) and LSH band keys (`mh_bands`) are functions of exactly these values
 # and the code in signatures/shingles.py, minhash.py, lsh.py: changing any of them bumps SIG_VERSION.

@@ -131,12 +131,14 @@ def test_lean_verifier_path_decides_as_the_full_one(corpus: dict[str, dict], ver
 
     full = [prepare(p, verifier.boilerplate) for p in corpus.values()]
     lean = [verifier.prepare(extract(p, families=False)) for p in corpus.values()]
-    skipped = [f for f, by in FIELDS_FOR.items() if verifier.model.needs.isdisjoint(by)]
     duty = {"id": "d", "title": "Backend Engineer", "description": "Acme builds billing software for clinics.\n\n"
             "## Responsibilities\n- Design and run the payment services in Go\n- Review code and mentor two engineers"}
-    reads_duties = dataclasses.replace(verifier.model, features=(*verifier.model.features, "duties_containment"))
-    assert "duties" in skipped and not len(verifier.prepare(duty).duties)
+    feats = tuple(f for f in verifier.model.features if f not in FIELDS_FOR["duties"])
+    no_duties = dataclasses.replace(verifier.model, features=feats)
+    reads_duties = dataclasses.replace(verifier.model, features=(*feats, "duties_containment"))
+    assert not len(prepare(duty, verifier.boilerplate, no_duties.needs).duties)
     assert len(prepare(duty, verifier.boilerplate, reads_duties.needs).duties) == len(prepare(duty).duties) > 5
+    assert [f for f, by in FIELDS_FOR.items() if verifier.model.needs.isdisjoint(by)]  # the shipped model skips a part
     idx = [(i, j) for i in range(len(full)) for j in range(len(full)) if i != j]
     want = verifier.decide_many([(full[i], full[j]) for i, j in idx])
     got = verifier.decide_many([(lean[i], lean[j]) for i, j in idx], explain_all=False)
@@ -254,7 +256,13 @@ def test_added_role_families_push_apart_and_are_named(verifier: Verifier) -> Non
     assert pair_features(one, same)[i] == 0.0 and pair_features(one, more)[i] > 0.0
     d_same, d_more = verifier.decide(one, same), verifier.decide(one, more)
     assert d_more.score < d_same.score
-    assert any(r.startswith("roles_added=") and "sales" in r for r in d_more.reasons), d_more.reasons
+    x = verifier.features([(one, more)])
+    contrib = dict(zip(verifier.model.features, verifier.model.contributions_many(x)[0].tolist(), strict=True))
+    assert contrib["families_changed"] < 0  # the added families push apart ...
+    # ... and the reasons name the change: by its families when they are among the strongest evidence, else by
+    # the roles (verifier 3 weighs the role list, role_sim 0.25, over the families)
+    assert any(r.startswith("roles_added=") and "sales" in r or r.startswith("role_sim=0.25(-")
+               for r in d_more.reasons), d_more.reasons
 
 
 def _hn(pid: str, header: str, body: list[str], date: str) -> dict:

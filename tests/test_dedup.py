@@ -226,9 +226,6 @@ def _rewritten_reposts(style: str) -> list[dict]:
             post("c", "Product Designer", designer, "2026-02-02")]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "verifier 2, trained on the blind-labeled corpus (false merge = 3 misses), scores this fully reworded repost "
-    "p~0.5 < its threshold 0.70: role and employer agree but no sentence survives; known gap (issue 9 report)"))
 @pytest.mark.parametrize("style", ["hn", "fields"])
 def test_rewritten_repost_found_through_employer_block(tmp_path: Path, style: str,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
