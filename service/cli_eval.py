@@ -24,8 +24,9 @@ def register(app: typer.Typer) -> None:
             0, "--generated", help="Also score N generated postings per language (service.synth, held-out seed)."
         ),
         cv: int = typer.Option(
-            0, "--cv", help="Also report grouped K-fold CV of the training recipe on the training side of the labels "
-            "(folds by employer group and pair-graph component; C, vetoes and threshold chosen inside)."
+            0, "--cv", help="Also report grouped K-fold CV on the training side of the labels of the shipped model's own "
+            "recipe (its learner, weights, vetoes and features; the threshold chosen inside; folds by employer group "
+            "and pair-graph component)."
         ),
         curve: bool = typer.Option(
             False, "--curve", help="Also report the learning curve: the recipe trained on 25/50/100 %% of the "

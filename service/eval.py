@@ -396,7 +396,7 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
     veto_note = ", vetoes " + "+".join(f for f, _ in model.vetoes) if model.vetoes else ""
     version = (model.meta or {}).get("coefficients_version", "?")
     ts = training_set(sets, generated) if (cv or curve) and sets else None
-    recipe = recipe_mod.choose(ts, cv or 5) if ts is not None and len(ts.labels) else None
+    recipe = _shipped_recipe(ts, model, cv or 5) if ts is not None and len(ts.labels) else None
     rows_of = train_rows_of(sets)
     curve_models = []
     if curve and recipe is not None and ts is not None:
@@ -434,6 +434,15 @@ def evaluate(data_paths: Sequence[str], label_paths: Sequence[str], cv: int = 0,
             rep.skipped.extend(skipped)
         reports.append(rep)
     return reports
+
+
+def _shipped_recipe(ts: recipe_mod.TrainingSet, model: Model, k: int) -> recipe_mod.Recipe:
+    """What grouped CV and the learning curve retrain: the scored model's own recipe (its learner, generated-pair
+    weight, vetoes and features, the threshold re-chosen inside the folds), so the figures describe what ships;
+    the training recipe's own choice (`train.choose`) for a model whose meta does not name its learner."""
+    if (model.meta or {}).get("learner"):
+        return recipe_mod.model_recipe(ts, model, k, per_language=bool(model.thresholds))
+    return recipe_mod.choose(ts, k)
 
 
 def _cut_text(m: Model | recipe_mod.Recipe) -> str:

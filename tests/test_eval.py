@@ -245,7 +245,14 @@ def test_eval_reports_the_locked_split_cv_curve_and_baselines_chosen_on_train(
     assert any(m.startswith("verifier, grouped 3-fold CV on the training side (") for m in methods)
     assert sum(m.startswith("learning curve: trained on whole groups") for m in methods) == 3
     assert any("chosen on the training side" in r["setting"] for r in rep["results"])
-    assert any(n.startswith("threshold at the grouped-CV cost optimum") for n in rep["notes"])
+    # CV and the curve retrain what ships: the shipped model's learner, vetoes and features, threshold chosen inside
+    from service.train import learner_name, parse_learner
+    from signatures.decide import load_model
+
+    shipped = load_model()
+    note = next(n for n in rep["notes"] if n.startswith("recipe of the given model: "))
+    assert learner_name(parse_learner(shipped.meta["learner"])) in note and "CV threshold" in note
+    assert all(f in note for f in shipped.features)
 
 
 def test_pair_groups_join_pairs_of_one_employer_group() -> None:
