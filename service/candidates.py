@@ -34,7 +34,7 @@ import xxhash
 
 from service.graph import component_labels
 from signatures.employer import FREE_MAIL, PLATFORMS, employer_key, names_in_text, registrable, site_label
-from signatures.extract import _sub_spans, _unopened, detect_lang
+from signatures.extract import _sub_spans, _unopened, contact_handles, detect_lang
 from signatures.roles_zh import title_role_key
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
@@ -56,6 +56,7 @@ _TITLE_NOISE_RE = re.compile(r"[\W\d_]+", re.UNICODE)
 _ENTITIES = (("&#x2F;", "/"), ("&#x2f;", "/"), ("&#47;", "/"), ("&#x40;", "@"), ("&#64;", "@"), ("&amp;", "&"))
 #: linked domains that say nothing about the employer: signatures.employer.PLATFORMS, job boards and applicant
 #: trackers, shorteners, other social sites and big companies, documentation domains
+HANDLE = "handle:"  # contact_of's prefix for a messenger handle
 _NOT_EMPLOYER = PLATFORMS | frozenset("""greenhouse.io grnh.se lever.co ashbyhq.com workable.com
 lnkd.in github.io gitlab.com goo.gl bit.ly youtu.be facebook.com instagram.com bamboohr.com personio.com personio.de
 teamtailor.com smartrecruiters.com recruitee.com breezy.hr jobvite.com myworkdayjobs.com workday.com calendly.com
@@ -109,7 +110,8 @@ def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> s
 
 def contact_of(posting: Mapping[str, Any]) -> str:
     """Employer contact: the first e-mail's domain (whole address at free mail), else the first linked
-    domain that is not a platform."""
+    domain that is not a platform, else the first messenger handle (`TG: @x`, `添加微信x`; HANDLE + handle):
+    Chinese board posts often give nothing but the poster's Telegram or WeChat."""
     desc = posting.get("description")
     if not isinstance(desc, str) or not desc:
         return ""
@@ -129,14 +131,14 @@ def contact_of(posting: Mapping[str, Any]) -> str:
             if dom not in _NOT_EMPLOYER:
                 return dom
         at = text.find("@", at + 1)
-    if "://" not in text:
-        return ""
-    for m in _URL_RE.finditer(text):
-        host = m.group(1).lower()
-        dom = registrable(host)
-        if dom not in _NOT_EMPLOYER and host not in _NOT_EMPLOYER:
-            return dom
-    return ""
+    if "://" in text:
+        for m in _URL_RE.finditer(text):
+            host = m.group(1).lower()
+            dom = registrable(host)
+            if dom not in _NOT_EMPLOYER and host not in _NOT_EMPLOYER:
+                return dom
+    handles = contact_handles(text)
+    return HANDLE + handles[0] if handles else ""
 
 
 def _title_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str:
@@ -173,8 +175,9 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
         if emp:
             out[i, 2] = _h(emp + "\x00" + title) if title else 0
         elif contact and "@" not in contact and isinstance(t := p.get("title"), str) and _chinese(p, t):
-            label = site_label(contact)  # synfutures.com and synfutures.xyz: one employer's two domains
-            role = title_role_key(t, label)
+            # synfutures.com and synfutures.xyz: one employer's two domains; a handle stays whole
+            label = contact if contact.startswith(HANDLE) else site_label(contact)
+            role = title_role_key(t, label.removeprefix(HANDLE))
             out[i, 2] = _h(label + "\x00role\x00" + role) if role else 0
     return out
 
