@@ -5,7 +5,8 @@ repost with rewritten prose ("Company | Location | Remote | Roles" first line, n
 much less, so LSH never proposes it. These keys are what such reposts keep:
 
 * `employer`: the `company` field, else the first segment of an HN-style first line
-  (`Company | …` / `Company - …`), else a company a Chinese / Japanese text names with its legal form,
+  (`Company | …` / `Company - …`), else the company a Chinese title names before its hiring verb (`Lbank诚聘`),
+  else a company a Chinese / Japanese text names with its legal form,
   normalized with signatures.employer.employer_key ("Acme (YC F24)" = "Acme, Inc."; 株式会社 / 有限公司 dropped);
 * `contact`: the first contact e-mail's domain (the whole address at a free-mail provider), else the
   first linked domain that is not a job platform, social site or link shortener;
@@ -33,7 +34,15 @@ import numpy as np
 import xxhash
 
 from service.graph import component_labels
-from signatures.employer import FREE_MAIL, PLATFORMS, employer_key, names_in_text, registrable, site_label
+from signatures.employer import (
+    FREE_MAIL,
+    PLATFORMS,
+    employer_key,
+    names_in_text,
+    names_in_title,
+    registrable,
+    site_label,
+)
 from signatures.extract import _sub_spans, _unopened, contact_handles, detect_lang
 from signatures.roles_zh import title_role_key
 
@@ -92,15 +101,16 @@ def _parts_of(posting: Mapping[str, Any]) -> list[str]:
 
 def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str:
     """Normalized employer (signatures.employer.employer_key: batch tags, legal forms dropped): the company
-    field, else the first segment of an HN-style first line, else the first company a Chinese / Japanese
-    text names with its legal form."""
+    field, else the first segment of an HN-style first line, else the company a Chinese title names before its
+    hiring verb, else the first company a Chinese / Japanese text names with its legal form."""
     company = posting.get("company")
     if isinstance(company, str) and company.strip():
         return employer_key(company)
     parts = _parts_of(posting) if parts is None else parts
     if not parts:
-        desc = posting.get("description")
-        named = names_in_text(desc, 1) if isinstance(desc, str) and not desc.isascii() else []
+        title, desc = posting.get("title"), posting.get("description")
+        named = names_in_title(title) if isinstance(title, str) else []
+        named = named or (names_in_text(desc, 1) if isinstance(desc, str) and not desc.isascii() else [])
         return named[0] if named else ""
     name = _PAREN_RE.sub(" ", parts[0]).strip()
     if not name or len(name) > 40 or len(name.split()) > 5 or "://" in name:
@@ -172,13 +182,17 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
         out[i, 0] = _h(emp)
         contact = contact_of(p)
         out[i, 1] = _h(contact)
-        if emp:
+        fielded = bool(parts) or isinstance(company, str) and bool(company.strip())  # named by a field or header
+        if emp and fielded:
             out[i, 2] = _h(emp + "\x00" + title) if title else 0
-        elif contact and "@" not in contact and isinstance(t := p.get("title"), str) and _chinese(p, t):
-            # synfutures.com and synfutures.xyz: one employer's two domains; a handle stays whole
-            label = contact if contact.startswith(HANDLE) else site_label(contact)
+        elif (emp or contact and "@" not in contact) and isinstance(t := p.get("title"), str) and _chinese(p, t):
+            # a name from the title or text; else synfutures.com and synfutures.xyz: one employer's two domains;
+            # a handle stays whole
+            label = emp or (contact if contact.startswith(HANDLE) else site_label(contact))
             role = title_role_key(t, label.removeprefix(HANDLE))
             out[i, 2] = _h(label + "\x00role\x00" + role) if role else 0
+        elif emp:
+            out[i, 2] = _h(emp + "\x00" + title) if title else 0
     return out
 
 

@@ -299,7 +299,8 @@ def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role(
     assert key("[远程] Qingshi 诚聘 智能合约工程师", mail="jobs@qingshi.xyz") == first  # the employer's other domain
     assert key("[远程] Qingshi 诚聘 前端工程师") not in (0, first)
     assert key("【广州】Qingshi招 AI 应用开发工程师") == key("【广州线下】AI开发工程师")  # role families and Latin words
-    assert key("[远程] Qingshi 诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == 0  # a person recruits for many
+    assert key("[远程] 交易所诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == 0  # a person recruits for many
+    assert key("[远程] Qingshi 诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == first  # the title names it
     assert key("スマートコントラクト開発者", lang="ja") == 0
 
 
