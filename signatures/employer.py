@@ -155,7 +155,7 @@ _TITLE_NAME_RE = re.compile(
     r"[ \t]{0,3}(?:公司|团队|交易所|项目)?[ \t]{0,3}(?:高薪)?(?:诚聘|招聘|直招|急聘|诚招|招募)")
 _HIRING_VERBS = ("诚聘", "招聘", "直招", "急聘", "诚招", "招募")
 #: Words that describe a company without naming it (`Web3公司诚聘`, `Top20 CEX诚聘`, `某金融科技诚聘`).
-_GENERIC_NAME_WORDS = frozenset("""web3 web3.0 crypto cex dex defi nft nfts dao dapp dapps rwa zk layer2 l2 ai fintech
+_GENERIC_NAME_WORDS = frozenset("""web web3 web3.0 app saas crypto cex dex defi nft nfts dao dapp dapps rwa zk layer2 l2 ai fintech
 exchange exchanges social startup start-up top cmc remote ecosystem developers developer blockchain metaverse gamefi game
 games tech company team project global leading xxxx test hiring""".split())
 _GENERIC_TOP_RE = re.compile(r"(?i)^(?:top\d*|top\d+\w*|\d+\w*)$")

@@ -1797,6 +1797,16 @@ def _s7_zh_cases() -> list[Case]:
              _board_post("zh-s7-title-two-b", "Boreal Labs诚聘“智能合约工程师”30K-50K/月", "合约", "2025-02-11",
                          intro="一家链上期权协议团队，产品已上线三条公链。", pay="30K-50K / 月", place="远程", contact="详见官网"),
              False, "NON", note="one template, two companies named only in their titles"))
+    fe = ["负责交易所 Web 端与 H5 页面的开发和维护；", "与设计、后端一起完成行情、下单和资产页面的迭代；",
+          "持续优化页面加载速度和渲染性能；"]
+    add(Case("zh-s7-duty-lines", "blurb_roles", "zh",
+             _board_post("zh-s7-duty-lines-a", "[远程办公] 衍生品交易所诚聘 前端开发工程师 薪水 20K-35K RMB", "后端",
+                         "2025-08-04", intro=intro, pay="20K-35K RMB / 月", place="远程", contact=wechat,
+                         duties=[*fe, "熟练掌握React前端开发", "使用 TypeScript 进行开发", "图表组件设计与开发"]),
+             _board_post("zh-s7-duty-lines-b", "[远程办公] 衍生品交易所诚聘 前端开发工程师 薪水 20K-35K RMB", "后端",
+                         "2025-09-15", intro=intro, pay="20K-35K RMB / 月", place="远程", contact=wechat,
+                         duties=[*fe, "三年以上 React 和 TypeScript 经验；", "做过 K 线图表组件者优先。"]),
+             True, "TEMPORAL", note="requirement lines that end in a role word (…进行开发, …设计与开发) are no roles added"))
     return out
 # ============================================================================ end of s7-zh block
 
