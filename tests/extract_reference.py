@@ -171,8 +171,8 @@ _URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
 _HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*(?:id)?\s*[:：]\s*(@?[\w.:-]{3,})")
 _HANDLE_LOOSE_RE = re.compile(
-    r"(?i)(?:(?:微信|v信)(?:号|id)?\s*(?:请加|请添加|添加|加|联系|搜索)?\s*[【\[(（「]?\s*@?"
-    r"|(?:wechat|vx|tg|telegram)(?:\s*id)?\s*(?:[【\[(（「]\s*@?|@|(?:请加|请添加|添加|加|联系|号)\s*@?))"
+    r"(?i)(?:(?:微信|v信)(?:号|id)?[^\S\n]*(?:请加|请添加|添加|加|联系|搜索)?[^\S\n]*[【\[(（「]?[^\S\n]*@?"
+    r"|(?:wechat|vx|tg|telegram)(?:[^\S\n]*id)?[^\S\n]*(?:[【\[(（「][^\S\n]*@?|@|(?:请加|请添加|添加|加|联系|号)[^\S\n]*@?))"
     r"([a-z][a-z0-9_.-]{4,31})(?![a-z0-9_])"
 )
 _SAL_RE = re.compile(
