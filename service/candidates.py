@@ -95,7 +95,11 @@ def _first_line_parts(description: str) -> list[str]:
 
 
 def _parts_of(posting: Mapping[str, Any]) -> list[str]:
-    desc = posting.get("description")
+    """The HN-style header of an untitled posting (a thread comment); a titled posting's first line is its text
+    (a Chinese board post's `远程 - 大数据工程师 - Data Engineer` names a work mode and roles, no company)."""
+    desc, title = posting.get("description"), posting.get("title")
+    if isinstance(title, str) and title.strip():
+        return []
     return _first_line_parts(desc) if isinstance(desc, str) and desc else []
 
 

@@ -279,6 +279,8 @@ def test_blocking_keys_from_raw_fields() -> None:
     assert candidates.contact_of({"id": "3", "description": "write to Jobs@Careers.Acme.co.uk"}) == "acme.co.uk"
     assert candidates.contact_of({"id": "4", "description": "https://boards.greenhouse.io/acme and https://acme.io/x"}) == "acme.io"
     assert candidates.employer_of({"id": "5", "description": "We are a small team building tools for farmers."}) == ""
+    board = {"id": "6", "title": "[远程] 大数据工程师", "description": "远程 - 大数据工程师 - Data Engineer\n负责数仓建设。"}
+    assert candidates.employer_of(board) == ""  # a titled post's first line is text: 远程 is a work mode, no company
 
 
 def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role() -> None:
