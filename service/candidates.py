@@ -5,7 +5,8 @@ repost with rewritten prose ("Company | Location | Remote | Roles" first line, n
 much less, so LSH never proposes it. These keys are what such reposts keep:
 
 * `employer`: the `company` field, else the first segment of an HN-style first line
-  (`Company | …` / `Company - …`), else a company a Chinese / Japanese text names with its legal form,
+  (`Company | …` / `Company - …`), else the company a Chinese title names before its hiring verb (`Lbank诚聘`),
+  else a company a Chinese / Japanese text names with its legal form,
   normalized with signatures.employer.employer_key ("Acme (YC F24)" = "Acme, Inc."; 株式会社 / 有限公司 dropped);
 * `contact`: the first contact e-mail's domain (the whole address at a free-mail provider), else the
   first linked domain that is not a job platform, social site or link shortener;
@@ -33,8 +34,16 @@ import numpy as np
 import xxhash
 
 from service.graph import component_labels
-from signatures.employer import FREE_MAIL, PLATFORMS, employer_key, names_in_text, registrable, site_label
-from signatures.extract import _sub_spans, _unopened, detect_lang
+from signatures.employer import (
+    FREE_MAIL,
+    PLATFORMS,
+    employer_key,
+    names_in_text,
+    names_in_title,
+    registrable,
+    site_label,
+)
+from signatures.extract import _sub_spans, _unopened, contact_handles, detect_lang
 from signatures.roles_zh import title_role_key
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
@@ -56,6 +65,7 @@ _TITLE_NOISE_RE = re.compile(r"[\W\d_]+", re.UNICODE)
 _ENTITIES = (("&#x2F;", "/"), ("&#x2f;", "/"), ("&#47;", "/"), ("&#x40;", "@"), ("&#64;", "@"), ("&amp;", "&"))
 #: linked domains that say nothing about the employer: signatures.employer.PLATFORMS, job boards and applicant
 #: trackers, shorteners, other social sites and big companies, documentation domains
+HANDLE = "handle:"  # contact_of's prefix for a messenger handle
 _NOT_EMPLOYER = PLATFORMS | frozenset("""greenhouse.io grnh.se lever.co ashbyhq.com workable.com
 lnkd.in github.io gitlab.com goo.gl bit.ly youtu.be facebook.com instagram.com bamboohr.com personio.com personio.de
 teamtailor.com smartrecruiters.com recruitee.com breezy.hr jobvite.com myworkdayjobs.com workday.com calendly.com
@@ -85,21 +95,26 @@ def _first_line_parts(description: str) -> list[str]:
 
 
 def _parts_of(posting: Mapping[str, Any]) -> list[str]:
-    desc = posting.get("description")
+    """The HN-style header of an untitled posting (a thread comment); a titled posting's first line is its text
+    (a Chinese board post's `远程 - 大数据工程师 - Data Engineer` names a work mode and roles, no company)."""
+    desc, title = posting.get("description"), posting.get("title")
+    if isinstance(title, str) and title.strip():
+        return []
     return _first_line_parts(desc) if isinstance(desc, str) and desc else []
 
 
 def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str:
     """Normalized employer (signatures.employer.employer_key: batch tags, legal forms dropped): the company
-    field, else the first segment of an HN-style first line, else the first company a Chinese / Japanese
-    text names with its legal form."""
+    field, else the first segment of an HN-style first line, else the company a Chinese title names before its
+    hiring verb, else the first company a Chinese / Japanese text names with its legal form."""
     company = posting.get("company")
     if isinstance(company, str) and company.strip():
         return employer_key(company)
     parts = _parts_of(posting) if parts is None else parts
     if not parts:
-        desc = posting.get("description")
-        named = names_in_text(desc, 1) if isinstance(desc, str) and not desc.isascii() else []
+        title, desc = posting.get("title"), posting.get("description")
+        named = names_in_title(title) if isinstance(title, str) else []
+        named = named or (names_in_text(desc, 1) if isinstance(desc, str) and not desc.isascii() else [])
         return named[0] if named else ""
     name = _PAREN_RE.sub(" ", parts[0]).strip()
     if not name or len(name) > 40 or len(name.split()) > 5 or "://" in name:
@@ -109,7 +124,8 @@ def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> s
 
 def contact_of(posting: Mapping[str, Any]) -> str:
     """Employer contact: the first e-mail's domain (whole address at free mail), else the first linked
-    domain that is not a platform."""
+    domain that is not a platform, else the first messenger handle (`TG: @x`, `添加微信x`; HANDLE + handle):
+    Chinese board posts often give nothing but the poster's Telegram or WeChat."""
     desc = posting.get("description")
     if not isinstance(desc, str) or not desc:
         return ""
@@ -129,14 +145,14 @@ def contact_of(posting: Mapping[str, Any]) -> str:
             if dom not in _NOT_EMPLOYER:
                 return dom
         at = text.find("@", at + 1)
-    if "://" not in text:
-        return ""
-    for m in _URL_RE.finditer(text):
-        host = m.group(1).lower()
-        dom = registrable(host)
-        if dom not in _NOT_EMPLOYER and host not in _NOT_EMPLOYER:
-            return dom
-    return ""
+    if "://" in text:
+        for m in _URL_RE.finditer(text):
+            host = m.group(1).lower()
+            dom = registrable(host)
+            if dom not in _NOT_EMPLOYER and host not in _NOT_EMPLOYER:
+                return dom
+    handles = contact_handles(text)
+    return HANDLE + handles[0] if handles else ""
 
 
 def _title_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str:
@@ -170,12 +186,17 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
         out[i, 0] = _h(emp)
         contact = contact_of(p)
         out[i, 1] = _h(contact)
-        if emp:
+        fielded = bool(parts) or isinstance(company, str) and bool(company.strip())  # named by a field or header
+        if emp and fielded:
             out[i, 2] = _h(emp + "\x00" + title) if title else 0
-        elif contact and "@" not in contact and isinstance(t := p.get("title"), str) and _chinese(p, t):
-            label = site_label(contact)  # synfutures.com and synfutures.xyz: one employer's two domains
-            role = title_role_key(t, label)
+        elif (emp or contact and "@" not in contact) and isinstance(t := p.get("title"), str) and _chinese(p, t):
+            # a name from the title or text; else synfutures.com and synfutures.xyz: one employer's two domains;
+            # a handle stays whole
+            label = emp or (contact if contact.startswith(HANDLE) else site_label(contact))
+            role = title_role_key(t, label.removeprefix(HANDLE))
             out[i, 2] = _h(label + "\x00role\x00" + role) if role else 0
+        elif emp:
+            out[i, 2] = _h(emp + "\x00" + title) if title else 0
     return out
 
 

@@ -13,6 +13,7 @@ from signatures.boilerplate import company_key
 from signatures.extract import Extracted
 
 __all__ = ["FREE_MAIL", "PLATFORMS", "employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text",
+           "names_in_title",
            "registrable", "site_label"]
 
 #: Batch and funding tags written after a name: "(YC F24)", "[YC W21]", "YC S19", "(Series B)".
@@ -91,11 +92,14 @@ def site_label(site: str) -> str:
 
 
 def employer_names(ex: Extracted, sites: frozenset[str] = frozenset()) -> frozenset[str]:
-    """Normalized names the posting gives for its employer: the company field (or HN header), else companies
-    named in Chinese / Japanese text with their legal form; plus the name part of its own sites."""
+    """Normalized names the posting gives for its employer: the company field (or HN header), else the company its
+    title names before a hiring verb and companies named in Chinese / Japanese text with their legal form; plus the
+    name part of its own sites."""
     out = {employer_key(ex.company)}
-    if not ex.company and ex.lang != "en":
-        out.update(names_in_text(ex.text))
+    if not ex.company:
+        out.update(names_in_title(ex.title))
+        if ex.lang != "en":
+            out.update(names_in_text(ex.text))
     out.discard("")
     # a site label inside one of the names (greyhound.dev of "Greyhound Tax") adds no name of its own, yet
     # would agree by containment with another employer sharing the word ("Greyhound Ventures")
@@ -143,6 +147,45 @@ def names_in_text(text: str, limit: int = 3) -> list[str]:
             if len(out) >= limit:
                 break
     return out
+
+
+#: A company a Chinese post's title names before its hiring verb: `Lbank诚聘`, `Reddio 公司诚聘`, `非凸科技诚聘`,
+#: `Gate.io is looking for` (Latin words, or Han characters ending in a company word such as 科技 / 网络 / 实验室).
+_TITLE_NAME_RE = re.compile(
+    r"([A-Za-z][A-Za-z0-9.&-]{0,30}(?:\s[A-Za-z][A-Za-z0-9.&-]{0,30}){0,2}|[\u4e00-\u9fff]{2,6}(?:科技|网络|实验室|资本))"
+    r"[ \t]{0,3}(?:公司|团队|交易所|项目)?[ \t]{0,3}(?:高薪)?(?:诚聘|招聘|直招|急聘|诚招|招募)")
+#: The English form, its subject the whole title after bracketed tags: `[Remote] Gate.io is looking for`, `SoftGalaxy is
+#: hiring` (not `High-tech blockchain US startup Company is looking for`: a description of four words and more).
+_TITLE_NAME_EN_RE = re.compile(
+    r"^(?:\s*[\[【(（][^\]】)）]{0,60}[\]】)）])*\s*([A-Za-z][A-Za-z0-9.&-]{0,30}(?:[ \t][A-Za-z][A-Za-z0-9.&-]{0,30}){0,2})"
+    r"(?:[ \t]+(?i:company|team))?[ \t]+(?i:is|are)[ \t]+(?i:looking[ \t]+for|hiring)\b")
+_HIRING_VERBS = ("诚聘", "招聘", "直招", "急聘", "诚招", "招募")
+#: Words that describe a company without naming it (`Web3公司诚聘`, `Top20 CEX诚聘`, `某金融科技诚聘`).
+_GENERIC_NAME_WORDS = frozenset("""web web3 web3.0 app saas crypto cex dex defi nft nfts dao dapp dapps rwa zk layer2 l2 ai fintech
+exchange exchanges social startup start-up top cmc remote ecosystem developers developer blockchain metaverse gamefi game
+games tech company team project global leading xxxx test hiring""".split())
+_GENERIC_TOP_RE = re.compile(r"(?i)^(?:top\d*|top\d+\w*|\d+\w*)$")
+_GENERIC_HAN_RE = re.compile(r"^(?:某|一家|知名|头部|大型|中型|小型|金融|互联网|区块链|数字|加密)")
+
+
+def names_in_title(title: str) -> list[str]:
+    """Normalized name of the company a Chinese post's title names before its hiring verb (`Lbank诚聘`, `非凸科技诚聘`,
+    `Gate.io is looking for`), [] for a description instead of a name (`Web3公司诚聘`, `Top20 CEX诚聘`, `某金融科技诚聘`)."""
+    head = title[:300] if title else ""
+    m = _TITLE_NAME_RE.search(head) if any(v in head for v in _HIRING_VERBS) else None
+    m = m or (_TITLE_NAME_EN_RE.match(head) if " is " in head.lower() or " are " in head.lower() else None)
+    if m is None:
+        return []
+    name = m.group(1)
+    if _CJK_RE.search(name):
+        if _GENERIC_HAN_RE.match(name):
+            return []
+    else:
+        words = name.lower().split()
+        if all(w in _GENERIC_NAME_WORDS or _GENERIC_TOP_RE.match(w) for w in words) or len(name.replace(" ", "")) < 3:
+            return []
+    key = employer_key(name)
+    return [key] if len(key) >= 2 else []
 
 
 def _long_enough(key: str) -> bool:

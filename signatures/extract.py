@@ -20,6 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 __all__ = [
     "Extracted",
     "Section",
+    "contact_handles",
     "detect_lang",
     "extract",
     "html_to_text",
@@ -560,6 +561,15 @@ _URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
 _PHONE_FAST_RE = re.compile(r"(?=[+\d])" + _PHONE_RE.pattern)  # same matches; the lookahead skips fast
 _HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*+(?:id)?\s*+[:：]\s*+(@?[\w.:-]{3,})")
+#: A WeChat / Telegram handle written without a colon, as Chinese posts do: `添加微信happierenee`, `微信请加【freeface】`,
+#: `微信 Doris_hire`, `[TG@someone]`, `Telegram（@someone）`: a Latin id (a letter, then 4-31 letters, digits, _ . -)
+#: right after a Chinese keyword and its verb or bracket, or after a Latin keyword and `@` or a bracket (never
+#: a plain English word after "Telegram"); never across a line break.
+_HANDLE_LOOSE_RE = re.compile(
+    r"(?i)(?:(?:微信|v信)(?:号|id)?[^\S\n]*+(?:请加|请添加|添加|加|联系|搜索)?[^\S\n]*+[【\[(（「]?[^\S\n]*+@?"
+    r"|(?:wechat|vx|tg|telegram)(?:[^\S\n]*+id)?[^\S\n]*+(?:[【\[(（「][^\S\n]*+@?|@|(?:请加|请添加|添加|加|联系|号)[^\S\n]*+@?))"
+    r"([a-z][a-z0-9_.-]{4,31})(?![a-z0-9_])"
+)
 _SAL_RE = re.compile(
     # (?!(?<=\s)\s): a match never starts inside a whitespace run (it would have started at the run's
     # first character), so starts there are skipped instead of each scanning the rest of the run
@@ -612,6 +622,13 @@ def _line_salaries(line: str) -> tuple[float, ...]:
 
 
 _HANDLE = _Pre(_HANDLE_RE)
+_HANDLE_LOOSE = _Pre(_HANDLE_LOOSE_RE)
+#: The keywords each handle pattern needs (a text without them has no handle): `_HANDLE_LOOSE_RE`'s, and the
+#: ones only `_HANDLE_RE` adds.
+_LOOSE_WORDS = ("微信", "v信", "wechat", "vx", "tg", "telegram")
+_COLON_ONLY_WORDS = ("skype", "discord", "line")
+if set(_HANDLE.lits or ()) - {*_LOOSE_WORDS, *_COLON_ONLY_WORDS} or set(_HANDLE_LOOSE.lits or ()) - set(_LOOSE_WORDS):
+    raise ValueError("_LOOSE_WORDS / _COLON_ONLY_WORDS must hold every keyword of the handle patterns")
 _OBF_HINT_CS = _cs(_OBF_HINT_RE)
 _URL_PREFIX_RE = re.compile(r"^https?://(www\.)?")
 _TG_LINK_RE = re.compile(r"(?:t\.me|telegram\.me)/([\w]{3,})$")
@@ -656,6 +673,28 @@ def _ascii_address(email: str) -> str:
     return f"{m.group(0)}@{d.group(0).rstrip('.')}" if m and d and "." in d.group(0).strip(".") else ""
 
 
+def _handles(text: str, folded: str) -> list[str]:
+    """Messenger handles (Telegram, WeChat, ...) in `text` (`folded` is `_fold(text)`), lowercased, without `@`
+    and trailing punctuation, in the order written, each once."""
+    found: list[tuple[int, str]] = []
+    loose = any(w in folded for w in _LOOSE_WORDS)  # one scan per keyword for both patterns (hot: every posting)
+    if (":" in text or "\uff1a" in text) and (loose or any(w in folded for w in _COLON_ONLY_WORDS)):
+        for m in _HANDLE.cs.finditer(folded):
+            h = text[m.start(1) : m.end(1)]
+            if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read by _contacts
+                found.append((m.start(1), h))
+    for m in _HANDLE_LOOSE.cs.finditer(folded) if loose else ():
+        found.append((m.start(1), text[m.start(1) : m.end(1)]))
+    out = (h.lower().lstrip("@").rstrip(".:-") for _, h in sorted(found))
+    return list(dict.fromkeys(h for h in out if len(h) >= 3))
+
+
+def contact_handles(text: str) -> list[str]:
+    """Messenger handles a text gives as contact (`TG: @x`, `微信：x`, `添加微信x`, `[TG@x]`), in order, each once:
+    who to write to, an identity of the poster when no company, site or mail domain is named."""
+    return _handles(text, _fold(text))
+
+
 def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Emails (also `name (at) domain` forms), phone numbers (digits only) and URLs in the text."""
     folded = _fold(text)
@@ -671,11 +710,7 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         u = _URL_PREFIX_RE.sub("", u).rstrip("/")
         if u:
             urls.add(u)
-    if ":" in text or "\uff1a" in text:
-        for m in _HANDLE.cs.finditer(folded) if _HANDLE.may(folded) else ():
-            h = text[m.start(1) : m.end(1)]
-            if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read below
-                urls.add("handle:" + h.lower().lstrip("@"))
+    urls.update("handle:" + h for h in _handles(text, folded))
     for u in list(urls):  # a Telegram link names the same account as a "TG: @x" handle
         m = _TG_LINK_RE.match(u)
         if m:

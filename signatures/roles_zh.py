@@ -115,11 +115,17 @@ def same_zh_role(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = 
 _PART_CUT_RE = re.compile(r"\s[-–—→|｜]\s|[:：→—|｜]|\s\(|（|\(")
 #: A sentence or a duty, not a name: "我们的研究" (our research), "编写性能测试脚本" (write test scripts).
 _NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|维护|推动|撰写|搭建|优化|构建|参与|负责|熟悉|具备|协助|完成|"
-                          r"配合|根据|掌握|了解|精通|擅长|能够|支持|提供|保障|确保)")
+                          r"配合|根据|掌握|了解|精通|擅长|能够|支持|提供|保障|确保|"
+                          # a requirement or an invitation (使用vue框架进行开发, 熟练掌握golang后端开发, 有热情参与…研究,
+                          # 对密码学…有研究, 必须掌握自动化测试, 以上职缺…欢迎联络hr)
+                          r"使用|熟练|必须|需要|要求|拥有|具有|有(?!限)|对(?!冲)|欢迎|以上|愿意|深入|扎实|良好|至少|实现|主导|跟进)|"
+                          # two activities joined: a duty, not a person (应用服务端架构设计和开发, 系统设计与开发)
+                          r"(?:和|与|及)(?:开发|研究|测试|设计|维护|实现|优化)$")
 #: One role name run into the next at a seniority word: "跨链专家高级跨链工程师" = 跨链专家 + 高级跨链工程师.
 _RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
 #: A role line's label alone ("岗位", "职位名称"): names no role.
-_LABEL_RE = re.compile(r"(?:招聘|急招)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title")
+_LABEL_RE = re.compile(r"(?:招聘|急招)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title|"
+                       r"联系方式|聯繫方式|全职|全職|兼职|兼職")
 _HAN_GAP_RE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|寻找|招")
 

@@ -170,6 +170,11 @@ _OBF_HINT_RE = re.compile(r"[\[(]\s*at\s*[\])]", re.IGNORECASE)
 _URL_RE = re.compile(r"https?://[^\s<>\"'）)\]】,，。]+", re.IGNORECASE)
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d \t().-]{6,18}\d(?!\w)")
 _HANDLE_RE = re.compile(r"(?i)(?:telegram|tg|wechat|微信|vx|skype|discord|line)\s*(?:id)?\s*[:：]\s*(@?[\w.:-]{3,})")
+_HANDLE_LOOSE_RE = re.compile(
+    r"(?i)(?:(?:微信|v信)(?:号|id)?[^\S\n]*(?:请加|请添加|添加|加|联系|搜索)?[^\S\n]*[【\[(（「]?[^\S\n]*@?"
+    r"|(?:wechat|vx|tg|telegram)(?:[^\S\n]*id)?[^\S\n]*(?:[【\[(（「][^\S\n]*@?|@|(?:请加|请添加|添加|加|联系|号)[^\S\n]*@?))"
+    r"([a-z][a-z0-9_.-]{4,31})(?![a-z0-9_])"
+)
 _SAL_RE = re.compile(
     r"(?i)(?P<cur>[$€£¥])?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?P<ka>[kKwW千万萬]|万円)?"
     r"(?:\s*(?:-|–|—|~|～|〜|to|至)\s*(?P<cur2>[$€£¥])?\s*(?P<b>\d+(?:[.,]\d+)?)\s*(?P<kb>[kKwW千万萬]|万円)?)?"
@@ -225,9 +230,11 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         u = re.sub(r"^https?://(www\.)?", "", u).rstrip("/")
         if u:
             urls.add(u)
-    for h in _HANDLE_RE.findall(text):
-        if not h.lower().startswith(("http:", "https:")):  # "Telegram: https://t.me/x" is read below
-            urls.add("handle:" + h.lower().lstrip("@"))
+    handles = [h for h in _HANDLE_RE.findall(text) if not h.lower().startswith(("http:", "https:"))]
+    for h in handles + _HANDLE_LOOSE_RE.findall(text):
+        h = h.lower().lstrip("@").rstrip(".:-")
+        if len(h) >= 3:
+            urls.add("handle:" + h)
     for u in list(urls):  # a Telegram link names the same account as a "TG: @x" handle
         m = re.match(r"(?:t\.me|telegram\.me)/([\w]{3,})$", u)
         if m:

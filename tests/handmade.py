@@ -1754,10 +1754,67 @@ def _s6_zh_cases() -> list[Case]:
 # ============================================================================ end of s6-i9-zh block
 
 
+# ============================================================================ s7-zh block (poster identity)
+# Block of branch s7-zh: Chinese board posts that name no company field: the poster known only by a WeChat /
+# Telegram handle written without a colon, or the company named in the title before its hiring verb; texts
+# written for these tests.
+
+_S7_DUTIES = ["负责永续合约撮合引擎的开发与性能优化，单机延迟控制在毫秒以内；", "设计订单簿与风险引擎之间的消息协议；",
+              "排查线上撮合异常，完善压测与回放工具；", "和清算、行情团队一起评审新币种上线方案。"]
+_S7_DUTIES_REWORDED = ["开发永续合约的撮合引擎，持续优化性能，把单机延迟压到毫秒级；", "设计订单簿与风险引擎之间的消息协议；",
+                       "排查线上撮合异常，完善压测与回放工具；", "与清算、行情同学共同评审新币上线方案。"]
+
+
+def _s7_zh_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    intro = "我们是一家服务亚洲用户的衍生品交易所，核心团队来自头部券商和互联网公司，目前四十余人，全员远程。"
+    intro_new = "团队规模四十多人，成员来自券商与大厂，主营永续合约，用户主要在亚洲，全员远程办公。"
+    wechat = "简历请添加微信hexi_zhaopin，备注应聘岗位"
+    add(Case("zh-s7-wechat-repost", "employer_name", "zh",
+             _board_post("zh-s7-wechat-repost-a", "[远程办公] 衍生品交易所诚聘 撮合引擎Java工程师 薪水 35K-60K RMB", "后端",
+                         "2025-03-03", intro=intro, pay="35K-60K RMB / 月", place="远程", contact=wechat, duties=_S7_DUTIES),
+             _board_post("zh-s7-wechat-repost-b", "【远程】头部衍生品交易所直招 撮合java工程师，35-60K", "后端", "2025-05-19",
+                         intro=intro_new, pay="35K-60K / 月，另有年终", place="远程", contact="微信 Hexi_Zhaopin（注明岗位）",
+                         duties=_S7_DUTIES_REWORDED),
+             True, "TEMPORAL", note="no company named: one WeChat id (written without a colon) posts the same role again"))
+    add(Case("zh-s7-wechat-other", "other_role", "zh",
+             _board_post("zh-s7-wechat-other-a", "[远程办公] 衍生品交易所诚聘 撮合引擎Java工程师 薪水 35K-60K RMB", "后端",
+                         "2025-07-07", intro=intro, pay="35K-60K RMB / 月", place="远程", contact=wechat, duties=_S7_DUTIES),
+             _board_post("zh-s7-wechat-other-b", "[远程办公] 衍生品交易所诚聘 风控专员 薪水 15K-25K RMB", "风控", "2025-07-07",
+                         intro=intro, pay="15K-25K RMB / 月", place="远程", contact=wechat),
+             False, "PARTIAL", note="one WeChat poster, the same blurb, another role"))
+    qintro = "青石链科专注链上期权协议，产品已上线三条公链，团队在新加坡和杭州。"
+    add(Case("zh-s7-title-name", "employer_name", "zh",
+             _board_post("zh-s7-title-name-a", "Qingshi诚聘“智能合约工程师”30K-50K/月", "合约", "2025-02-10", intro=qintro,
+                         pay="30K-50K / 月", place="杭州，可远程", contact="TG@qingshi_hr"),
+             _board_post("zh-s7-title-name-b", "QINGSHI 招聘“智能合约工程师” 30K-50K/月", "合约", "2025-04-02", intro=qintro,
+                         pay="30K-50K / 月", place="杭州，可远程", contact="TG@qingshi_hr", duties=_BOARD_REWORDED["合约"]),
+             True, "TEMPORAL", note="the company named only in the title before its hiring verb, two spellings"))
+    add(Case("zh-s7-title-two", "template", "zh",
+             _board_post("zh-s7-title-two-a", "Qingshi诚聘“智能合约工程师”30K-50K/月", "合约", "2025-02-11",
+                         intro="一家链上期权协议团队，产品已上线三条公链。", pay="30K-50K / 月", place="远程", contact="详见官网"),
+             _board_post("zh-s7-title-two-b", "Boreal Labs诚聘“智能合约工程师”30K-50K/月", "合约", "2025-02-11",
+                         intro="一家链上期权协议团队，产品已上线三条公链。", pay="30K-50K / 月", place="远程", contact="详见官网"),
+             False, "NON", note="one template, two companies named only in their titles"))
+    fe = ["负责交易所 Web 端与 H5 页面的开发和维护；", "与设计、后端一起完成行情、下单和资产页面的迭代；",
+          "持续优化页面加载速度和渲染性能；"]
+    add(Case("zh-s7-duty-lines", "blurb_roles", "zh",
+             _board_post("zh-s7-duty-lines-a", "[远程办公] 衍生品交易所诚聘 前端开发工程师 薪水 20K-35K RMB", "后端",
+                         "2025-08-04", intro=intro, pay="20K-35K RMB / 月", place="远程", contact=wechat,
+                         duties=[*fe, "熟练掌握React前端开发", "使用 TypeScript 进行开发", "图表组件设计与开发"]),
+             _board_post("zh-s7-duty-lines-b", "[远程办公] 衍生品交易所诚聘 前端开发工程师 薪水 20K-35K RMB", "后端",
+                         "2025-09-15", intro=intro, pay="20K-35K RMB / 月", place="远程", contact=wechat,
+                         duties=[*fe, "三年以上 React 和 TypeScript 经验；", "做过 K 线图表组件者优先。"]),
+             True, "TEMPORAL", note="requirement lines that end in a role word (…进行开发, …设计与开发) are no roles added"))
+    return out
+# ============================================================================ end of s7-zh block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases(), *_en_s6_cases()]
+            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block

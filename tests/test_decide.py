@@ -549,6 +549,29 @@ def test_batch_tags_and_legal_forms_name_one_employer(verifier: Verifier) -> Non
     assert d.duplicate, d
 
 
+def test_chinese_title_names_its_company_before_the_hiring_verb(verifier: Verifier) -> None:
+    """A Chinese board title names the company before 诚聘 / 招聘 (`Qingshi诚聘`, `QINGSHI 招聘`, `北辰科技诚聘`) or as the
+    subject of `is looking for` / `is hiring`: its employer when no company field is given, so two companies' one template are two employers and two spellings
+    one; a description instead of a name (`Web3公司诚聘`, `Top20 CEX诚聘`, `某金融科技诚聘`) names none."""
+    from signatures.employer import employer_key, names_in_title
+
+    assert names_in_title("Qingshi诚聘“智能合约工程师”") == names_in_title("[远程] QINGSHI 招聘 合约工程师") == ["qingshi"]
+    assert names_in_title("[杭州] 北辰科技诚聘 前端工程师") == ["北辰科技"]
+    assert names_in_title("Boreal Labs 公司诚聘 Rust 工程师") == [employer_key("Boreal Labs")]
+    assert names_in_title("[Remote] Gate.io is looking for Backend Engineer") == ["gateio"]
+    assert names_in_title("[HK/Remote] Qingshi Company is hiring a Rust engineer") == ["qingshi"]
+    assert names_in_title("High-tech blockchain US startup Company is looking for engineers") == []  # a description
+    for generic in ("[远程] Web3公司诚聘 产品经理", "Top20 CEX诚聘 运维", "[Remote] Top 20 CEX is looking for support", "[远程办公] Crypto 交易所诚聘 客服",
+                    "某金融科技诚聘 风控", "[上海] 招聘 前端工程师", "WEB3 social 公司诚聘 产品经理"):
+        assert names_in_title(generic) == [], generic
+    body = "## 岗位职责\n- 负责期权协议的合约开发与审计；\n- 编写测试，配合外部审计。\n## 薪资\n30K-50K / 月"
+    a = verifier.prepare({"id": "t1", "title": "Qingshi诚聘“智能合约工程师”", "description": body})
+    b = verifier.prepare({"id": "t2", "title": "Boreal Labs诚聘“智能合约工程师”", "description": body})
+    c = verifier.prepare({"id": "t3", "title": "QINGSHI 招聘“智能合约工程师”", "description": body})
+    assert pair_features(a, b)[FEATURES.index("employer_differs")] == 1.0
+    assert pair_features(a, c)[FEATURES.index("employer_same")] == 1.0
+
+
 def test_blurb_mentions_of_ml_and_infra_are_no_roles_added(verifier: Verifier) -> None:
     header = "Fernhill | Full-Stack Engineer | London | Hybrid\n\n"
     role = ("We are hiring a Full-Stack Engineer to build our booking flows in React and Django.\n\n"

@@ -276,6 +276,8 @@ def test_blocking_keys_from_raw_fields() -> None:
     assert candidates.contact_of({"id": "3", "description": "write to Jobs@Careers.Acme.co.uk"}) == "acme.co.uk"
     assert candidates.contact_of({"id": "4", "description": "https://boards.greenhouse.io/acme and https://acme.io/x"}) == "acme.io"
     assert candidates.employer_of({"id": "5", "description": "We are a small team building tools for farmers."}) == ""
+    board = {"id": "6", "title": "[远程] 大数据工程师", "description": "远程 - 大数据工程师 - Data Engineer\n负责数仓建设。"}
+    assert candidates.employer_of(board) == ""  # a titled post's first line is text: 远程 is a work mode, no company
 
 
 def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role() -> None:
@@ -296,5 +298,27 @@ def test_chinese_reposts_without_employer_meet_by_contact_domain_and_title_role(
     assert key("[远程] Qingshi 诚聘 智能合约工程师", mail="jobs@qingshi.xyz") == first  # the employer's other domain
     assert key("[远程] Qingshi 诚聘 前端工程师") not in (0, first)
     assert key("【广州】Qingshi招 AI 应用开发工程师") == key("【广州线下】AI开发工程师")  # role families and Latin words
-    assert key("[远程] Qingshi 诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == 0  # a person recruits for many
+    assert key("[远程] 交易所诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == 0  # a person recruits for many
+    assert key("[远程] Qingshi 诚聘 高级智能合约工程师", mail="qingshi.hr@gmail.com") == first  # the title names it
     assert key("スマートコントラクト開発者", lang="ja") == 0
+
+
+def test_chinese_posts_with_only_a_messenger_handle_meet_by_that_handle() -> None:
+    """A Chinese board post that gives no company, site or mail domain, only the poster's Telegram / WeChat handle:
+    the handle is its contact key, and handle + title role its employer_title key, so a repost whose text was
+    rewritten (no shared shingles for LSH) still reaches the verifier; another role or handle does not."""
+    from service import candidates
+
+    def keys(title: str, contact: str, duties: str = "负责撮合引擎的开发与维护。") -> tuple[int, int]:
+        p = {"id": "x", "title": title, "description": f"岗位职责：{duties}\n联系方式：{contact}"}
+        k = candidates.blocking_keys([p])[0]
+        return int(k[candidates.KEYS.index("contact")]), int(k[candidates.KEYS.index("employer_title")])
+
+    first = keys("[远程] 交易所诚聘 撮合Java工程师 薪水 30K", "TG: @hexi_jobs")
+    assert first[0] != 0 and first[1] != 0
+    assert keys("【远程办公】Crypto交易所直招 撮合java工程师", "[TG@Hexi_Jobs]", "熟悉低延迟系统，参与撮合重构。") == first
+    assert keys("[远程] 交易所诚聘 撮合Java工程师", "添加微信hexi_jobs")[0] == first[0]  # one id on two messengers
+    other_role = keys("[远程] 交易所诚聘 风控专员", "TG: @hexi_jobs")
+    assert other_role[0] == first[0] and other_role[1] not in (0, first[1])
+    assert keys("[远程] 交易所诚聘 撮合Java工程师", "TG: @other_recruiter")[0] not in (0, first[0])
+    assert candidates.contact_of({"id": "m", "description": "简历发送至 hr@hexi.io 或 TG: @hexi_jobs"}) == "hexi.io"

@@ -175,6 +175,22 @@ def test_telegram_link_and_handle_are_one_contact() -> None:
     assert not any(u.startswith("handle:http") for u in a.urls)
 
 
+def test_wechat_and_telegram_handles_without_a_colon_are_contacts() -> None:
+    """Chinese board posts write a WeChat id after 微信 and a verb or bracket, a Telegram handle as `TG@x`, and end a
+    handle with a full stop; all are the poster's contact. A plain English word after "Telegram" is none."""
+    from signatures.extract import contact_handles
+
+    assert contact_handles("简历请添加微信qiaolin_hr咨询，备注岗位") == ["qiaolin_hr"]
+    assert contact_handles("联系方式：请添加微信 Qiaolin_HR 发送简历") == ["qiaolin_hr"]
+    assert contact_handles("- 微信请加【hexi2025】，注明来意") == ["hexi2025"]
+    assert contact_handles("[TG@Hexi_Jobs] 交易所诚聘") == ["hexi_jobs"]
+    assert contact_handles("联系人 Telegram：@hexi_jobs.") == ["hexi_jobs"]
+    assert contact_handles("Join our Telegram channel or use WeChat pay.") == []
+    assert contact_handles("关注微信公众号获取更多岗位") == []
+    ex = extract({"id": "w", "description": "岗位职责：负责合约开发。\n添加微信hexi2025投递简历"})
+    assert "handle:hexi2025" in ex.urls
+
+
 def test_monthly_pay_without_the_word_salary_is_a_salary() -> None:
     ex = extract({"id": "s", "title": "区块链公司招聘“区域负责人”10000-30000U/月", "description": "负责区域业务。"})
     assert ex.salaries == (10000.0, 30000.0)

@@ -60,6 +60,15 @@ def test_labels_sentences_and_duties_are_no_roles() -> None:
     assert roles == ("前端工程师",)
 
 
+def test_requirement_lines_contact_labels_and_joined_activities_are_no_roles() -> None:
+    """Requirement and invitation lines (使用…进行开发, 熟练掌握…开发, 必须掌握…测试, 以上职缺…欢迎联络), two activities joined
+    (设计与开发) and field labels (联系方式, 全职) read like role names ending in a role word; none is a role."""
+    body = ("## 岗位要求\n- 使用 Vue 框架进行开发\n- 熟练掌握Golang后端开发\n- 必须掌握自动化测试\n- 系统设计与开发\n"
+            "- 以上职缺有兴趣者欢迎联络HR\n## 联系方式\n联系方式\n全职\n" + BODY)
+    assert _roles("青石诚聘 前端工程师", body) == ("前端工程师",)
+    assert _roles("青石诚聘 对冲基金经理", BODY) == ("对冲基金经理",)  # 对冲 (hedge) is a specialty, not 对 (towards)
+
+
 def test_two_names_run_into_one_are_two_roles() -> None:
     assert _roles("青石诚聘 跨链专家高级跨链工程师", BODY) == ("跨链专家", "高级跨链工程师")
     assert set(_roles("青石诚聘 量化研究员 急招合约开发工程师", BODY)) == {"量化研究员", "合约开发工程师"}
