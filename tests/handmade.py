@@ -1782,8 +1782,11 @@ def _s7_zh_cases() -> list[Case]:
              _board_post("zh-s7-wechat-other-a", "[远程办公] 衍生品交易所诚聘 撮合引擎Java工程师 薪水 35K-60K RMB", "后端",
                          "2025-07-07", intro=intro, pay="35K-60K RMB / 月", place="远程", contact=wechat, duties=_S7_DUTIES),
              _board_post("zh-s7-wechat-other-b", "[远程办公] 衍生品交易所诚聘 风控专员 薪水 15K-25K RMB", "风控", "2025-07-07",
-                         intro=intro, pay="15K-25K RMB / 月", place="远程", contact=wechat),
-             False, "PARTIAL", note="one WeChat poster, the same blurb, another role"))
+                         intro=intro, pay="15K-25K RMB / 月", place="远程", contact=wechat,
+                         duties=["盯住永续合约的强平、穿仓与异常成交，当班处置风险事件；", "维护爆仓与资金费率的监控看板；",
+                                 "和撮合、清算团队复盘每一次风险事件。"]),
+             False, "PARTIAL", note="one WeChat poster, the same blurb, another role (its own duty lines: the "
+             "default 风控 lines of _board_post are other cases' posters' too, and one file holds all cases)"))
     qintro = "青石链科专注链上期权协议，产品已上线三条公链，团队在新加坡和杭州。"
     add(Case("zh-s7-title-name", "employer_name", "zh",
              _board_post("zh-s7-title-name-a", "Qingshi诚聘“智能合约工程师”30K-50K/月", "合约", "2025-02-10", intro=qintro,
