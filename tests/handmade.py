@@ -1757,7 +1757,7 @@ def _s6_zh_cases() -> list[Case]:
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases(), *_en_s6_cases()]
+            *_s6_zh_cases(), *_en_s6_cases(), *_en_s7_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block
@@ -1995,3 +1995,42 @@ def _en_s6_cases() -> list[Case]:
                  "Apply at https://careers.brightwater.example/jobs/51877"]),
              False, "PARTIAL", note="one employer, one generic role name, two teams' jobs"))
     return out
+
+
+# ----------------------------------------------------------------------------- English, s7-en block
+# Roles a hiring-thread post names only in lowercase sentences ("We need product minded engineers who ...",
+# "we are looking for implementation leads that ..."): two such roles then one, the rest of the text kept, is
+# half the job set changed (PARTIAL); the same two roles under a rewritten intro are the same jobs (TEMPORAL).
+# Written for these tests by s7-en.
+
+def _en_s7_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+
+    def plain(pid: str, date: str, intro: str, both: bool) -> dict[str, Any]:
+        wanted = ["We have 2 roles open:",
+                  "1. We need product minded engineers who can move between our Go backend and our React front end.",
+                  "2. We need implementation leads that love working with clients. Former consultants welcome."] \
+            if both else ["We have one role open:",
+                          "We are looking for implementation leads that love working with clients. Former "
+                          "consultants welcome."]
+        return _hn(pid, date, [
+            "Hollin Voice | Utrecht, the Netherlands | Onsite (2 days remote OK) | €70-90k + equity | "
+            "https://hollinvoice.example", intro, *wanted,
+            "This role is perfect if you want ownership in a small team and enjoy hard problems in real-time audio.",
+            "Vacancies: https://hollinvoice.example/careers",
+            "EU work authorization required. Apply: e-mail in my profile, mention HN."])
+    intro = ("Hi, I'm one of Hollin Voice's founders. We build voice agents for the call centres of Dutch and "
+             "Belgian insurers; ten people, bootstrapped and profitable.")
+    add(Case("en-s7-plain-halved", "multi_role", "en",
+             plain("en-s7-plain-halved-a", "2026-03-02", intro, True),
+             plain("en-s7-plain-halved-b", "2026-04-01", intro, False),
+             False, "PARTIAL", note="two roles named in lowercase sentences, then one of them; the rest kept"))
+    add(Case("en-s7-plain-same", "multi_role", "en",
+             plain("en-s7-plain-same-a", "2026-03-02", intro, True),
+             plain("en-s7-plain-same-b", "2026-04-01", "Call centres are where insurers still talk to their "
+                   "customers, and our voice agents take those calls for a dozen Dutch and Belgian insurers. "
+                   "We are ten people and pay our own way.", True),
+             True, "TEMPORAL", note="the same two lowercase-named roles, the intro rewritten"))
+    return out
+# ============================================================================ end of s7-en block
