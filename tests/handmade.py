@@ -2001,7 +2001,8 @@ def _en_s6_cases() -> list[Case]:
 # Roles a hiring-thread post names only in lowercase sentences ("We need product minded engineers who ...",
 # "we are looking for implementation leads that ..."): two such roles then one, the rest of the text kept, is
 # half the job set changed (PARTIAL); the same two roles under a rewritten intro are the same jobs (TEMPORAL).
-# Written for these tests by s7-en.
+# One role at another seniority ("SRE", then "Senior SRE") is another job (PARTIAL); a role listed at two levels
+# and reposted under its plain name is the same job (TEMPORAL). Written for these tests by s7-en.
 
 def _en_s7_cases() -> list[Case]:
     out: list[Case] = []
@@ -2032,5 +2033,36 @@ def _en_s7_cases() -> list[Case]:
                    "customers, and our voice agents take those calls for a dozen Dutch and Belgian insurers. "
                    "We are ten people and pay our own way.", True),
              True, "TEMPORAL", note="the same two lowercase-named roles, the intro rewritten"))
+
+    # one role at another seniority (labels/GUIDE.md: another seniority is another job; PARTIAL), the text kept
+    def levelled(pid: str, date: str, role: str, wanted: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            f"Kestrel Racks | Fully Remote AU/NZ | Full-time | {role}",
+            "We're a Brisbane consultancy building a multi-region bare-metal Kubernetes cluster for a logistics "
+            "client whose traffic doubled this year.",
+            "At the base: Talos, Cilium, Rook-Ceph. Workloads: Go services, NATS and Postgres. Observability with "
+            "Grafana, Loki and Tempo, all deployed with Flux.",
+            "If you like Linux internals and want to go deep on platform engineering, this is the place.",
+            wanted,
+            "Get in touch via careers at kestrelracks dot example"])
+    add(Case("en-s7-seniority", "other_role", "en",
+             levelled("en-s7-seniority-a", "2026-02-05", "SRE",
+                      "A couple of years behind you is enough: come and help keep it running."),
+             levelled("en-s7-seniority-b", "2026-05-04", "Senior SRE",
+                      "We're looking for a Senior SRE with deep Kubernetes experience and good security chops."),
+             False, "PARTIAL", note="SRE, then Senior SRE: another seniority of the role"))
+
+    # a post naming its role at two levels, reposted with the plain name: the same job (TEMPORAL)
+    def two_levels(pid: str, date: str, roles: list[str]) -> dict[str, Any]:
+        return _hn(pid, date, [
+            "Wrenfield Maps | Lyon, France | Hybrid | Full-time",
+            "Wrenfield Maps draws the cycling-route maps that 40 French departments print for tourists.",
+            "Open roles:", *(f"- {r}" for r in roles),
+            "You will build our tile pipeline in Rust and the editor our cartographers use every day.",
+            "Write to emploi@wrenfield.example"])
+    add(Case("en-s7-two-levels", "multi_role", "en",
+             two_levels("en-s7-two-levels-a", "2026-02-05", ["Backend Engineer", "Senior Backend Engineer"]),
+             two_levels("en-s7-two-levels-b", "2026-03-04", ["Backend Engineers"]),
+             True, "TEMPORAL", note="the role at two levels, then named plainly; the text kept"))
     return out
 # ============================================================================ end of s7-en block

@@ -973,3 +973,23 @@ def test_a_bare_or_praised_role_noun_in_a_sentence_names_no_role() -> None:
     assert roles("c", "Orrin Air | Reno, NV<p>Orrin Air is hiring a full-stack Staff Software Engineer who likes "
                  "to ship at a startup pace and has an eye for detail.<p>Write to jobs@orrin.example") == (
         frozenset({"software", "engineer"}),)
+
+
+@pytest.mark.parametrize(("first_a", "body_a", "first_b", "sim"), [
+    ("Kestrel Racks | Remote (AU/NZ) | SRE", "Run our clusters.", "Kestrel Racks | Remote (AU/NZ) | Senior SRE", 0.0),
+    ("Kestrel Racks | Remote | Software Engineer II", "Build our scheduler.",
+     "Kestrel Racks | Remote | Senior Software Engineer", 0.0),
+    ("Kestrel Racks | Remote | Site Reliability Engineer", "Run our clusters.",
+     "Kestrel Racks | Remote | Site Reliability Engineers", 1.0),
+    ("Kestrel Racks | Remote", "Open roles:<p>- Software Engineer<p>- Senior Software Engineer",
+     "Kestrel Racks | Remote | Software Engineers", 1.0),
+    ("Kestrel Racks | Remote | Senior/Staff Backend Engineer", "Build our scheduler.",
+     "Kestrel Racks | Remote | Staff Backend Engineer", 1.0),
+])
+def test_another_seniority_of_one_role_is_another_job(first_a: str, body_a: str, first_b: str, sim: float) -> None:
+    """labels/GUIDE.md: another seniority is a materially different job. "SRE" then "Senior SRE" (or "Software
+    Engineer II" then "Senior Software Engineer") is one role changed, not the same role; a post listing the
+    role at two levels ("Software Engineer" and "Senior Software Engineer", or "Senior/Staff") still matches
+    either (texts written for this test)."""
+    f = _hn_pair(first_a, body_a, first_b, "Run our clusters and build our scheduler.")
+    assert f["roles_known"] == 1.0 and f["role_sim"] == sim
