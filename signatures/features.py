@@ -672,7 +672,8 @@ _ROLE_ABBREV = {
     "fullstack": "full stack", "sdet": "qa", "cto": "chief technology officer", "ceo": "chief executive officer",
     "cpto": "chief product technology officer",
 }
-#: Seniority and filler words: a "Senior Backend Engineer" and a "Staff Backend Engineer" are one role re-levelled.
+#: Seniority and filler words, left out of a role's words ("Senior Backend Engineer" and "Staff Backend Engineer" have
+#: the same words); the seniority is compared on its own (`_role_levels`, `_same_level`).
 _ROLE_LEVEL_WORDS = frozenset(
     "senior sr staff principal junior jr mid level levels founding i ii iii iv v the a an of and or for to in at our "
     "we re with all".split()
@@ -1097,7 +1098,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["title_sim"]] = _jac(a.title, b.title)
     english = a.ex.lang == "en" and b.ex.lang == "en"
     if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
-        # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
+        # roles compared word by word (abbreviations) and by seniority; "Founding Engineers" only against its like
         matched = _alike(a, b)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:
