@@ -974,12 +974,14 @@ def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
 
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
-    folded: list[str] | None = None, header: bool = False,
+    folded: list[str] | None = None, header: bool = False, named: bool = False,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
-    from lines carrying an application link, and from short list-item / bracketed job-title lines.
+    from lines carrying an application link, and from short list-item / bracketed job-title lines; English
+    roles named in lowercase in a sentence (`_sought_plain_roles`) only when nothing else names one.
     `folded`: the lines' `_fold`, when the caller has it. `header`: the first line is a header already read
-    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company)."""
+    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company).
+    `named`: the caller read roles elsewhere (the header's fields)."""
     flines = folded if folded is not None else [_fold(ln) for ln in lines]
     roles: list[str] = []
     if title:
@@ -989,10 +991,12 @@ def _roles(
         if m.end(1) - m.start(1) < 240:
             items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
             roles.extend(r for r in items if _looks_like_role(r, lang))
+    plain: list[str] = []
     if lang == "en":
         for line, fl in zip(lines, flines, strict=True):
-            if "looking for" in fl or "seeking" in fl or "need" in fl:
+            if "looking for" in fl or "seeking" in fl or "need" in fl or "hiring" in fl:
                 roles.extend(_sought_roles(line))
+                plain.extend(_sought_plain_roles(line))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang)
@@ -1037,7 +1041,7 @@ def _roles(
                 if _looks_like_role(b, lang) and len(b) <= 20:
                     roles.append(b)
     seen: dict[str, None] = {}
-    for r in roles:
+    for r in roles or ([] if named else plain):
         c = _clean_role(_ALT_SLASH_RE.sub(" or ", r) if en and "/" in r else r)
         if c and len(c) >= 2:
             quals = specialties.get(c, ())
@@ -1070,27 +1074,62 @@ def _linked_specialty(line: str) -> bool:
         len(core := _role_core(line).split()) <= 4 and _TITLED_RE.fullmatch(" ".join(core)) is not None
 
 
-_SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for)\s")
+_SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+for|is\s+hiring(?:\s+for)?)\s")
 _SOUGHT_END_RE = re.compile(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]")
 _SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+")
 _LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
 
 
-@line_cache
-def _sought_roles(line: str) -> tuple[str, ...]:
-    """Job titles named in title case in a sentence saying whom the employer seeks ("We're looking for two
-    Rust Developers, a QA Lead and a Product Designer"): each item without its
-    leading lowercase words (a few, experienced) and notes; lowercase phrases ("exceptional engineers who
-    ...") name no particular job and are left out."""
+def _sought_items(line: str) -> list[str]:
+    """The items of the sentences of `line` saying whom the employer seeks ("We're looking for two Rust
+    Developers, a QA Lead and a Product Designer"), each up to its first clause or note ("who ...", "(Go)")."""
     out = []
     for m in _SOUGHT_RE.finditer(line):
         rest = line[m.end() : m.end() + 240]
         rest = _sub_spans(_ROLE_NOISE_RE, _unopened(rest, "[(（", "])）"), rest, lambda _: " ")
-        for item in _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]):
-            item = _SPACES_RE.sub(" ", _LOWER_LEAD_RE.sub("", item.strip())).strip()
-            if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
-                    _looks_like_role(item, "en"):
-                out.append(item)
+        out.extend(_SPACES_RE.sub(" ", item).strip() for item in
+                   _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]))
+    return out
+
+
+@line_cache
+def _sought_roles(line: str) -> tuple[str, ...]:
+    """Job titles named in title case in a sentence saying whom the employer seeks (`_sought_items`): each
+    item without its leading lowercase words (a few, experienced)."""
+    out = []
+    for item in _sought_items(line):
+        item = _LOWER_LEAD_RE.sub("", item).strip()
+        if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
+                _looks_like_role(item, "en"):
+            out.append(item)
+    return tuple(out)
+
+
+#: Leading words of a sought item that name no specialty: articles, counts, praise, levels ("two exceptional
+#: senior engineers" is still "engineers", which names no particular job).
+_SOUGHT_FILLER = frozenset(
+    "a an the one two three four five several few some more additional other another new our your "
+    "exceptional talented strong great experienced skilled smart motivated passionate curious driven amazing "
+    "awesome excellent brilliant world-class top best ambitious hungry humble kind thoughtful pragmatic "
+    "versatile seasoned solid good capable exceptionally really very highly senior sr junior jr mid-level "
+    "mid staff principal founding software".split())
+_PLAIN_WORD_RE = re.compile(r"[A-Za-z][\w+#./-]*")
+
+
+@line_cache
+def _sought_plain_roles(line: str) -> tuple[str, ...]:
+    """Roles named in lowercase in a sentence saying whom the employer seeks, with a specialty before the role
+    noun ("We need product minded engineers who ...", "looking for implementation leads that ..."): a
+    posting's roles when nothing else names one (`_roles`); a bare or only praised noun ("exceptional
+    engineers") names no particular job and is left out."""
+    out = []
+    for item in _sought_items(line):
+        words = item.split()
+        while words and words[0].lower() in _SOUGHT_FILLER:
+            words.pop(0)
+        if 2 <= len(words) <= 5 and _MENTION_CS.fullmatch(_fold(words[-1])) and \
+                all(_PLAIN_WORD_RE.fullmatch(w) for w in words):
+            out.append(" ".join(words))
     return tuple(out)
 
 
@@ -1384,7 +1423,8 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         title = ""
     emails, phones, urls = _contacts(_contact_text(desc, raw))
     header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header)
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header,
+                                 bool(first_roles))
     cleaned: dict[str, None] = {}
     for r in roles:
         c = _clean_role(r)

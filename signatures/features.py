@@ -279,6 +279,7 @@ class Prepared:
     places: frozenset[str] = frozenset()  # place names of the header / location field (see place_names)
     role_words: tuple[frozenset[str], ...] = ()  # English roles as normalized word sets (see role_word_sets)
     role_alts: tuple[tuple[frozenset[str], ...], ...] = ()  # per role of `role_words`, its _alternatives
+    role_levels: tuple[frozenset[str], ...] = ()  # per role of `role_words`, its seniority (see _role_levels)
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
     role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
     zh_roles: tuple[ZhRole, ...] = ()  # Chinese postings: each of `role_names` read as a name (see roles_zh)
@@ -403,7 +404,8 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         sites=sites,
         places=place_names(ex),
         role_words=role_word_sets(ex),
-        role_alts=tuple(alts for _, alts in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
+        role_alts=tuple(e[1] for e in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
+        role_levels=tuple(e[2] for e in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
         terms=job_terms(ex),
     )
 
@@ -670,7 +672,8 @@ _ROLE_ABBREV = {
     "fullstack": "full stack", "sdet": "qa", "cto": "chief technology officer", "ceo": "chief executive officer",
     "cpto": "chief product technology officer",
 }
-#: Seniority and filler words: a "Senior Backend Engineer" and a "Staff Backend Engineer" are one role re-levelled.
+#: Seniority and filler words, left out of a role's words ("Senior Backend Engineer" and "Staff Backend Engineer" have
+#: the same words); the seniority is compared on its own (`_role_levels`, `_same_level`).
 _ROLE_LEVEL_WORDS = frozenset(
     "senior sr staff principal junior jr mid level levels founding i ii iii iv v the a an of and or for to in at our "
     "we re with all".split()
@@ -745,22 +748,48 @@ def _worded(ex: Extracted) -> bool:
 
 
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    return tuple(g for g, _ in _role_entries(roles))
+    return tuple(e[0] for e in _role_entries(roles))
 
 
 _Alternatives = tuple[frozenset[str], ...]
 
 
 @line_cache
-def _role_entries(roles: tuple[str, ...]) -> tuple[tuple[frozenset[str], _Alternatives], ...]:
-    """`_role_word_sets` with each kept role's `_alternatives`."""
-    out: list[tuple[frozenset[str], _Alternatives]] = []
+def _role_entries(roles: tuple[str, ...]) -> tuple[tuple[frozenset[str], _Alternatives, frozenset[str]], ...]:
+    """`_role_word_sets` with each kept role's `_alternatives` and seniority (`_role_levels`, of every name it
+    stands for: "Senior Backend Engineer" and "Staff Backend Engineer" in one post are one role at two levels)."""
+    out: list[tuple[frozenset[str], _Alternatives, frozenset[str]]] = []
     named = [(w, r) for w, r in zip(map(_role_words, roles), roles, strict=True) if w]
     words = [e for e in named if not e[0] <= _GENERIC_ROLE_WORDS] or named  # only generic ones: still a role
     for g, name in sorted(words, key=lambda e: len(e[0]), reverse=True):
-        if not any(_same_role_words(g, h) for h, _ in out):
-            out.append((g, _alternatives(name)))
+        i = next((i for i, e in enumerate(out) if _same_role_words(g, e[0])), -1)
+        if i < 0:
+            out.append((g, _alternatives(name), _role_levels(name)))
+        else:
+            out[i] = (*out[i][:2], out[i][2] | _role_levels(name))
     return tuple(out)
+
+
+#: Seniority words of an English role name, as `_role_levels` gives them ("founding" is a stage, not a level).
+_LEVELS = {"senior": "senior", "sr": "senior", "junior": "junior", "jr": "junior", "staff": "staff",
+           "principal": "principal", "mid": "mid", "intern": "intern", "interns": "intern", "internship": "intern",
+           "i": "i", "ii": "ii", "iii": "iii", "iv": "iv", "v": "v"}
+
+
+def _role_levels(name: str) -> frozenset[str]:
+    """The seniority an English role name states ("senior or staff backend engineer": senior, staff; "software
+    engineer ii": ii); "" when it states none (a post listing "Software Engineer" and "Senior Software Engineer"
+    has the role at both: "" and senior)."""
+    return frozenset(_LEVELS[w] for w in _ROLE_WORD_RE.findall(name.lower()) if w in _LEVELS) or _NO_LEVEL
+
+
+_NO_LEVEL = frozenset({""})
+
+
+def _same_level(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two roles' seniorities agree (labels/GUIDE.md: another seniority is another job): the same levels, or
+    one name gives a range ("Senior/Staff") that holds the other's."""
+    return a == b or len(a) >= 2 and b <= a or len(b) >= 2 and a <= b
 
 
 def _alternatives(name: str) -> _Alternatives:
@@ -791,13 +820,13 @@ def _alike(a: Prepared, b: Prepared) -> int:
     """How many English roles of `a` match a distinct role of `b`: by `_same_role_words`, or (a name written
     with alternatives) by any alternative of one matching any of the other."""
     ra, rb = a.role_words, b.role_words
-    if not any(a.role_alts) and not any(b.role_alts):
-        return _role_match(ra, rb, _same_role_words)
-    xa = [alts or (w,) for w, alts in zip(ra, a.role_alts, strict=True)]
-    xb = [alts or (w,) for w, alts in zip(rb, b.role_alts, strict=True)]
+    la = a.role_levels if len(a.role_levels) == len(ra) else (_NO_LEVEL,) * len(ra)
+    lb = b.role_levels if len(b.role_levels) == len(rb) else (_NO_LEVEL,) * len(rb)
+    xa = [alts or (w,) for w, alts in zip(ra, a.role_alts or ((),) * len(ra), strict=True)]
+    xb = [alts or (w,) for w, alts in zip(rb, b.role_alts or ((),) * len(rb), strict=True)]
     return _role_match(range(len(ra)), range(len(rb)),
-                       lambda i, j: _same_role_words(ra[i], rb[j]) or any(
-                           _same_role_words(x, y) for x in xa[i] for y in xb[j]),
+                       lambda i, j: _same_level(la[i], lb[j]) and (_same_role_words(ra[i], rb[j]) or any(
+                           _same_role_words(x, y) for x in xa[i] for y in xb[j])),
                        lambda i, j: _jac(ra[i], rb[j]))
 
 
@@ -1069,7 +1098,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["title_sim"]] = _jac(a.title, b.title)
     english = a.ex.lang == "en" and b.ex.lang == "en"
     if english and a.role_words and b.role_words and _generic(a.role_words) == _generic(b.role_words):
-        # roles compared word by word (seniority, abbreviations); "Founding Engineers" only against its like
+        # roles compared word by word (abbreviations) and by seniority; "Founding Engineers" only against its like
         matched = _alike(a, b)
         ra, rb = a.role_words, b.role_words
     elif not english and a.roles and b.roles:

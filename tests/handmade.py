@@ -1817,7 +1817,7 @@ def _s7_zh_cases() -> list[Case]:
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases()]
+            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block
@@ -2055,3 +2055,74 @@ def _en_s6_cases() -> list[Case]:
                  "Apply at https://careers.brightwater.example/jobs/51877"]),
              False, "PARTIAL", note="one employer, one generic role name, two teams' jobs"))
     return out
+
+
+# ----------------------------------------------------------------------------- English, s7-en block
+# Roles a hiring-thread post names only in lowercase sentences ("We need product minded engineers who ...",
+# "we are looking for implementation leads that ..."): two such roles then one, the rest of the text kept, is
+# half the job set changed (PARTIAL); the same two roles under a rewritten intro are the same jobs (TEMPORAL).
+# One role at another seniority ("SRE", then "Senior SRE") is another job (PARTIAL); a role listed at two levels
+# and reposted under its plain name is the same job (TEMPORAL). Written for these tests by s7-en.
+
+def _en_s7_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+
+    def plain(pid: str, date: str, intro: str, both: bool) -> dict[str, Any]:
+        wanted = ["We have 2 roles open:",
+                  "1. We need product minded engineers who can move between our Go backend and our React front end.",
+                  "2. We need implementation leads that love working with clients. Former consultants welcome."] \
+            if both else ["We have one role open:",
+                          "We are looking for implementation leads that love working with clients. Former "
+                          "consultants welcome."]
+        return _hn(pid, date, [
+            "Hollin Voice | Utrecht, the Netherlands | Onsite (2 days remote OK) | €70-90k + equity | "
+            "https://hollinvoice.example", intro, *wanted,
+            "This role is perfect if you want ownership in a small team and enjoy hard problems in real-time audio.",
+            "Vacancies: https://hollinvoice.example/careers",
+            "EU work authorization required. Apply: e-mail in my profile, mention HN."])
+    intro = ("Hi, I'm one of Hollin Voice's founders. We build voice agents for the call centres of Dutch and "
+             "Belgian insurers; ten people, bootstrapped and profitable.")
+    add(Case("en-s7-plain-halved", "multi_role", "en",
+             plain("en-s7-plain-halved-a", "2026-03-02", intro, True),
+             plain("en-s7-plain-halved-b", "2026-04-01", intro, False),
+             False, "PARTIAL", note="two roles named in lowercase sentences, then one of them; the rest kept"))
+    add(Case("en-s7-plain-same", "multi_role", "en",
+             plain("en-s7-plain-same-a", "2026-03-02", intro, True),
+             plain("en-s7-plain-same-b", "2026-04-01", "Call centres are where insurers still talk to their "
+                   "customers, and our voice agents take those calls for a dozen Dutch and Belgian insurers. "
+                   "We are ten people and pay our own way.", True),
+             True, "TEMPORAL", note="the same two lowercase-named roles, the intro rewritten"))
+
+    # one role at another seniority (labels/GUIDE.md: another seniority is another job; PARTIAL), the text kept
+    def levelled(pid: str, date: str, role: str, wanted: str) -> dict[str, Any]:
+        return _hn(pid, date, [
+            f"Kestrel Racks | Fully Remote AU/NZ | Full-time | {role}",
+            "We're a Brisbane consultancy building a multi-region bare-metal Kubernetes cluster for a logistics "
+            "client whose traffic doubled this year.",
+            "At the base: Talos, Cilium, Rook-Ceph. Workloads: Go services, NATS and Postgres. Observability with "
+            "Grafana, Loki and Tempo, all deployed with Flux.",
+            "If you like Linux internals and want to go deep on platform engineering, this is the place.",
+            wanted,
+            "Get in touch via careers at kestrelracks dot example"])
+    add(Case("en-s7-seniority", "other_role", "en",
+             levelled("en-s7-seniority-a", "2026-02-05", "SRE",
+                      "A couple of years behind you is enough: come and help keep it running."),
+             levelled("en-s7-seniority-b", "2026-05-04", "Senior SRE",
+                      "We're looking for a Senior SRE with deep Kubernetes experience and good security chops."),
+             False, "PARTIAL", note="SRE, then Senior SRE: another seniority of the role"))
+
+    # a post naming its role at two levels, reposted with the plain name: the same job (TEMPORAL)
+    def two_levels(pid: str, date: str, roles: list[str]) -> dict[str, Any]:
+        return _hn(pid, date, [
+            "Wrenfield Maps | Lyon, France | Hybrid | Full-time",
+            "Wrenfield Maps draws the cycling-route maps that 40 French departments print for tourists.",
+            "Open roles:", *(f"- {r}" for r in roles),
+            "You will build our tile pipeline in Rust and the editor our cartographers use every day.",
+            "Write to emploi@wrenfield.example"])
+    add(Case("en-s7-two-levels", "multi_role", "en",
+             two_levels("en-s7-two-levels-a", "2026-02-05", ["Backend Engineer", "Senior Backend Engineer"]),
+             two_levels("en-s7-two-levels-b", "2026-03-04", ["Backend Engineers"]),
+             True, "TEMPORAL", note="the role at two levels, then named plainly; the text kept"))
+    return out
+# ============================================================================ end of s7-en block

@@ -11,7 +11,7 @@ import pytest
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import Decision, LogisticModel, Verifier, load_model, model_from_json
 from signatures.extract import extract
-from signatures.features import FEATURES, pair_features, prepare
+from signatures.features import FEATURES, pair_features, prepare, role_word_sets
 from signatures.simhash import hamming, simhash
 from signatures.version import VERIFIER_VERSION
 
@@ -966,3 +966,53 @@ def test_several_roles_changed_in_a_long_list_are_no_same_job_set() -> None:
                  "Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer, Data Engineer, iOS Engineer, "
                  "Android Engineer", "We make firmware.")
     assert f["roles_changed"] < 0.5 and f["employer_jobs"] == 0.0
+
+
+def test_roles_named_in_lowercase_in_a_sentence_count_when_nothing_else_names_one() -> None:
+    """A post naming its roles only in sentences in lowercase ("We need product minded engineers who ...",
+    "we are looking for implementation leads that ...") announces them: two roles then one is half the job set
+    changed (roles_halved), not "roles unknown" (texts written for this test)."""
+    intro = "Hollin Voice builds call-centre voice agents for Dutch insurers; ten people, profitable."
+    f = _hn_pair("Hollin Voice | Utrecht | Onsite | €70-90k", f"{intro}<p>We have 2 roles open:<p>1. We need "
+                 "product minded engineers who move between our Go backend and React front end.<p>2. We need "
+                 "implementation leads that love working with clients.",
+                 "Hollin Voice | Utrecht | Onsite | €70-90k", f"{intro}<p>We have one role open:<p>We are looking "
+                 "for implementation leads that love working with clients.")
+    assert f["roles_known"] == 1.0 and f["roles_halved"] == 1.0 and f["employer_jobs"] == 0.0
+
+
+def test_a_bare_or_praised_role_noun_in_a_sentence_names_no_role() -> None:
+    """"We're looking for exceptional engineers who ..." names no particular job (roles stay unknown), and a
+    role a header or role line names is not joined by one read from a sentence ("we also need data engineers
+    ..." in a post whose header names a Backend Engineer adds nothing); "X is hiring a ... Engineer who ..."
+    names one."""
+    def roles(pid: str, text: str) -> tuple[frozenset[str], ...]:
+        return role_word_sets(extract({"id": pid, "description": text}))
+
+    assert roles("a", "Orrin Air | Reno, NV | Full-time<p>We're looking for exceptional engineers who want to "
+                 "fly.<p>Write to jobs@orrin.example") == ()
+    assert roles("b", "Orrin Air | Backend Engineer | Reno, NV<p>We also need data engineers who know Kafka."
+                 "<p>Write to jobs@orrin.example") == (frozenset({"backend", "engineer"}),)
+    assert roles("c", "Orrin Air | Reno, NV<p>Orrin Air is hiring a full-stack Staff Software Engineer who likes "
+                 "to ship at a startup pace and has an eye for detail.<p>Write to jobs@orrin.example") == (
+        frozenset({"software", "engineer"}),)
+
+
+@pytest.mark.parametrize(("first_a", "body_a", "first_b", "sim"), [
+    ("Kestrel Racks | Remote (AU/NZ) | SRE", "Run our clusters.", "Kestrel Racks | Remote (AU/NZ) | Senior SRE", 0.0),
+    ("Kestrel Racks | Remote | Software Engineer II", "Build our scheduler.",
+     "Kestrel Racks | Remote | Senior Software Engineer", 0.0),
+    ("Kestrel Racks | Remote | Site Reliability Engineer", "Run our clusters.",
+     "Kestrel Racks | Remote | Site Reliability Engineers", 1.0),
+    ("Kestrel Racks | Remote", "Open roles:<p>- Software Engineer<p>- Senior Software Engineer",
+     "Kestrel Racks | Remote | Software Engineers", 1.0),
+    ("Kestrel Racks | Remote | Senior/Staff Backend Engineer", "Build our scheduler.",
+     "Kestrel Racks | Remote | Staff Backend Engineer", 1.0),
+])
+def test_another_seniority_of_one_role_is_another_job(first_a: str, body_a: str, first_b: str, sim: float) -> None:
+    """labels/GUIDE.md: another seniority is a materially different job. "SRE" then "Senior SRE" (or "Software
+    Engineer II" then "Senior Software Engineer") is one role changed, not the same role; a post listing the
+    role at two levels ("Software Engineer" and "Senior Software Engineer", or "Senior/Staff") still matches
+    either (texts written for this test)."""
+    f = _hn_pair(first_a, body_a, first_b, "Run our clusters and build our scheduler.")
+    assert f["roles_known"] == 1.0 and f["role_sim"] == sim
