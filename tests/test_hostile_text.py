@@ -245,3 +245,38 @@ def test_site_labels_kept_as_the_growing_set_keeps_them(names: set[str], labels:
     want = set(names)
     want.update(x for x in labels if not any(x in n for n in want))
     assert set(names) | set(_labels_not_inside(set(names), labels)) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels=st.lists(st.text("abcg", max_size=4), min_size=30, max_size=60))
+def test_site_labels_kept_up_to_the_cap(labels: list[str]) -> None:
+    """Past MAX_SITE_NAMES kept labels the rest give no names; before it, what the growing set keeps."""
+    from signatures.employer import MAX_SITE_NAMES, _labels_not_inside
+
+    want: list[str] = []
+    for x in labels:
+        if len(want) < MAX_SITE_NAMES and not any(x in n for n in want):
+            want.append(x)
+    assert _labels_not_inside(set(), labels) == want
+
+
+def test_thousands_of_own_sites_take_little_memory_and_time() -> None:
+    """A posting under the service's text cap listing ~4,000 own mail domains of 40 letters: employer_names indexed
+    every substring of every kept label (~400 MB and seconds per posting); now a bounded number of labels."""
+    import tracemalloc
+
+    from hostile import GENERATORS
+
+    from signatures.employer import MAX_SITE_NAMES, employer_names, employer_sites
+
+    ex = extract(GENERATORS["emails long domains"](200_000))
+    sites = employer_sites(ex)
+    assert len(sites) > 3000
+    tracemalloc.start()
+    try:
+        names = employer_names(ex, sites)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(names) <= MAX_SITE_NAMES + 1
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB"
