@@ -40,12 +40,13 @@ Pool = Any
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[Pool]:
-    """A pool of `workers` forked processes for the whole run (None for one worker): fork it early, while
+def worker_pool(workers: int, inline: int = 1) -> Iterator[Pool]:
+    """A pool of `workers` forked processes for the whole run (None for `inline` workers or fewer: the work
+    runs in this process; `index` passes 0, its one worker prepares ahead of the writer): fork it early, while
     the main process is small, so the workers do not carry copies of its arrays. A ProcessPoolExecutor, not a
     multiprocessing.Pool: a worker killed while it waits for work (SIGTERM to the process group) leaves
     Pool.terminate waiting for ever on the queue lock it held; the executor sees a dead worker and ends."""
-    if workers <= 1:
+    if workers <= inline:
         yield None
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()

@@ -154,6 +154,34 @@ def test_interrupted_run_keeps_the_previous_output(tmp_path: Path, command: str,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.jsonl"]
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_interrupted_index_ends(clean_solr: str, tmp_path: Path, workers: str, sig: int) -> None:
+    """Ctrl-C or SIGTERM to `index -j N`'s process group mid-run: it ends with 130 / 143 and one line (its
+    multiprocessing.Pool hung for ever after SIGTERM -- a killed worker held the task queue's lock, and the pool
+    replaced the dead workers -- and each worker printed a KeyboardInterrupt traceback on Ctrl-C)."""
+    from solr_fixture import select
+
+    src = postings_file(tmp_path / "in.jsonl", 6000)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "index", str(src), "--solr", f"{clean_solr}/postings",
+                             "--state-dir", str(tmp_path / "state"), "-j", workers], env=env, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while not select(clean_solr, q="*:*", rows=0)["response"]["numFound"]:  # indexing (commitWithin 1 s)
+        assert proc.poll() is None and time.monotonic() < deadline, "the command ended before it was interrupted"
+        time.sleep(0.1)
+    os.killpg(proc.pid, sig)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("index did not end")
+    assert proc.returncode == 128 + sig, err
+    assert err.strip() == (b"jobdedup: interrupted" if sig == signal.SIGINT else b"jobdedup: terminated")
+
+
 def test_forked_workers_die_of_sigterm() -> None:
     """The command's SIGTERM handler is not a forked worker's: a pool ends its workers with SIGTERM, and a
     Python handler in a worker idle in a semaphore wait may never run (dedup then hung at its end)."""
