@@ -184,7 +184,7 @@ def register(app: typer.Typer) -> None:
             raise UserError("--workers must be >= 0")
         mapping, encoding = io.parse_mapping(map_), io.encoding_name(encoding)
         solr = cli_options.solr_url(solr, solr_user)
-        with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad:
+        with cli_options.bad_lines(skip_bad_lines, bad_lines_report, input) as bad:
             stats = index_file(input, solr, fmt=fmt, mapping=mapping, batch_size=batch_size, workers=workers,
                                commit_within_ms=commit_within, quiet=quiet, state_dir=state_dir or default_state_dir(),
                                encoding=encoding, bad=bad)

@@ -106,6 +106,37 @@ def test_dedup_refuses_to_overwrite_its_input(tmp_path: Path) -> None:
     assert good.read_bytes() == before
 
 
+def test_no_output_replaces_the_input_or_another_output(tmp_path: Path) -> None:
+    """--bad-lines-report naming the input replaced the input with the report (dedup and index succeeded and the
+    postings were gone), naming -o failed on a vanished temporary file, and `dedup - -o FILE < FILE` replaced
+    the file it read: each is refused up front, nothing written."""
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(postings_file(tmp_path / "good.jsonl").read_bytes() + b"{bad json\n")
+    before = src.read_bytes()
+    (tmp_path / "link.jsonl").symlink_to(src)
+    cases = [
+        (["dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--bad-lines-report", str(src)], b"", b"is the input"),
+        (["dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--bad-lines-report", str(tmp_path / "link.jsonl")],
+         b"", b"is the input"),
+        (["dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--bad-lines-report", str(tmp_path / "out.jsonl")],
+         b"", b"are one file"),
+        (["dedup", "-", "-o", str(src), "--skip-bad-lines"], None, b"is the input"),
+        (["sig", "--jsonl", "--bad-lines-report", str(src)], None, b"is the input"),
+        (["index", str(src), "--solr", "http://127.0.0.1:9/solr/postings", "--bad-lines-report", str(src)], b"",
+         b"is the input"),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for args, stdin, needle in cases:
+        with open(src, "rb") as fh:
+            res = subprocess.run([sys.executable, "-m", "service.cli", *args, "-q"] if args[0] != "sig" else
+                                 [sys.executable, "-m", "service.cli", *args], stdin=fh if stdin is None else None,
+                                 input=stdin, capture_output=True, timeout=120, env=env)
+        assert res.returncode == 2 and needle in res.stderr, (args, res.stderr)
+        assert len(res.stderr.strip().splitlines()) == 1, (args, res.stderr)
+        assert src.read_bytes() == before, args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.jsonl", "in.jsonl", "link.jsonl"]
+
+
 def test_outputs_replace_atomically_and_keep_special_files(tmp_path: Path) -> None:
     out = tmp_path / "gen.jsonl"
     out.write_bytes(b"old\n")
