@@ -193,22 +193,27 @@ def test_interrupted_index_ends(clean_solr: str, tmp_path: Path, workers: str, s
     replaced the dead workers -- and each worker printed a KeyboardInterrupt traceback on Ctrl-C)."""
     from solr_fixture import select
 
-    src = postings_file(tmp_path / "in.jsonl", 6000)
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    from service.synth import generate
+
+    run_id = f"r{workers}-{int(sig)}-"  # this run's postings (a killed run's last write may land after clean_solr)
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b"".join(orjson.dumps({**p, "id": run_id + p["id"]}) + b"\n" for p in generate(6000, seed=3)))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "index", str(src), "--solr", f"{clean_solr}/postings",
                              "--state-dir", str(tmp_path / "state"), "-j", workers], env=env, stderr=subprocess.PIPE,
                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
-    while not select(clean_solr, q="*:*", rows=0)["response"]["numFound"]:  # indexing (commitWithin 1 s)
+    while not select(clean_solr, q=f"id:{run_id}*", rows=0)["response"]["numFound"]:  # indexing (commitWithin 1 s)
         assert proc.poll() is None and time.monotonic() < deadline, "the command ended before it was interrupted"
         time.sleep(0.1)
     os.killpg(proc.pid, sig)
     try:
         _, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGABRT)  # faulthandler: every thread's stack on stderr
+        _, err = proc.communicate(timeout=30)
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail("index did not end")
+        pytest.fail("index did not end:\n" + err.decode(errors="replace")[-6000:])
     assert proc.returncode == 128 + sig, err
     assert err.strip() == (b"jobdedup: interrupted" if sig == signal.SIGINT else b"jobdedup: terminated")
 
