@@ -56,9 +56,17 @@ def worker_pool(workers: int, inline: int = 1) -> Iterator[Pool]:
         yield pool
     except BaseException:
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        results = getattr(pool, "_result_queue", None)  # shutdown forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in procs:  # the tasks in flight are not waited for either
             proc.kill()
+        # A worker killed while sending its result (SIGTERM to the group, or the kill above) leaves part of a message
+        # in the result pipe, and the executor's reader thread, which exit joins, waits for the rest for ever (index
+        # hung on ~1 in 10 Ctrl-C): with this process's copy of the pipe's write end closed -- the workers' copies
+        # close as they die -- it reads end-of-file instead and gives up.
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            writer.close()
         raise
     pool.shutdown()
 
