@@ -1,7 +1,7 @@
 """Seconds per pathological posting (just under the 200,000-character cap) for each text path: the
-reproductions of issue 10 and the other super-linear cases tests/hostile.py covers, and the session-6
-review's cases (tests/hostile.py `_SESSION6`, 199,000 characters); `pair` is pair_features of the posting and
-a copy of it, prepared beforehand.
+reproductions of issue 10 and the other super-linear cases tests/hostile.py covers, and the session-6 and
+session-7 reviews' cases (tests/hostile.py `_SESSION6`, `_SESSION7`, 199,000 characters); `pair` is
+pair_features of the posting and a copy of it, prepared beforehand.
 
     python benchmarks/bench_hostile.py [--limit 120] [--only NAME]
 
@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from hostile import _SESSION6  # noqa: E402
+from hostile import _SESSION6, _SESSION7  # noqa: E402
 
 from service.features import compute_features  # noqa: E402
 from signatures import features as sf  # noqa: E402
@@ -46,7 +46,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     'header "Acme \\| " + 199,000 x "\\f" + "x \\| Engineer"': lambda: _desc("Acme | " + "\x0c" * 199_000 + "x | Engineer"),
     'title "[a" x 99,000': lambda: {"id": "hostile", "title": "[a" * 99_000, "description": "x"},
     'title "薪水" x 99,000 + "\\nx"': lambda: {"id": "hostile", "title": "薪水" * 99_000 + "\nx", "description": "x"},
-    **{name: (lambda make=make: make(199_000)) for name, make in _SESSION6.items()},
+    **{name: (lambda make=make: make(199_000)) for name, make in {**_SESSION6, **_SESSION7}.items()},
 }
 STAGES: dict[str, Callable[[dict[str, Any]], object]] = {
     "extract": extract,

@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -26,7 +27,6 @@ from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
-from starlette.concurrency import run_in_threadpool
 
 from service import limits
 from service.cpu import Busy, CpuPool, OverBudget
@@ -40,6 +40,10 @@ from signatures import SIG_VERSION
 
 MAX_BATCH = 1000
 RETRY_AFTER_S = 5
+#: Threads that POST /v1/postings may occupy at once (its Solr reads, extraction and the locked decide + write);
+#: more batches wait for one without holding a thread: a slow Solr with many writers waiting on the ingest lock
+#: filled the shared thread pool (40), and /health, /metrics and GET .../duplicates waited behind them.
+WRITE_THREADS = 4
 
 
 class PostingIn(BaseModel):
@@ -154,9 +158,12 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
     m_unavail = Counter("jobdedup_solr_unavailable_total", "Requests answered 503 because Solr was down",
                         registry=registry)
 
+    writers: list[CapacityLimiter] = []  # made in the app's event loop
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         cpu.start()
+        writers[:] = [CapacityLimiter(WRITE_THREADS)]
         try:
             with long_lived_heap():  # the ingest's window, caches and boilerplate model
                 yield
@@ -206,9 +213,12 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         a malformed body, a missing id or a wrong type fails the whole batch with a 422 naming the field."""
         t0 = time.perf_counter()
         postings = [p.model_dump(exclude_none=True) for p in body.postings]
-        schema = await run_in_threadpool(ingestor.batch_schema, postings)  # read from Solr once
+        if not writers:  # an app used without its lifespan (a test client outside `with`)
+            writers.append(CapacityLimiter(WRITE_THREADS))
+        limiter = writers[0]  # not the shared thread pool: see WRITE_THREADS
+        schema = await to_thread.run_sync(ingestor.batch_schema, postings, limiter=limiter)  # read from Solr once
         prep = await cpu.run(prepare_batch, postings, ingestor.max_text_chars, True, schema)  # features + extraction
-        results = await run_in_threadpool(ingestor.apply, prep)  # decisions and the Solr write
+        results = await to_thread.run_sync(ingestor.apply, prep, limiter=limiter)  # decisions and the Solr write
         m_batches.observe(time.perf_counter() - t0)
         for r in results:
             m_postings.labels(r.status).inc()

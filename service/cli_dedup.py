@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         mapping = io.parse_mapping(map_)
         refuse_same_file(input, output)
         encoding = io.encoding_name(encoding)
-        with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad, cli_output(output) as out:
+        with cli_options.bad_lines(skip_bad_lines, bad_lines_report, input, output) as bad, cli_output(output) as out:
             # the output replaces an existing file only when the run succeeded
             if bad is None and encoding is None and not (verify and input == "-"):
                 summary = dedup_file(input, out, fmt=fmt, mapping=mapping, workers=workers, quiet=quiet,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import sys
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     first MAX_REJECTED_LISTED), throughput and batch latencies.
     `state_dir`: where the collection's boilerplate model is loaded from and saved to (None: in memory);
     `encoding`: the file's text encoding (None: UTF-8); `bad`: skip bad lines into it (None: strict)."""
+    from service.engine import imap_ordered, worker_pool
     from service.ingest import Ingestor, prepare_batch
     from service.solr import Solr, SolrError
     from service.state import BoilerplateState
@@ -123,16 +124,11 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                 for b in batches():
                     apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
             else:
-                ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-                with ctx.Pool(workers) as pool:
-                    pending: deque = deque()
-                    for b in batches():
-                        pending.append(pool.apply_async(prepare_batch, (b, ingestor.max_text_chars, True,
-                                                                        ingestor.schema)))
-                        while len(pending) > workers * 2:
-                            apply(pending.popleft().get())
-                    while pending:
-                        apply(pending.popleft().get())
+                with worker_pool(workers, inline=0) as pool:  # a ProcessPoolExecutor: ends on SIGTERM / Ctrl-C
+                    prep = partial(prepare_batch, max_text_chars=ingestor.max_text_chars, extract=True,
+                                   schema=ingestor.schema)
+                    for got in imap_ordered(pool, prep, batches(), ahead=workers * 2 + 1):
+                        apply(got)
         finally:
             bar.close()
             ingestor.save()  # what was learned from the postings indexed so far, even after an error
@@ -188,7 +184,7 @@ def register(app: typer.Typer) -> None:
             raise UserError("--workers must be >= 0")
         mapping, encoding = io.parse_mapping(map_), io.encoding_name(encoding)
         solr = cli_options.solr_url(solr, solr_user)
-        with cli_options.bad_lines(skip_bad_lines, bad_lines_report) as bad:
+        with cli_options.bad_lines(skip_bad_lines, bad_lines_report, input) as bad:
             stats = index_file(input, solr, fmt=fmt, mapping=mapping, batch_size=batch_size, workers=workers,
                                commit_within_ms=commit_within, quiet=quiet, state_dir=state_dir or default_state_dir(),
                                encoding=encoding, bad=bad)

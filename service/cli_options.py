@@ -12,7 +12,7 @@ import typer
 
 from service import io
 from service.errors import UserError
-from service.files import cli_output
+from service.files import cli_output, refuse_one_file_twice, refuse_same_file
 
 ENCODING = typer.Option(
     None, "--encoding", help="The input's text encoding when it is not UTF-8, e.g. latin-1 or cp1252.")
@@ -25,12 +25,18 @@ BAD_LINES_REPORT = typer.Option(
 
 
 @contextmanager
-def bad_lines(skip: bool, report: str | None) -> Iterator[io.BadLines | None]:
+def bad_lines(skip: bool, report: str | None, input_path: str = "-", output: str | None = None
+              ) -> Iterator[io.BadLines | None]:
     """The collector of --skip-bad-lines (None: strict). Reports the skipped lines when the command
-    succeeds; the report file is opened first, so an unwritable path fails before any work."""
+    succeeds; the report file is opened first, so an unwritable path fails before any work. The report is
+    refused when it is the input (`input_path`, "-": standard input) or the command's `output` (-o)."""
     if not skip and not report:
         yield None
         return
+    if report:
+        refuse_same_file(input_path, report, "--bad-lines-report")
+        if output is not None:
+            refuse_one_file_twice(output, report, "-o and --bad-lines-report")
     bad = io.BadLines()
     with cli_output(report) if report else nullcontext() as stream:
         yield bad

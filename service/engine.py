@@ -40,12 +40,13 @@ Pool = Any
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[Pool]:
-    """A pool of `workers` forked processes for the whole run (None for one worker): fork it early, while
+def worker_pool(workers: int, inline: int = 1) -> Iterator[Pool]:
+    """A pool of `workers` forked processes for the whole run (None for `inline` workers or fewer: the work
+    runs in this process; `index` passes 0, its one worker prepares ahead of the writer): fork it early, while
     the main process is small, so the workers do not carry copies of its arrays. A ProcessPoolExecutor, not a
     multiprocessing.Pool: a worker killed while it waits for work (SIGTERM to the process group) leaves
     Pool.terminate waiting for ever on the queue lock it held; the executor sees a dead worker and ends."""
-    if workers <= 1:
+    if workers <= inline:
         yield None
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
@@ -55,9 +56,17 @@ def worker_pool(workers: int) -> Iterator[Pool]:
         yield pool
     except BaseException:
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        results = getattr(pool, "_result_queue", None)  # shutdown forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in procs:  # the tasks in flight are not waited for either
             proc.kill()
+        # A worker killed while sending its result (SIGTERM to the group, or the kill above) leaves part of a message
+        # in the result pipe, and the executor's reader thread, which exit joins, waits for the rest for ever (index
+        # hung on ~1 in 10 Ctrl-C): with this process's copy of the pipe's write end closed -- the workers' copies
+        # close as they die -- it reads end-of-file instead and gives up.
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            writer.close()
         raise
     pool.shutdown()
 

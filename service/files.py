@@ -79,13 +79,30 @@ def write_atomic(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
-def refuse_same_file(input_path: str, output_path: str) -> None:
-    """A UserError when the output would overwrite the input (same file, also through a hard or soft link)."""
-    if "-" in (input_path, output_path):
-        return
+def _file_id(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the regular file `path` ("-": standard input, when a file is redirected to it); None
+    when there is none yet, or it is a device or pipe."""
     try:
-        same = os.path.samefile(input_path, output_path)
-    except OSError:  # one of them does not exist (yet)
+        st = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+    except (OSError, ValueError):  # no such file; stdin closed or replaced
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def refuse_same_file(input_path: str, output_path: str, option: str = "the output") -> None:
+    """A UserError when an output would replace the input (the same file, also through a hard or soft link, or
+    redirected to standard input: "-"); `option` names the output in the message."""
+    if output_path == "-":
         return
-    if same:
-        raise UserError(f"{output_path}: is the input file; write the output to another file")
+    got = _file_id(input_path)
+    if got is not None and got == _file_id(output_path):
+        raise UserError(f"{output_path}: {option} is the input file; write it to another file")
+
+
+def refuse_one_file_twice(first: str, second: str, names: str) -> None:
+    """A UserError when two outputs are one file (the same path, or a link to it): one would replace the other."""
+    if "-" in (first, second):
+        return
+    got = _file_id(first)
+    if os.path.realpath(first) == os.path.realpath(second) or got is not None and got == _file_id(second):
+        raise UserError(f"{second}: {names} are one file; write them to two files")

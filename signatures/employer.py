@@ -108,26 +108,22 @@ def employer_names(ex: Extracted, sites: frozenset[str] = frozenset()) -> frozen
 
 
 def _labels_not_inside(names: set[str], labels: Iterable[str]) -> list[str]:
-    """The labels, in order, each unless it lies inside one of `names` or of the labels kept before it: what
-    `names.update(x for x in labels if not any(x in n for n in names))` adds, in linear time (a posting naming
-    thousands of mail domains made that quadratic): the substrings of each kept label are indexed (labels of
-    at most _INDEXED characters; longer ones are searched)."""
+    """The distinct labels, sorted, that lie inside none of `names`, at most MAX_SITE_NAMES of them: an employer has
+    a few sites, a posting listing thousands of mail domains names no more employers by them. Sorted and checked
+    against the names only, so the result never depends on the order of a set of sites (string hashes differ from
+    process to process: checked against the labels kept before it too, reef of reef.com was kept or dropped beside
+    reeftechnologies.com by chance, and so was the agreement with "Reef Kitchens")."""
     kept: list[str] = []
-    inside: set[str] = set()
-    long_kept: list[str] = []
-    for label in labels:
-        if label in inside or any(label in n for n in names) or any(label in x for x in long_kept):
-            continue
-        kept.append(label)
-        if len(label) > _INDEXED:
-            long_kept.append(label)
-            continue
-        inside.add("")
-        inside.update(label[i:j] for i in range(len(label)) for j in range(i + 1, len(label) + 1))
+    for label in sorted(set(labels)):
+        if len(kept) == MAX_SITE_NAMES:
+            break
+        if not any(label in n for n in names):
+            kept.append(label)
     return kept
 
 
-_INDEXED = 40  # a label's substrings indexed: at most 820
+#: Site labels a posting's employer names take at most (real postings: a handful of own sites).
+MAX_SITE_NAMES = 32
 
 
 def names_in_text(text: str, limit: int = 3) -> list[str]:

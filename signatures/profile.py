@@ -334,11 +334,10 @@ def volatile_split(description: str) -> tuple[str, str]:
     """(volatile_core(description), the lines it dropped); (description, "") when it drops nothing. Both are split
     at line ends, so the words of the two are the words of the description. Only the lines that start with a
     volatile word are read one by one."""
-    text = script.fold_width(description)  # one site's ﾎﾟｲﾝﾄ heading is another's ポイント
+    # one site's ﾎﾟｲﾝﾄ heading is another's ポイント; a Windows copy's "\r\n" is one line break, not a blank line
+    text = script.unify_line_breaks(script.fold_width(description))
     if "<" in text:  # one line per block, no blank lines (a blank line is no paragraph break in HTML)
         text = _BLANK_LINES_RE.sub("\n", _HTML_BLOCK_RE.sub("\n", _HTML_HEADING_RE.sub("\n## ", text)))
-    if "\r" in text:
-        text = text.replace("\r", "\n")
     text = "\n" + text  # every line starts after a line break
     parts: list[str] = []
     gone: list[str] = []
@@ -709,7 +708,13 @@ def description_core(description: str) -> str:
     """What a CJK posting signs of its description: without trailing platform footers (footer_core), then without
     volatile parts (volatile_core). Footers first: a last volatile section would take a footer in with it, and
     the volatile text still counts towards the quantization (_quant_max)."""
-    return volatile_core(footer_core(description))
+    return _description_split(description)[0]
+
+
+def _description_split(description: str) -> tuple[str, str]:
+    """(description_core(description), the volatile text it dropped); line breaks read alike first ("\r", "\u2028":
+    a footer is found after any of them, as after "\n")."""
+    return volatile_split(footer_core(script.unify_line_breaks(description)))
 
 
 class _Prepared(NamedTuple):
@@ -727,7 +732,7 @@ def _cores(name: str, values: list[str], volatile: list[str]) -> list[str]:
     if name == DESCRIPTION_FIELD:
         out = []
         for v in values:
-            core, gone = volatile_split(footer_core(v))
+            core, gone = _description_split(v)
             out.append(core)
             volatile.append(gone)
         return out

@@ -190,7 +190,7 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
         for n in (x for name in names for x in _split_names(name)):
             if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n):
                 continue
-            for k in employers:
+            for k in sorted(employers, key=lambda k: (-len(k), k)):  # longest first, whatever the set's order
                 if len(k) >= 3 and k in n and len(n) > len(k) + 1:
                     n = " ".join(n.replace(k, " ").split())
             k = zh_role(n)

@@ -55,6 +55,19 @@ def has_width_forms(text: str) -> bool:
     return _WIDTH_CHAR.search(text) is not None
 
 
+#: Line breaks sites write besides "\n" (str.splitlines' usual ones), "\r\n" first: one break, not two.
+LINE_BREAKS: Final = ("\r\n", "\r", "\x85", "\u2028", "\u2029")
+
+
+def unify_line_breaks(text: str) -> str:
+    """`text` with each LINE_BREAKS break written "\n": a Windows copy of an ad reads as its Unix copy (str.replace:
+    a regex substitution cost ~25 us a text)."""
+    for brk in LINE_BREAKS:
+        if brk in text:
+            text = text.replace(brk, "\n")
+    return text
+
+
 def fold_width(text: str) -> str:
     """`text` with fullwidth Latin letters and digits, halfwidth katakana and compatibility ideographs in their
     usual forms (NFKC of those runs): one site's ｱｸｾｽ / ２０２５ is another's アクセス / 2025."""

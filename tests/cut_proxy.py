@@ -2,12 +2,14 @@
 client's request number `cut_request` (0-based, counting POSTs to an /update handler) reaches Solr with
 only its first `cut_at` bytes (an int, or a float: that fraction of the body), then both connections
 close without an answer -- what Solr sees when the client dies or the network drops mid-request.
-Every other request passes through unchanged (one upstream connection per request, `Connection: close`)."""
+Every other request passes through unchanged (one upstream connection per request, `Connection: close`),
+after `delay` seconds (a slow Solr; settable while the proxy runs)."""
 
 from __future__ import annotations
 
 import socket
 import threading
+import time
 from types import TracebackType
 
 
@@ -50,6 +52,7 @@ class CutProxy:
         self.upstream = (host, int(port or 80))
         self.prefix = upstream.split(hostport, 1)[1]  # /solr
         self.cut_request, self.cut_at = cut_request, cut_at
+        self.delay = 0.0  # seconds each request waits before it is passed on
         self.updates = 0  # update requests seen
         self.cut: bytes | None = None  # the body of the request that was cut, when one was
         self._lock = threading.Lock()
@@ -90,6 +93,8 @@ class CutProxy:
                 if n == self.cut_request:
                     cut = self.cut_at if isinstance(self.cut_at, int) else int(len(body) * self.cut_at)
                     self.cut = body
+            if self.delay:
+                time.sleep(self.delay)
             with socket.create_connection(self.upstream) as up:
                 up.sendall(_close_header(head) + (body if cut is None else body[:cut]))
                 if cut is not None:  # the rest never comes: both sides see the connection drop

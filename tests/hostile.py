@@ -120,6 +120,17 @@ _SESSION6: dict[str, Callable[[int], Posting]] = {
     "en pay lines": lambda n: _desc(_lines(lambda i: f"Pay: ${i}/hour, {i % 24}:00-{(i + 8) % 24}:00 shift")(n)),
     "zh title many roles": _title(lambda n: "、".join(_han(i, 3) + "工程师" for i in range(n // 7))),
 }
+#: Session 7 review: thousands of distinct own sites whose names are 40 letters (employer names from site labels:
+#: a substring index of every kept label grew to ~400 MB and 4.5 s for 4,000 of them).
+_SESSION7: dict[str, Callable[[int], Posting]] = {
+    "emails long domains": lambda n: _desc(" ".join(f"u@{_label40(i)}.io" for i in range(n // 47))),
+    "urls long domains": lambda n: _desc(" ".join(f"https://{_label40(i)}.io" for i in range(n // 53))),
+}
+
+
+def _label40(i: int) -> str:
+    """40 letters that differ from i to i (no label inside another by accident)."""
+    return "".join("abcdefghijklmnopqrstuvwxyz"[(i * 7919 + j * 104729 + (i >> j % 16)) % 26] for j in range(40))
 _LATIN = [a + b + c for a in "bcdfg" for b in "aeiou" for c in "klmnp"][:40]
 
 
@@ -152,5 +163,6 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     "header pipe after ws": lambda n: _desc("Acme | " + "\x0c" * n + "x | Engineer"),
     **_ISSUE9,
     **_SESSION6,
+    **_SESSION7,
     "random brackets": _random("[](){}<>!#*-_ \t\n\x0c:/@.$1kK（）【】|as"),
 }

@@ -106,6 +106,37 @@ def test_dedup_refuses_to_overwrite_its_input(tmp_path: Path) -> None:
     assert good.read_bytes() == before
 
 
+def test_no_output_replaces_the_input_or_another_output(tmp_path: Path) -> None:
+    """--bad-lines-report naming the input replaced the input with the report (dedup and index succeeded and the
+    postings were gone), naming -o failed on a vanished temporary file, and `dedup - -o FILE < FILE` replaced
+    the file it read: each is refused up front, nothing written."""
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(postings_file(tmp_path / "good.jsonl").read_bytes() + b"{bad json\n")
+    before = src.read_bytes()
+    (tmp_path / "link.jsonl").symlink_to(src)
+    cases = [
+        (["dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--bad-lines-report", str(src)], b"", b"is the input"),
+        (["dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--bad-lines-report", str(tmp_path / "link.jsonl")],
+         b"", b"is the input"),
+        (["dedup", str(src), "-o", str(tmp_path / "out.jsonl"), "--bad-lines-report", str(tmp_path / "out.jsonl")],
+         b"", b"are one file"),
+        (["dedup", "-", "-o", str(src), "--skip-bad-lines"], None, b"is the input"),
+        (["sig", "--jsonl", "--bad-lines-report", str(src)], None, b"is the input"),
+        (["index", str(src), "--solr", "http://127.0.0.1:9/solr/postings", "--bad-lines-report", str(src)], b"",
+         b"is the input"),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for args, stdin, needle in cases:
+        with open(src, "rb") as fh:
+            res = subprocess.run([sys.executable, "-m", "service.cli", *args, "-q"] if args[0] != "sig" else
+                                 [sys.executable, "-m", "service.cli", *args], stdin=fh if stdin is None else None,
+                                 input=stdin, capture_output=True, timeout=120, env=env)
+        assert res.returncode == 2 and needle in res.stderr, (args, res.stderr)
+        assert len(res.stderr.strip().splitlines()) == 1, (args, res.stderr)
+        assert src.read_bytes() == before, args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.jsonl", "in.jsonl", "link.jsonl"]
+
+
 def test_outputs_replace_atomically_and_keep_special_files(tmp_path: Path) -> None:
     out = tmp_path / "gen.jsonl"
     out.write_bytes(b"old\n")
@@ -152,6 +183,39 @@ def test_interrupted_run_keeps_the_previous_output(tmp_path: Path, command: str,
     assert err.strip() == (b"jobdedup: interrupted" if sig == signal.SIGINT else b"jobdedup: terminated")
     assert out.read_bytes() == b"previous\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.jsonl"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_interrupted_index_ends(clean_solr: str, tmp_path: Path, workers: str, sig: int) -> None:
+    """Ctrl-C or SIGTERM to `index -j N`'s process group mid-run: it ends with 130 / 143 and one line (its
+    multiprocessing.Pool hung for ever after SIGTERM -- a killed worker held the task queue's lock, and the pool
+    replaced the dead workers -- and each worker printed a KeyboardInterrupt traceback on Ctrl-C)."""
+    from solr_fixture import select
+
+    from service.synth import generate
+
+    run_id = f"r{workers}-{int(sig)}-"  # this run's postings (a killed run's last write may land after clean_solr)
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b"".join(orjson.dumps({**p, "id": run_id + p["id"]}) + b"\n" for p in generate(6000, seed=3)))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONFAULTHANDLER": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "index", str(src), "--solr", f"{clean_solr}/postings",
+                             "--state-dir", str(tmp_path / "state"), "-j", workers], env=env, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while not select(clean_solr, q=f"id:{run_id}*", rows=0)["response"]["numFound"]:  # indexing (commitWithin 1 s)
+        assert proc.poll() is None and time.monotonic() < deadline, "the command ended before it was interrupted"
+        time.sleep(0.1)
+    os.killpg(proc.pid, sig)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGABRT)  # faulthandler: every thread's stack on stderr
+        _, err = proc.communicate(timeout=30)
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("index did not end:\n" + err.decode(errors="replace")[-6000:])
+    assert proc.returncode == 128 + sig, err
+    assert err.strip() == (b"jobdedup: interrupted" if sig == signal.SIGINT else b"jobdedup: terminated")
 
 
 def test_forked_workers_die_of_sigterm() -> None:

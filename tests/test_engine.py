@@ -213,3 +213,30 @@ def test_dedup_reads_postings_by_span_like_by_id(tmp_path, monkeypatch: pytest.M
     embedded.dedup_file(path, by_id, workers=workers, quiet=True)
     assert summary.phases["verify_pairs"] > 0 and summary.duplicates > 0
     assert by_span.getvalue() == by_id.getvalue()
+
+
+def test_a_worker_killed_while_sending_its_result_does_not_hang_the_exit() -> None:
+    """A worker dies part-way through sending a result (SIGTERM to the process group, or worker_pool's kill after
+    Ctrl-C) and the run is interrupted: the process ends. The executor's reader thread, which exit joins, waited
+    for the rest of the message for ever (`index` hung on ~1 in 10 Ctrl-C); the partial message is written here
+    as such a worker leaves it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import os, struct, time\n"
+            "from service.engine import worker_pool\n"
+            "try:\n"
+            "    with worker_pool(2) as pool:\n"
+            "        os.write(pool._result_queue._writer.fileno(), struct.pack('!i', 1 << 20) + b'x' * 10)\n"
+            "        time.sleep(0.5)  # the reader has the header and waits for 1 MB\n"
+            "        raise KeyboardInterrupt\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted')\n")
+    repo = Path(__file__).resolve().parents[1]
+    try:
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=repo,
+                             env={"PYTHONPATH": str(repo), "PATH": ""})
+    except subprocess.TimeoutExpired:
+        pytest.fail("the process did not end")
+    assert res.returncode == 0 and res.stdout.strip() == "interrupted", res.stderr

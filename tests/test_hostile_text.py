@@ -236,12 +236,49 @@ def test_workplace_units_grow_linearly_in_line_length() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(names=st.sets(st.text("abcg-", max_size=6), max_size=3),
-       labels=st.lists(st.one_of(st.text("abcg", max_size=5), st.text("ab", min_size=41, max_size=44)), max_size=12))
-def test_site_labels_kept_as_the_growing_set_keeps_them(names: set[str], labels: list[str]) -> None:
-    """employer._labels_not_inside (indexed substrings) keeps what checking each label against the names and every
-    label kept before it keeps (the set update it replaces, quadratic in a posting's mail domains)."""
-    from signatures.employer import _labels_not_inside
+       labels=st.lists(st.one_of(st.text("abcg", max_size=5), st.text("ab", min_size=41, max_size=44)), max_size=60))
+def test_site_labels_kept_unless_inside_a_name(names: set[str], labels: list[str]) -> None:
+    """employer._labels_not_inside: the distinct labels inside none of the names, sorted, the first MAX_SITE_NAMES."""
+    from signatures.employer import MAX_SITE_NAMES, _labels_not_inside
 
-    want = set(names)
-    want.update(x for x in labels if not any(x in n for n in want))
-    assert set(names) | set(_labels_not_inside(set(names), labels)) == want
+    want = sorted(x for x in set(labels) if not any(x in n for n in names))[:MAX_SITE_NAMES]
+    assert _labels_not_inside(set(names), labels) == want
+
+
+def test_employer_names_do_not_depend_on_string_hashes() -> None:
+    """A posting whose own sites nest (reef.com, reeftechnologies.com) against "Reef Kitchens": the same features
+    in processes with other string hashes (the kept site labels followed the set's iteration order, so
+    employer_same / employer_differs changed from run to run)."""
+    import subprocess
+    from pathlib import Path
+
+    code = ("from signatures import features as sf; "
+            "a = sf.prepare({'id': 'a', 'description': 'Mail jobs@reef.com or see https://reeftechnologies.com'}); "
+            "b = sf.prepare({'id': 'b', 'company': 'Reef Kitchens', 'description': 'Cooks wanted.'}); "
+            "print(sorted(a.employers), sf.pair_features(a, b).tolist())")
+    repo = str(Path(__file__).resolve().parents[1])
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo,
+                           env={"PYTHONHASHSEED": str(seed)}).stdout for seed in range(8)}
+    assert len(outs) == 1, outs
+
+
+def test_thousands_of_own_sites_take_little_memory_and_time() -> None:
+    """A posting under the service's text cap listing ~4,000 own mail domains of 40 letters: employer_names indexed
+    every substring of every kept label (~400 MB and seconds per posting); now a bounded number of labels."""
+    import tracemalloc
+
+    from hostile import GENERATORS
+
+    from signatures.employer import MAX_SITE_NAMES, employer_names, employer_sites
+
+    ex = extract(GENERATORS["emails long domains"](200_000))
+    sites = employer_sites(ex)
+    assert len(sites) > 3000
+    tracemalloc.start()
+    try:
+        names = employer_names(ex, sites)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(names) <= MAX_SITE_NAMES + 1
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB"

@@ -157,3 +157,15 @@ def test_footer_is_cut_before_a_last_volatile_section() -> None:
     post = {"id": "f", "title": "门店销售", "description": body}
     assert posting_profile_signature(post) == posting_profile_signature(post | {"description": body + footer})
     assert profile.description_core(body + footer) == profile.description_core(body)
+
+
+@pytest.mark.parametrize("brk", ["\r\n", "\r", "\u2028"], ids=["crlf", "cr", "u2028"])
+def test_an_ad_with_other_line_breaks_signs_as_itself(pairs: tuple[str, dict], brk: str) -> None:
+    """The same generated ads with Windows (or old Mac, or Unicode) line breaks: the same profile_sig. "\\r\\n" read
+    as two line breaks made a blank line before every line, so each short line of a benefits section read as the
+    next heading and the section was signed (half of the real Chinese postings are written with "\\r\\n")."""
+    lang, by_class = pairs
+    ads = [ad for pairs_of_class in by_class.values() for pair in pairs_of_class for ad in pair]
+    differ = [a["id"] for a in ads if posting_profile_signature(
+        {**a, "description": a["description"].replace("\n", brk)}) != posting_profile_signature(a)]
+    assert not differ, f"{lang}: {len(differ)}/{len(ads)} ads sign otherwise, e.g. {differ[:3]}"

@@ -87,3 +87,20 @@ def test_a_bare_head_takes_its_specialty_from_a_spaced_title() -> None:
 def test_ios_and_android_stay_two_roles_in_one_posting() -> None:
     a = prepare({"id": "a", "title": "青石诚聘 iOS开发工程师 & 全栈工程师 & 后端工程师", "description": BODY, "lang": "zh"})
     assert len(a.roles) == 3
+
+
+def test_employer_names_left_out_longest_first_whatever_the_string_hashes() -> None:
+    """A role name holding two employer names, one inside the other (reef, reeftechnologies): the longer is left
+    out first in every process (the names came in a frozenset's order, which string hashing changes per process:
+    the role read 后端工程师 in some runs and technologies后端工程师 in others)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from signatures import features as sf; "
+            "p = sf.prepare({'id': 'a', 'title': 'ReefTechnologies后端工程师', 'company': 'Reef', 'lang': 'zh', "
+            "'description': '负责后端开发 https://reeftechnologies.com'}); print(p.role_names)")
+    repo = str(Path(__file__).resolve().parents[1])
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo,
+                           env={"PYTHONHASHSEED": str(seed)}).stdout.strip() for seed in range(8)}
+    assert outs == {"('后端工程师',)"}

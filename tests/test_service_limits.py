@@ -186,3 +186,35 @@ def test_other_clients_are_served_while_a_hostile_batch_runs(clean_solr: str) ->
         for k in range(len(small)):
             res = out[f"s{k}"]
             assert res.status_code == 200 and res.json()["results"][0]["id"] == f"s{k}", res.text[:300]
+
+
+@pytest.mark.solr
+def test_other_clients_are_served_while_many_writers_wait_on_a_slow_solr(clean_solr: str) -> None:
+    """Solr answers every request a second late and 50 clients post batches at once (they queue for the ingest
+    lock): /metrics and /health still answer in about Solr's time, not after the queued batches (the writers
+    held every thread of the shared pool, 40: /metrics waited ~60 s)."""
+    from cut_proxy import CutProxy
+
+    with CutProxy(clean_solr) as proxy:
+        app = create_app(proxy.url("/postings"), timeout=30.0, cpu_workers=0)
+        with TestClient(app) as c:
+            assert c.post("/v1/postings", json={"postings": [{"id": "warm", "description": "warm up"}]}).status_code == 200
+            proxy.delay = 1.0
+            out: dict = {}
+            writers = [threading.Thread(target=lambda k=k: out.setdefault(k, c.post("/v1/postings", json={
+                "postings": [{"id": f"s{k}", "title": "Nurse", "description": f"Night shifts on ward {k}."}]})))
+                for k in range(50)]
+            for t in writers:
+                t.start()
+            time.sleep(3)  # the writers are queued
+            t0 = time.perf_counter()
+            assert c.get("/metrics").status_code == 200
+            metrics_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            assert c.get("/health").status_code == 200
+            health_s = time.perf_counter() - t0
+            proxy.delay = 0.0
+            for t in writers:
+                t.join(timeout=300)
+            assert sorted(out) == list(range(50)) and {r.status_code for r in out.values()} == {200}
+        assert metrics_s < 5.0 and health_s < 10.0, (metrics_s, health_s)
