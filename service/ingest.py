@@ -24,7 +24,9 @@ posting leaves it (re-sent as another job) or is refused, the rest of its group 
 themselves (`Ingestor._regroup`), so every group keeps a head.
 
 Ambiguous candidate pairs are decided by the Verifier with the collection's boilerplate model
-(service.state), which learns every posting once it is written. A posting re-sent with unchanged content
+(service.state), which learns every posting once it is written; a batch is decided with its own postings
+and all postings written before it counted (as dedup's model counts every posting it judges), whatever the
+learning step. A posting re-sent with unchanged content
 (same id, same content key) keeps its stored group, score and reasons: no candidates, no verifier, no
 extraction; only last_seen / seen_count move.
 """
@@ -53,6 +55,7 @@ from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash, textprofile
+from signatures.boilerplate import BoilerplateModel, StackedBoilerplate
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
@@ -470,9 +473,10 @@ class Ingestor:
 
     `state` holds the collection's boilerplate model (learned from the postings this service indexes,
     persisted by `service.state`); the Verifier sees it, so a company blurb shared by many of the
-    company's jobs counts little when two of its postings are compared. New postings are learned in
-    steps of `learn_every` (and at every save): between steps the model is constant, so a candidate's
-    prepared form is reused across batches instead of being rebuilt for every batch. Postings re-sent
+    company's jobs counts little when two of its postings are compared. New postings are learned into it in
+    steps of `learn_every` (and at every save); until then they are counted in `_recent`, which decisions
+    see too, with the batch being decided: a candidate's prepared form is reused across batches while the
+    model weighs its lines the same. Postings re-sent
     with unchanged content keep their group without candidates or verification. `stats` counts the work.
     """
 
@@ -486,7 +490,10 @@ class Ingestor:
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
         self.state = state if state is not None else BoilerplateState(None)
-        self._weights = decision_glue.PresetWeights(lambda: self.state.model)
+        # the postings of `_to_learn` and of the batch being decided, counted apart from the collection's model
+        # until its next learning step: decisions count them now, whatever `learn_every` is
+        self._recent = self._empty_recent()
+        self._weights = decision_glue.PresetWeights(self._model_now)
         self.verifier = decision_glue.make_verifier(self._weights)
         self.stats: Counter[str] = Counter()
         self.learn_every = learn_every
@@ -525,6 +532,7 @@ class Ingestor:
                       for d in self.solr.get(sorted({pid for pid, _, _ in pending}), fl="id,content_key_s")}
             learned = self.state.confirm(rec for pid, key, rec in pending if stored.get(pid) == key)
             self._to_learn.extend(learned)
+            self._count_recent(learned)
             self.stats["boilerplate_added"] += len(learned)
 
     def _learn(self) -> None:
@@ -532,7 +540,30 @@ class Ingestor:
         if self._to_learn:
             self.state.add(self._to_learn)
             self._to_learn = []
+            self._recent = self._empty_recent()
             self._generation += 1
+
+    def _model_now(self) -> Any:
+        """The boilerplate model decisions use: the collection's, plus the postings written since its last
+        learning step and those of the batch being decided (`_recent`)."""
+        return StackedBoilerplate(self.state.model, self._recent) if self._recent.postings else self.state.model
+
+    def _count_recent(self, records: Sequence[Any]) -> None:
+        """Count learning records into `_recent` (the model decisions see changes: cached weights are checked)."""
+        if records:
+            for rec in records:
+                self._recent.add_record(rec)
+            self._generation += 1
+
+    def _reset_recent(self) -> None:
+        """`_recent` back to the written postings only (`_to_learn`): a batch that failed or was partly refused
+        counted postings Solr does not hold."""
+        self._recent = self._empty_recent()
+        self._count_recent(self._to_learn)
+
+    def _empty_recent(self) -> BoilerplateModel:
+        m = self.state.model
+        return BoilerplateModel(m.min_jobs, m.global_min_jobs, m.weight)
 
     # -- the batch -----------------------------------------------------------------------------------
     def batch_schema(self, postings: Sequence[Mapping[str, Any]]) -> Schema | None:
@@ -550,8 +581,12 @@ class Ingestor:
         if prep.batch:
             extracted = self._extract_new(prep)  # outside the lock: extraction is the slow part
             with self.lock:
-                out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
-                                             extracted)
+                try:
+                    out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
+                                                 extracted)
+                except BaseException:
+                    self._reset_recent()
+                    raise
             for i, r in zip(prep.uniq, out, strict=True):
                 results[i] = r
             if self.state.due():
@@ -625,7 +660,7 @@ class Ingestor:
         if hit is not None and hit[0] == self._generation:
             self._prepared.move_to_end(key)
             return hit[2]
-        weights = self._weights.model.line_weights(ex)
+        weights = self._model_now().line_weights(ex)
         if hit is not None and np.array_equal(hit[1], weights):
             got = hit[2]
             self.stats["prepared_kept"] += 1
@@ -903,6 +938,10 @@ class Ingestor:
         new_recs = [_Rec(ids[i], feats[i], sketches[i], ids[i], keys[i] + exact_keys(feats[i]) + block_keys(feats[i]),
                          extracted[i], dates[i][0]) for i in range(len(batch))]
         fresh = [i for i in range(len(batch)) if i not in unchanged]
+        # the batch's postings are counted into the boilerplate model its decisions use (as dedup's model counts
+        # every posting it judges); journaled as intended writes, learned for good once Solr has them
+        self._count_recent(self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in fresh
+                                             if extracted[i] is not None))
         blocking = self.verifier is not None  # like dedup: blocking pairs only go to the Verifier
         skip = self._big_blocks([feats[i] for i in fresh]) if fresh and blocking else frozenset()
         pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(
@@ -975,8 +1014,6 @@ class Ingestor:
                                   why=why, matched=matched))
         if merges:  # before the batch: written after it, a failure between the two would leave the groups
             self._merge(merges, via)  # apart for good (the re-sent batch is unchanged, so never decided again)
-        self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
-                          if i not in unchanged and extracted[i] is not None)
         refused = self._write(docs)
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
             drop_old_copies(self.solr, [pid for i, pid in enumerate(ids) if i not in refused and pid in existing and
@@ -994,6 +1031,8 @@ class Ingestor:
             if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
         self._to_learn.extend(self.state.journal(learn))  # durable before the batch is acknowledged
+        if refused:
+            self._reset_recent()
         # a refused posting that would have headed a group its stored version does not head (a new posting,
         # or a member re-sent as another job): the batch's postings that joined it are decided again
         lost = {ids[i] for i in refused if existing.get(ids[i], {}).get("dup_group") != ids[i]}

@@ -159,11 +159,11 @@ class BoilerplateState:
         """The state of the collection at `solr_url` under `state_dir` (None: in memory only)."""
         return cls(model_path(state_dir, solr_url) if state_dir is not None else None, save_interval_s)
 
-    def intend(self, writes: Iterable[tuple[str, str, Any]]) -> None:
+    def intend(self, writes: Iterable[tuple[str, str, Any]]) -> list[LearningRecord]:
         """Before a write: the (id, content key, Extracted) of the postings it would teach the model, kept
         (and journaled, fsynced) until `journal` settles them, so a write whose outcome never becomes known
         -- the process killed during the Solr request, a failed request Solr stored anyway -- is learned
-        later if Solr holds it (`unconfirmed`)."""
+        later if Solr holds it (`unconfirmed`). Returns their learning records."""
         self._settle_inflight()
         entries: list[Intent] = []
         for pid, key, ex in writes:
@@ -175,6 +175,7 @@ class BoilerplateState:
                 with self._io_lock:
                     seq = self._journal.intend(entries)
             self._inflight = (seq, entries)
+        return [rec for _, _, rec in entries]
 
     def _settle_inflight(self) -> None:
         if self._inflight is not None:  # `intend` without `journal`: the write raised, its outcome is unknown

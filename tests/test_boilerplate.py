@@ -91,6 +91,29 @@ def test_parameters_are_checked() -> None:
         BoilerplateModel(weight=2.0)
 
 
+@pytest.mark.parametrize("cut", [0, 7, 150, 300])
+def test_stacked_layers_weigh_like_one_model_of_them_all(cut: int) -> None:
+    """StackedBoilerplate (the service's collection model plus the postings being decided) weighs every line
+    like one model that counted both layers' postings, job keys capped alike; it is read-only."""
+    from service.synth import generate
+    from signatures.boilerplate import StackedBoilerplate
+
+    posts = [*generate(200, seed=5), *generate(100, lang="zh", seed=5), *_corpus()]
+    exs = [extract(p) for p in posts]
+    one = BoilerplateModel.fit(exs)
+    stacked = StackedBoilerplate(BoilerplateModel.fit(exs[:cut]), BoilerplateModel.fit(exs[cut:]))
+    assert stacked.postings == one.postings == len(exs)
+    flagged = 0
+    for ex in exs:
+        w = one.line_weights(ex)
+        assert np.array_equal(stacked.line_weights(ex), w)
+        flagged += int((w < 1).sum())
+    assert flagged > 0
+    assert stacked.jobs_with_line(exs[-1], BLURB) == one.jobs_with_line(exs[-1], BLURB) >= 3
+    with pytest.raises(TypeError):
+        stacked.add(exs[0])
+
+
 def test_array_model_gives_the_same_weights(monkeypatch: pytest.MonkeyPatch) -> None:
     """ArrayBoilerplate (sorted arrays, reduced in steps) weighs every line exactly like the dict model."""
     from service.synth import generate
