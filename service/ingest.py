@@ -55,7 +55,8 @@ from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash, textprofile
-from signatures.boilerplate import BoilerplateModel, StackedBoilerplate
+from signatures.boilerplate import BoilerplateModel, StackedBoilerplate, learning_record
+from signatures.features import prepare_unweighted, reweighted
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
@@ -141,6 +142,7 @@ class _Rec:
     keys: list[str]
     ex: Any | None = None   # signatures.extract.Extracted of window postings (the Verifier's input)
     first_seen: str | None = None  # the canonical rule's key (earliest first_seen, then id)
+    lines: tuple[list[str], list[int]] | None = None  # its boilerplate scopes and line hashes, when known
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -426,6 +428,7 @@ class Prepared:
     full: np.ndarray
     keys: list[list[str]]
     extracted: list[Any] | None = None   # signatures.extract.Extracted per `batch` posting, when computed
+    records: list[Any] | None = None     # ... and its boilerplate learning record (signatures.boilerplate)
 
 
 def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -435,6 +438,7 @@ def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
     from signatures.extract import extract
 
     return [extract(p, families=False) for p in postings]
+
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
@@ -464,8 +468,9 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
     else:
         feats, sketches, full, keys = [], np.zeros((0, sketching.NUM_PERM), np.uint32), \
             np.zeros((0, sketching.NUM_PERM), np.uint64), []
-    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys,
-                    extract_postings(batch) if extract else None)
+    extracted = extract_postings(batch) if extract else None
+    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys, extracted,
+                    [learning_record(ex) for ex in extracted] if extracted is not None else None)
 
 
 class Ingestor:
@@ -498,11 +503,17 @@ class Ingestor:
         self.stats: Counter[str] = Counter()
         self.learn_every = learn_every
         self._to_learn: list[Any] = []    # learning records of written postings (journaled), not yet in the model
-        self._generation = 0              # bumped whenever the model (or the verifier) changes
+        self._generation = 0              # bumped whenever the model decisions use (`_model_now`) changes
+        self._epoch = 0                   # ... and set to it when that model was replaced, not only added to
+        # scope -> line hash -> the generation whose postings changed the line's weight in that scope
+        self._touched: dict[str, dict[int, int]] = {}
         self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
-        # (id, content key) -> (model generation, line weights, Prepared): valid while the model weighs the
-        # posting's lines the same (the only input `prepare` takes from the model)
-        self._prepared: OrderedDict[tuple[str, int], tuple[int, np.ndarray, Any]] = OrderedDict()
+        # (id, content key) -> (model generation, line weights, Prepared, (scopes, line hashes)): valid while the
+        # model weighs the posting's lines the same (the only input `prepare` takes from the model)
+        self._prepared: OrderedDict[tuple[str, int], tuple[int, np.ndarray, Any, tuple[list[str], list[int]]]] = \
+            OrderedDict()
+        # (id, content key) -> signatures.features.Unweighted: prepared, not weighed by the model
+        self._unweighted: OrderedDict[tuple[str, int], Any] = OrderedDict()
         self._schema: Schema | None = None
 
     @property
@@ -538,10 +549,17 @@ class Ingestor:
     def _learn(self) -> None:
         """Add the queued postings to the boilerplate model (call under the lock)."""
         if self._to_learn:
+            moved = self._recent.postings == len(self._to_learn)  # `_recent` held just these: no weight changes
             self.state.add(self._to_learn)
             self._to_learn = []
             self._recent = self._empty_recent()
-            self._generation += 1
+            if not moved:
+                self._replaced()
+
+    def _replaced(self) -> None:
+        """The model decisions use was replaced: every cached posting's weights are computed again."""
+        self._generation += 1
+        self._epoch = self._generation
 
     def _model_now(self) -> Any:
         """The boilerplate model decisions use: the collection's, plus the postings written since its last
@@ -549,17 +567,20 @@ class Ingestor:
         return StackedBoilerplate(self.state.model, self._recent) if self._recent.postings else self.state.model
 
     def _count_recent(self, records: Sequence[Any]) -> None:
-        """Count learning records into `_recent` (the model decisions see changes: cached weights are checked)."""
+        """Count learning records into `_recent`; the lines whose weight that changes are `_touched`."""
         if records:
-            for rec in records:
-                self._recent.add_record(rec)
             self._generation += 1
+            stacked = StackedBoilerplate(self.state.model, self._recent)
+            for rec in records:
+                for scope, h in stacked.add_to_top(rec):
+                    self._touched.setdefault(scope, {})[h] = self._generation
 
     def _reset_recent(self) -> None:
         """`_recent` back to the written postings only (`_to_learn`): a batch that failed or was partly refused
         counted postings Solr does not hold."""
         self._recent = self._empty_recent()
         self._count_recent(self._to_learn)
+        self._replaced()
 
     def _empty_recent(self) -> BoilerplateModel:
         m = self.state.model
@@ -583,7 +604,7 @@ class Ingestor:
             with self.lock:
                 try:
                     out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
-                                                 extracted)
+                                                 extracted, prep.records)
                 except BaseException:
                     self._reset_recent()
                     raise
@@ -606,7 +627,7 @@ class Ingestor:
             if flush:
                 self._learn()
             if self.state.sync():
-                self._generation += 1
+                self._replaced()
             data = self.state.snapshot()
         return self.state.write(data)
 
@@ -651,34 +672,49 @@ class Ingestor:
         self.stats["extracted"] += len(todo)
         return out
 
-    def _prepare(self, v: Any, pid: str, content: int, ex: Any) -> Any:
-        """v.prepare(ex), reused from an earlier batch while the model has not changed, or has changed
-        without weighing the posting's lines otherwise (a learning step mostly leaves a posting's weights
-        alone)."""
+    def _prepare(self, v: Any, pid: str, content: int, ex: Any, lines: tuple[list[str], list[int]] | None = None
+                 ) -> Any:
+        """v.prepare(ex) with the boilerplate model decisions use now: reused from an earlier batch while none
+        of the posting's lines changed weight (`_touched`) or its weights came out the same; else the
+        posting's unweighted preparation (made once) weighed anew."""
         key = (pid, content)
         hit = self._prepared.get(key)
-        if hit is not None and hit[0] == self._generation:
-            self._prepared.move_to_end(key)
+        if hit is not None and hit[0] >= self._epoch and (hit[0] == self._generation or not self._changed(*hit[3], hit[0])):
+            self._keep(self._prepared, key, (self._generation, *hit[1:]))  # none of its lines changed weight
             return hit[2]
         weights = self._model_now().line_weights(ex)
         if hit is not None and np.array_equal(hit[1], weights):
             got = hit[2]
             self.stats["prepared_kept"] += 1
         else:
-            got = self._weights.prepare(v, ex, weights)
+            u = self._unweighted.get(key)
+            if u is None:  # prepared once; a model that weighs its lines otherwise only weighs it anew
+                u = prepare_unweighted(ex, v.model.needs)
+                self._keep(self._unweighted, key, u)
+            got = reweighted(u, weights)
             self.stats["prepared"] += 1
-        self._prepared[key] = (self._generation, weights, got)
-        self._prepared.move_to_end(key)
-        while len(self._prepared) > self.window.size:
-            self._prepared.popitem(last=False)
+        if lines is None:
+            lines = hit[3] if hit is not None else learning_record(ex)[1:]
+        self._keep(self._prepared, key, (self._generation, weights, got, lines))
         return got
 
+    def _changed(self, scopes: Sequence[str], hashes: Sequence[int], since: int) -> bool:
+        """Whether a line of these (a posting's scopes and line hashes) changed weight after generation `since`."""
+        for scope in scopes:
+            touched = self._touched.get(scope)
+            if touched and any(touched.get(h, -1) > since for h in hashes):
+                return True
+        return False
+
+    def _keep(self, cache: OrderedDict[tuple[str, int], Any], key: tuple[str, int], value: Any) -> None:
+        """Put `value` in one of the per-posting caches, which hold the window's size, least recently used out."""
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > self.window.size:
+            cache.popitem(last=False)
+
     def _remember(self, pid: str, content: int, ex: Any) -> None:
-        key = (pid, content)
-        self._extracted[key] = ex
-        self._extracted.move_to_end(key)
-        while len(self._extracted) > self.window.size:
-            self._extracted.popitem(last=False)
+        self._keep(self._extracted, (pid, content), ex)
 
     def _big_blocks(self, feats: list[dict[str, Any]]) -> frozenset[int]:
         """The batch's capped blocking keys (employer, contact) whose block -- postings in Solr plus the
@@ -768,7 +804,7 @@ class Ingestor:
             if r not in prepared:
                 rec = recs[r]
                 ex = rec.ex if rec.ex is not None else self._extracted.get((rec.id, rec.feats["content"]))
-                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex)
+                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex, rec.lines)
             return prepared[r]
 
         def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
@@ -919,7 +955,7 @@ class Ingestor:
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
-                          extracted: list[Any | None]) -> list[Result]:
+                          extracted: list[Any | None], records: list[Any] | None = None) -> list[Result]:
         self._learn_unconfirmed()
         ids = [p["id"] for p in batch]
         existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
@@ -940,8 +976,12 @@ class Ingestor:
         fresh = [i for i in range(len(batch)) if i not in unchanged]
         # the batch's postings are counted into the boilerplate model its decisions use (as dedup's model counts
         # every posting it judges); journaled as intended writes, learned for good once Solr has them
-        self._count_recent(self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in fresh
-                                             if extracted[i] is not None))
+        learnt = [i for i in fresh if extracted[i] is not None]
+        written = self.state.intend([(ids[i], _hex(feats[i]["content"]), extracted[i]) for i in learnt],
+                                    [records[i] for i in learnt] if records is not None else None)
+        for i, rec in zip(learnt, written, strict=True):
+            new_recs[i].lines = (rec[1], rec[2])  # its scopes and line hashes (`_prepare`)
+        self._count_recent(written)
         blocking = self.verifier is not None  # like dedup: blocking pairs only go to the Verifier
         skip = self._big_blocks([feats[i] for i in fresh]) if fresh and blocking else frozenset()
         pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(

@@ -270,7 +270,33 @@ class StackedBoilerplate(BoilerplateModel):
         return self.layers
 
     def add_record(self, record: LearningRecord) -> None:
-        raise TypeError("a StackedBoilerplate is read-only: add to one of its layers")
+        raise TypeError("a StackedBoilerplate is read-only: add to one of its layers (add_to_top)")
+
+    def add_to_top(self, record: LearningRecord) -> list[tuple[str, int]]:
+        """Count one more posting into the last layer; returns the (scope, line hash) whose boilerplate status
+        changed (a posting's line weights change only where one of its scopes and lines is among them)."""
+        jk, scopes, hashes = record
+        top, below = self.layers[-1], self.layers[:-1]
+        scaled = self.global_min_jobs != self.min_jobs
+        changed: list[tuple[str, int]] = []
+        for scope in scopes:
+            table = top._table.setdefault(scope, {})
+            lower = [t for m in below if (t := m._table.get(scope))]
+            need = self.global_min_jobs if scope == "*" and scaled else self.min_jobs
+            for h in hashes:
+                keys = table.get(h)
+                if keys is None:
+                    keys = table[h] = set()
+                elif len(keys) >= _CAP or jk in keys:
+                    continue
+                found = [k for t in lower if (k := t.get(h))]
+                before = min(len(keys.union(*found)), _CAP) if found else len(keys)
+                keys.add(jk)
+                if before < need <= (min(len(keys.union(*found)), _CAP) if found else len(keys)):
+                    changed.append((scope, h))
+        top.postings += 1
+        self.postings += 1
+        return changed
 
     def __len__(self) -> int:
         return sum(len(m) for m in self.layers)
