@@ -24,7 +24,9 @@ posting leaves it (re-sent as another job) or is refused, the rest of its group 
 themselves (`Ingestor._regroup`), so every group keeps a head.
 
 Ambiguous candidate pairs are decided by the Verifier with the collection's boilerplate model
-(service.state), which learns every posting once it is written. A posting re-sent with unchanged content
+(service.state), which learns every posting once it is written; a batch is decided with its own postings
+and all postings written before it counted (as dedup's model counts every posting it judges), whatever the
+learning step. A posting re-sent with unchanged content
 (same id, same content key) keeps its stored group, score and reasons: no candidates, no verifier, no
 extraction; only last_seen / seen_count move.
 """
@@ -53,6 +55,8 @@ from service.solr import Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash, textprofile
+from signatures.boilerplate import BoilerplateModel, StackedBoilerplate, learning_record
+from signatures.features import prepare_unweighted, reweighted
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
@@ -138,6 +142,7 @@ class _Rec:
     keys: list[str]
     ex: Any | None = None   # signatures.extract.Extracted of window postings (the Verifier's input)
     first_seen: str | None = None  # the canonical rule's key (earliest first_seen, then id)
+    lines: tuple[list[str], list[int]] | None = None  # its boilerplate scopes and line hashes, when known
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -423,6 +428,7 @@ class Prepared:
     full: np.ndarray
     keys: list[list[str]]
     extracted: list[Any] | None = None   # signatures.extract.Extracted per `batch` posting, when computed
+    records: list[Any] | None = None     # ... and its boilerplate learning record (signatures.boilerplate)
 
 
 def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -432,6 +438,7 @@ def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
     from signatures.extract import extract
 
     return [extract(p, families=False) for p in postings]
+
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
@@ -461,8 +468,9 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
     else:
         feats, sketches, full, keys = [], np.zeros((0, sketching.NUM_PERM), np.uint32), \
             np.zeros((0, sketching.NUM_PERM), np.uint64), []
-    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys,
-                    extract_postings(batch) if extract else None)
+    extracted = extract_postings(batch) if extract else None
+    return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys, extracted,
+                    [learning_record(ex) for ex in extracted] if extracted is not None else None)
 
 
 class Ingestor:
@@ -470,9 +478,10 @@ class Ingestor:
 
     `state` holds the collection's boilerplate model (learned from the postings this service indexes,
     persisted by `service.state`); the Verifier sees it, so a company blurb shared by many of the
-    company's jobs counts little when two of its postings are compared. New postings are learned in
-    steps of `learn_every` (and at every save): between steps the model is constant, so a candidate's
-    prepared form is reused across batches instead of being rebuilt for every batch. Postings re-sent
+    company's jobs counts little when two of its postings are compared. New postings are learned into it in
+    steps of `learn_every` (and at every save); until then they are counted in `_recent`, which decisions
+    see too, with the batch being decided: a candidate's prepared form is reused across batches while the
+    model weighs its lines the same. Postings re-sent
     with unchanged content keep their group without candidates or verification. `stats` counts the work.
     """
 
@@ -486,16 +495,25 @@ class Ingestor:
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
         self.state = state if state is not None else BoilerplateState(None)
-        self._weights = decision_glue.PresetWeights(lambda: self.state.model)
+        # the postings of `_to_learn` and of the batch being decided, counted apart from the collection's model
+        # until its next learning step: decisions count them now, whatever `learn_every` is
+        self._recent = self._empty_recent()
+        self._weights = decision_glue.PresetWeights(self._model_now)
         self.verifier = decision_glue.make_verifier(self._weights)
         self.stats: Counter[str] = Counter()
         self.learn_every = learn_every
         self._to_learn: list[Any] = []    # learning records of written postings (journaled), not yet in the model
-        self._generation = 0              # bumped whenever the model (or the verifier) changes
+        self._generation = 0              # bumped whenever the model decisions use (`_model_now`) changes
+        self._epoch = 0                   # ... and set to it when that model was replaced, not only added to
+        # scope -> line hash -> the generation whose postings changed the line's weight in that scope
+        self._touched: dict[str, dict[int, int]] = {}
         self._extracted: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (id, content key) -> Extracted
-        # (id, content key) -> (model generation, line weights, Prepared): valid while the model weighs the
-        # posting's lines the same (the only input `prepare` takes from the model)
-        self._prepared: OrderedDict[tuple[str, int], tuple[int, np.ndarray, Any]] = OrderedDict()
+        # (id, content key) -> (model generation, line weights, Prepared, (scopes, line hashes)): valid while the
+        # model weighs the posting's lines the same (the only input `prepare` takes from the model)
+        self._prepared: OrderedDict[tuple[str, int], tuple[int, np.ndarray, Any, tuple[list[str], list[int]]]] = \
+            OrderedDict()
+        # (id, content key) -> signatures.features.Unweighted: prepared, not weighed by the model
+        self._unweighted: OrderedDict[tuple[str, int], Any] = OrderedDict()
         self._schema: Schema | None = None
 
     @property
@@ -525,14 +543,48 @@ class Ingestor:
                       for d in self.solr.get(sorted({pid for pid, _, _ in pending}), fl="id,content_key_s")}
             learned = self.state.confirm(rec for pid, key, rec in pending if stored.get(pid) == key)
             self._to_learn.extend(learned)
+            self._count_recent(learned)
             self.stats["boilerplate_added"] += len(learned)
 
     def _learn(self) -> None:
         """Add the queued postings to the boilerplate model (call under the lock)."""
         if self._to_learn:
+            moved = self._recent.postings == len(self._to_learn)  # `_recent` held just these: no weight changes
             self.state.add(self._to_learn)
             self._to_learn = []
+            self._recent = self._empty_recent()
+            if not moved:
+                self._replaced()
+
+    def _replaced(self) -> None:
+        """The model decisions use was replaced: every cached posting's weights are computed again."""
+        self._generation += 1
+        self._epoch = self._generation
+
+    def _model_now(self) -> Any:
+        """The boilerplate model decisions use: the collection's, plus the postings written since its last
+        learning step and those of the batch being decided (`_recent`)."""
+        return StackedBoilerplate(self.state.model, self._recent) if self._recent.postings else self.state.model
+
+    def _count_recent(self, records: Sequence[Any]) -> None:
+        """Count learning records into `_recent`; the lines whose weight that changes are `_touched`."""
+        if records:
             self._generation += 1
+            stacked = StackedBoilerplate(self.state.model, self._recent)
+            for rec in records:
+                for scope, h in stacked.add_to_top(rec):
+                    self._touched.setdefault(scope, {})[h] = self._generation
+
+    def _reset_recent(self) -> None:
+        """`_recent` back to the written postings only (`_to_learn`): a batch that failed or was partly refused
+        counted postings Solr does not hold."""
+        self._recent = self._empty_recent()
+        self._count_recent(self._to_learn)
+        self._replaced()
+
+    def _empty_recent(self) -> BoilerplateModel:
+        m = self.state.model
+        return BoilerplateModel(m.min_jobs, m.global_min_jobs, m.weight)
 
     # -- the batch -----------------------------------------------------------------------------------
     def batch_schema(self, postings: Sequence[Mapping[str, Any]]) -> Schema | None:
@@ -550,8 +602,12 @@ class Ingestor:
         if prep.batch:
             extracted = self._extract_new(prep)  # outside the lock: extraction is the slow part
             with self.lock:
-                out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
-                                             extracted)
+                try:
+                    out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
+                                                 extracted, prep.records)
+                except BaseException:
+                    self._reset_recent()
+                    raise
             for i, r in zip(prep.uniq, out, strict=True):
                 results[i] = r
             if self.state.due():
@@ -571,7 +627,7 @@ class Ingestor:
             if flush:
                 self._learn()
             if self.state.sync():
-                self._generation += 1
+                self._replaced()
             data = self.state.snapshot()
         return self.state.write(data)
 
@@ -616,34 +672,49 @@ class Ingestor:
         self.stats["extracted"] += len(todo)
         return out
 
-    def _prepare(self, v: Any, pid: str, content: int, ex: Any) -> Any:
-        """v.prepare(ex), reused from an earlier batch while the model has not changed, or has changed
-        without weighing the posting's lines otherwise (a learning step mostly leaves a posting's weights
-        alone)."""
+    def _prepare(self, v: Any, pid: str, content: int, ex: Any, lines: tuple[list[str], list[int]] | None = None
+                 ) -> Any:
+        """v.prepare(ex) with the boilerplate model decisions use now: reused from an earlier batch while none
+        of the posting's lines changed weight (`_touched`) or its weights came out the same; else the
+        posting's unweighted preparation (made once) weighed anew."""
         key = (pid, content)
         hit = self._prepared.get(key)
-        if hit is not None and hit[0] == self._generation:
-            self._prepared.move_to_end(key)
+        if hit is not None and hit[0] >= self._epoch and (hit[0] == self._generation or not self._changed(*hit[3], hit[0])):
+            self._keep(self._prepared, key, (self._generation, *hit[1:]))  # none of its lines changed weight
             return hit[2]
-        weights = self._weights.model.line_weights(ex)
+        weights = self._model_now().line_weights(ex)
         if hit is not None and np.array_equal(hit[1], weights):
             got = hit[2]
             self.stats["prepared_kept"] += 1
         else:
-            got = self._weights.prepare(v, ex, weights)
+            u = self._unweighted.get(key)
+            if u is None:  # prepared once; a model that weighs its lines otherwise only weighs it anew
+                u = prepare_unweighted(ex, v.model.needs)
+                self._keep(self._unweighted, key, u)
+            got = reweighted(u, weights)
             self.stats["prepared"] += 1
-        self._prepared[key] = (self._generation, weights, got)
-        self._prepared.move_to_end(key)
-        while len(self._prepared) > self.window.size:
-            self._prepared.popitem(last=False)
+        if lines is None:
+            lines = hit[3] if hit is not None else learning_record(ex)[1:]
+        self._keep(self._prepared, key, (self._generation, weights, got, lines))
         return got
 
+    def _changed(self, scopes: Sequence[str], hashes: Sequence[int], since: int) -> bool:
+        """Whether a line of these (a posting's scopes and line hashes) changed weight after generation `since`."""
+        for scope in scopes:
+            touched = self._touched.get(scope)
+            if touched and any(touched.get(h, -1) > since for h in hashes):
+                return True
+        return False
+
+    def _keep(self, cache: OrderedDict[tuple[str, int], Any], key: tuple[str, int], value: Any) -> None:
+        """Put `value` in one of the per-posting caches, which hold the window's size, least recently used out."""
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > self.window.size:
+            cache.popitem(last=False)
+
     def _remember(self, pid: str, content: int, ex: Any) -> None:
-        key = (pid, content)
-        self._extracted[key] = ex
-        self._extracted.move_to_end(key)
-        while len(self._extracted) > self.window.size:
-            self._extracted.popitem(last=False)
+        self._keep(self._extracted, (pid, content), ex)
 
     def _big_blocks(self, feats: list[dict[str, Any]]) -> frozenset[int]:
         """The batch's capped blocking keys (employer, contact) whose block -- postings in Solr plus the
@@ -733,7 +804,7 @@ class Ingestor:
             if r not in prepared:
                 rec = recs[r]
                 ex = rec.ex if rec.ex is not None else self._extracted.get((rec.id, rec.feats["content"]))
-                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex)
+                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex, rec.lines)
             return prepared[r]
 
         def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
@@ -884,7 +955,7 @@ class Ingestor:
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
-                          extracted: list[Any | None]) -> list[Result]:
+                          extracted: list[Any | None], records: list[Any] | None = None) -> list[Result]:
         self._learn_unconfirmed()
         ids = [p["id"] for p in batch]
         existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
@@ -903,6 +974,14 @@ class Ingestor:
         new_recs = [_Rec(ids[i], feats[i], sketches[i], ids[i], keys[i] + exact_keys(feats[i]) + block_keys(feats[i]),
                          extracted[i], dates[i][0]) for i in range(len(batch))]
         fresh = [i for i in range(len(batch)) if i not in unchanged]
+        # the batch's postings are counted into the boilerplate model its decisions use (as dedup's model counts
+        # every posting it judges); journaled as intended writes, learned for good once Solr has them
+        learnt = [i for i in fresh if extracted[i] is not None]
+        written = self.state.intend([(ids[i], _hex(feats[i]["content"]), extracted[i]) for i in learnt],
+                                    [records[i] for i in learnt] if records is not None else None)
+        for i, rec in zip(learnt, written, strict=True):
+            new_recs[i].lines = (rec[1], rec[2])  # its scopes and line hashes (`_prepare`)
+        self._count_recent(written)
         blocking = self.verifier is not None  # like dedup: blocking pairs only go to the Verifier
         skip = self._big_blocks([feats[i] for i in fresh]) if fresh and blocking else frozenset()
         pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(
@@ -975,8 +1054,6 @@ class Ingestor:
                                   why=why, matched=matched))
         if merges:  # before the batch: written after it, a failure between the two would leave the groups
             self._merge(merges, via)  # apart for good (the re-sent batch is unchanged, so never decided again)
-        self.state.intend((ids[i], _hex(feats[i]["content"]), extracted[i]) for i in range(len(batch))
-                          if i not in unchanged and extracted[i] is not None)
         refused = self._write(docs)
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
             drop_old_copies(self.solr, [pid for i, pid in enumerate(ids) if i not in refused and pid in existing and
@@ -994,6 +1071,8 @@ class Ingestor:
             if extracted[i] is not None and i not in refused:
                 self._remember(ids[i], feats[i]["content"], extracted[i])
         self._to_learn.extend(self.state.journal(learn))  # durable before the batch is acknowledged
+        if refused:
+            self._reset_recent()
         # a refused posting that would have headed a group its stored version does not head (a new posting,
         # or a member re-sent as another job): the batch's postings that joined it are decided again
         lost = {ids[i] for i in refused if existing.get(ids[i], {}).get("dup_group") != ids[i]}

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -159,15 +160,17 @@ class BoilerplateState:
         """The state of the collection at `solr_url` under `state_dir` (None: in memory only)."""
         return cls(model_path(state_dir, solr_url) if state_dir is not None else None, save_interval_s)
 
-    def intend(self, writes: Iterable[tuple[str, str, Any]]) -> None:
-        """Before a write: the (id, content key, Extracted) of the postings it would teach the model, kept
+    def intend(self, writes: Iterable[tuple[str, str, Any]],
+               records: Iterable[LearningRecord | None] | None = None) -> list[LearningRecord]:
+        """Before a write: the (id, content key, Extracted) of the postings it would teach the model (`records`:
+        their learning records where already computed, e.g. by a worker process), kept
         (and journaled, fsynced) until `journal` settles them, so a write whose outcome never becomes known
         -- the process killed during the Solr request, a failed request Solr stored anyway -- is learned
-        later if Solr holds it (`unconfirmed`)."""
+        later if Solr holds it (`unconfirmed`). Returns their learning records."""
         self._settle_inflight()
         entries: list[Intent] = []
-        for pid, key, ex in writes:
-            rec = self._records[id(ex)] = learning_record(ex)
+        for (pid, key, ex), rec in zip(writes, repeat(None) if records is None else records, strict=False):
+            rec = self._records[id(ex)] = rec if rec is not None else learning_record(ex)
             entries.append((pid, key, rec))
         if entries:
             seq = None
@@ -175,6 +178,7 @@ class BoilerplateState:
                 with self._io_lock:
                     seq = self._journal.intend(entries)
             self._inflight = (seq, entries)
+        return [rec for _, _, rec in entries]
 
     def _settle_inflight(self) -> None:
         if self._inflight is not None:  # `intend` without `journal`: the write raised, its outcome is unknown

@@ -21,7 +21,7 @@ import xxhash
 
 from signatures.extract import Extracted, extract, line_cache, normalize_line
 
-__all__ = ["ArrayBoilerplate", "BoilerplateModel", "LearningRecord", "check_record", "company_key", "job_key",
+__all__ = ["ArrayBoilerplate", "BoilerplateModel", "LearningRecord", "StackedBoilerplate", "check_record", "company_key", "job_key",
            "learning_record", "line_hash", "line_hashes", "line_keys", "line_keys_many"]
 
 _FORMAT = 1
@@ -150,19 +150,28 @@ class BoilerplateModel:
         global counts compare with the per-company threshold."""
         return self._jobs_in(self._scope_tables(ex), line)
 
-    def _scope_tables(self, ex: Extracted) -> list[tuple[str, dict[int, set[int]]]]:
-        """The posting's scopes that hold any line, with their tables."""
-        return [(s, t) for s in _scopes(ex) if (t := self._table.get(s))]
+    def _layers(self) -> Sequence[BoilerplateModel]:
+        """The models whose counts this one answers with (`StackedBoilerplate`: several)."""
+        return (self,)
 
-    def _jobs_in(self, tables: list[tuple[str, dict[int, set[int]]]], line: str) -> int:
+    def _scope_tables(self, ex: Extracted) -> list[tuple[str, list[dict[int, set[int]]]]]:
+        """The posting's scopes that hold any line, with their tables (one per layer that has the scope)."""
+        layers = self._layers()
+        return [(s, ts) for s in _scopes(ex) if (ts := [t for m in layers if (t := m._table.get(s))])]
+
+    def _jobs_in(self, tables: list[tuple[str, list[dict[int, set[int]]]]], line: str) -> int:
         h = line_hash(line)
         if not h:
             return 0
         best = 0
-        for scope, table in tables:
-            keys = table.get(h)
-            if keys:
-                n = len(keys)
+        for scope, ts in tables:
+            if len(ts) == 1:
+                keys = ts[0].get(h)
+                n = len(keys) if keys else 0
+            else:  # the job keys of every layer, capped as one model that counted them all would hold them
+                found = [keys for t in ts if (keys := t.get(h))]
+                n = 0 if not found else len(found[0]) if len(found) == 1 else min(len(set().union(*found)), _CAP)
+            if n:
                 if scope == "*" and self.global_min_jobs != self.min_jobs:
                     n = n * self.min_jobs // self.global_min_jobs
                 best = max(best, n)
@@ -242,6 +251,58 @@ class BoilerplateModel:
                 t[row[0]] = set(row[1])
         return model
 
+
+
+class StackedBoilerplate(BoilerplateModel):
+    """The line weights of a model that counted the postings of every layer (`BoilerplateModel`s with the same
+    parameters), without copying them: e.g. the service's collection model plus the postings it is deciding
+    now, so a posting is judged with its own and its batch's lines counted, as `jobdedup dedup` judges it."""
+
+    def __init__(self, *layers: BoilerplateModel) -> None:
+        if not layers or any(isinstance(m, ArrayBoilerplate) for m in layers):
+            raise ValueError("StackedBoilerplate needs one or more dict-table BoilerplateModels")
+        first = layers[0]
+        super().__init__(first.min_jobs, first.global_min_jobs, first.weight)
+        self.layers = layers
+        self.postings = sum(m.postings for m in layers)
+
+    def _layers(self) -> Sequence[BoilerplateModel]:
+        return self.layers
+
+    def add_record(self, record: LearningRecord) -> None:
+        raise TypeError("a StackedBoilerplate is read-only: add to one of its layers (add_to_top)")
+
+    def add_to_top(self, record: LearningRecord) -> list[tuple[str, int]]:
+        """Count one more posting into the last layer; returns the (scope, line hash) whose boilerplate status
+        changed (a posting's line weights change only where one of its scopes and lines is among them)."""
+        jk, scopes, hashes = record
+        top, below = self.layers[-1], self.layers[:-1]
+        scaled = self.global_min_jobs != self.min_jobs
+        changed: list[tuple[str, int]] = []
+        for scope in scopes:
+            table = top._table.setdefault(scope, {})
+            lower = [t for m in below if (t := m._table.get(scope))]
+            need = self.global_min_jobs if scope == "*" and scaled else self.min_jobs
+            for h in hashes:
+                keys = table.get(h)
+                if keys is None:
+                    keys = table[h] = set()
+                elif len(keys) >= _CAP or jk in keys:
+                    continue
+                found = [k for t in lower if (k := t.get(h))]
+                before = min(len(keys.union(*found)), _CAP) if found else len(keys)
+                keys.add(jk)
+                if before < need <= (min(len(keys.union(*found)), _CAP) if found else len(keys)):
+                    changed.append((scope, h))
+        top.postings += 1
+        self.postings += 1
+        return changed
+
+    def __len__(self) -> int:
+        return sum(len(m) for m in self.layers)
+
+    def to_bytes(self) -> bytes:
+        raise TypeError("a StackedBoilerplate is a view: save its layers")
 
 def line_hashes(ex: Extracted) -> np.ndarray:
     """`line_hash` of each of the posting's lines, in order (uint64; 0 for lines too short to matter)."""

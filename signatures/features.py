@@ -11,7 +11,7 @@ import sys
 import unicodedata
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, lru_cache
 from itertools import chain
@@ -160,40 +160,51 @@ def _crossing_shingles(pair: str) -> bytes:
 
 def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every shingle of the lines' one token stream (`shingle_hashes(all tokens, SHINGLE_K)`: re-flowed lines keep
-    their shingles), in no particular order, and its weight: the least line weight `lw` of the tokens it spans.
-    The shingles within a line and those crossing into a next line of SHINGLE_K-1 tokens or more come from
-    per-line caches (weight: the line's, the smaller of the two); those running past a shorter next line (a
-    one-word heading) are hashed here."""
+    their shingles), in no particular order, and its weight: the least line weight `lw` of the tokens it spans
+    (`shingle_spans`, `span_weights`)."""
+    sh, first, last, tok = shingle_spans(lines)
+    return sh, span_weights(lw, first, last, tok)
+
+
+def shingle_spans(lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`text_shingles` without the weights: the shingle hashes, the first and last line of the tokens each spans
+    (int32) and which lines hold tokens. The shingles within a line and those crossing into a next line of
+    SHINGLE_K-1 tokens or more come from per-line caches; those running past a shorter next line (a one-word
+    heading) are hashed here."""
     k = SHINGLE_K
-    lw = np.asarray(lw, np.float32)
     per_line = list(map(_line_tokens, lines))
     counts = list(map(len, per_line))
+    tok = np.array(counts, np.int64) > 0
     n = sum(counts)
     if n <= k:
         if not n:
-            return np.zeros(0, np.uint64), np.zeros(0, np.float32)
-        return (np.array(shingle_hashes(list(chain.from_iterable(per_line)), k), np.uint64),
-                lw[np.asarray(counts) > 0].min(keepdims=True))
-    lwl = lw.tolist()
+            e = np.zeros(0, np.int32)
+            return np.zeros(0, np.uint64), e, e, tok
+        sh = np.array(shingle_hashes(list(chain.from_iterable(per_line)), k), np.uint64)
+        on = np.flatnonzero(tok)
+        return sh, np.full(len(sh), on[0], np.int32), np.full(len(sh), on[-1], np.int32), tok
     pieces = list(map(_line_shingles, lines))
-    piece_w = lwl.copy()
+    piece_first = list(range(len(lines)))
+    piece_last = piece_first.copy()
     more_h: list[int] = []
-    more_w: list[float] = []
+    more_last: list[int] = []
+    more_first: list[int] = []
     for i in range(len(lines) - 1):
         if not counts[i]:
             continue
         if counts[i + 1] >= k - 1:
             pieces.append(_crossing_shingles(lines[i] + "\n" + lines[i + 1]))
-            piece_w.append(min(lwl[i], lwl[i + 1]))
+            piece_first.append(i)
+            piece_last.append(i + 1)
             continue
         # the next line is shorter: the shingles starting in this line's last k-1 tokens run on past it
         nxt: list[str] = []
-        nxt_w: list[float] = []
+        nxt_line: list[int] = []
         j = i + 1
         while len(nxt) < k - 1 and j < len(lines):
             got = per_line[j][: k - 1 - len(nxt)]
             nxt += got
-            nxt_w += [lwl[j]] * len(got)
+            nxt_line += [j] * len(got)
             j += 1
         a = per_line[i]
         for s in range(max(0, len(a) - k + 1), len(a)):
@@ -201,13 +212,28 @@ def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.
             if need > len(nxt):
                 break
             more_h.append(xxhash.xxh64_intdigest("\x1f".join((*a[s:], *nxt[:need])).encode()))
-            more_w.append(min(lwl[i], *nxt_w[:need]))
+            more_first.append(i)
+            more_last.append(nxt_line[need - 1])
+    sizes = [len(x) >> 3 for x in pieces]
     sh = np.frombuffer(b"".join(pieces), np.uint64)
-    w = np.repeat(np.array(piece_w, np.float32), [len(x) >> 3 for x in pieces])
+    first = np.repeat(np.array(piece_first, np.int32), sizes)
+    last = np.repeat(np.array(piece_last, np.int32), sizes)
     if more_h:
         sh = np.concatenate([sh, np.array(more_h, np.uint64)])
-        w = np.concatenate([w, np.array(more_w, np.float32)])
-    return sh, w
+        first = np.concatenate([first, np.array(more_first, np.int32)])
+        last = np.concatenate([last, np.array(more_last, np.int32)])
+    return sh, first, last, tok
+
+
+def span_weights(lw: np.ndarray, first: np.ndarray, last: np.ndarray, tok: np.ndarray) -> np.ndarray:
+    """Each shingle's weight: the least line weight `lw` over the lines from `first` to `last` that hold tokens."""
+    eff = np.where(tok, np.asarray(lw, np.float32), np.float32(np.inf))
+    w = eff[first]
+    span = last - first
+    for d in range(1, int(span.max()) + 1 if len(span) else 0):
+        m = span >= d
+        w[m] = np.minimum(w[m], eff[first[m] + d])
+    return w
 
 
 def _grams(s: str) -> frozenset[str]:
@@ -358,29 +384,62 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     """Extract a posting (unless given `Extracted`) and precompute what the pair features need: all of them,
     or only `needs` (feature names; a part of FIELDS_FOR none of them reads stays empty, so it reads as unknown)."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
+    lw = boilerplate.line_weights(ex) if boilerplate is not None else None
+    return reweighted(prepare_unweighted(ex, needs), lw)
+
+
+@dataclass(frozen=True, eq=False)
+class Unweighted:
+    """`prepare` of a posting without a boilerplate model (`prepared`: every line weighs 1, the intro
+    INTRO_WEIGHT), and what `reweighted` needs to weigh its shingles by a model's line weights without preparing
+    it again: per shingle occurrence in hash order its first and last line, the start of each distinct hash's
+    run, and which lines hold tokens. Computed where the model is unknown (the service's worker processes)."""
+
+    prepared: Prepared
+    first: np.ndarray
+    last: np.ndarray
+    at: np.ndarray
+    tok: np.ndarray
+    intro: tuple[int, int] | None
+
+
+def reweighted(u: Unweighted, lw: np.ndarray | None) -> Prepared:
+    """The prepared posting with its shingles weighed by line weights `lw` (a boilerplate model's; None: all
+    1): each distinct shingle's weight is the highest over its occurrences, each occurrence's the least over
+    the lines it spans, the intro's lines at most INTRO_WEIGHT. Equal to `prepare(ex, model)`."""
+    if lw is None or not len(u.at) or bool((np.asarray(lw) == 1).all()):
+        return u.prepared
+    lw = np.array(lw, np.float32)
+    if u.intro:
+        lw[u.intro[0] : u.intro[1]] = np.minimum(lw[u.intro[0] : u.intro[1]], INTRO_WEIGHT)
+    w = np.maximum.reduceat(span_weights(lw, u.first, u.last, u.tok), u.at)
+    return replace(u.prepared, w=w, w_sum=float(w.sum()))
+
+
+def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None) -> Unweighted:
+    """`prepare(ex, needs=needs)` with what `reweighted` needs to weigh it by a boilerplate model later."""
     skip = frozenset() if needs is None else frozenset(f for f, by in FIELDS_FOR.items() if needs.isdisjoint(by))
-    lw = boilerplate.line_weights(ex) if boilerplate is not None else np.ones(len(ex.lines), np.float32)
+    lw = np.ones(len(ex.lines), np.float32)
     intro = intro_lines(ex)
     if intro:
-        lw = np.array(lw, np.float32)
-        lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
-    arr, warr = text_shingles(ex.lines, lw)
+        lw[intro[0] : intro[1]] = INTRO_WEIGHT
+    arr, first_line, last_line, tok = shingle_spans(ex.lines)
     if len(arr):  # each distinct shingle once, by hash, with its highest weight
         order = arr.argsort(kind="stable")
-        arr, warr = arr[order], warr[order]
+        arr, first_line, last_line = arr[order], first_line[order], last_line[order]
         first = np.ones(len(arr), dtype=bool)
         first[1:] = arr[1:] != arr[:-1]
         at = first.nonzero()[0]
-        arr, warr = arr[at], np.maximum.reduceat(warr, at)
+        arr, warr = arr[at], np.maximum.reduceat(span_weights(lw, first_line, last_line, tok), at)
     else:
-        arr, warr = np.zeros(0, np.uint64), np.zeros(0, np.float32)
+        arr, warr, at = np.zeros(0, np.uint64), np.zeros(0, np.float32), np.zeros(0, np.int64)
     contacts = frozenset(
         [*ex.emails, *ex.phones, *(u for u in ex.urls if "/" in u or u.startswith("handle:"))]
     )
     sites = employer_sites(ex)
     announced = announced_roles(ex)
     merged = _merge_named(tuple(announced), ex.lang == "zh")
-    return Prepared(
+    prepared = Prepared(
         ex=ex,
         sh=arr,
         w=warr,
@@ -408,6 +467,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         role_levels=tuple(e[2] for e in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
         terms=job_terms(ex),
     )
+    return Unweighted(prepared, first_line, last_line, at, tok, intro)
 
 
 #: Weight of the intro's shingles in the job-text similarity (boilerplate lines weigh 0.1).

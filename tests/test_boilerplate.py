@@ -91,6 +91,59 @@ def test_parameters_are_checked() -> None:
         BoilerplateModel(weight=2.0)
 
 
+@pytest.mark.parametrize("cut", [0, 7, 150, 300])
+def test_stacked_layers_weigh_like_one_model_of_them_all(cut: int) -> None:
+    """StackedBoilerplate (the service's collection model plus the postings being decided) weighs every line
+    like one model that counted both layers' postings, job keys capped alike; it is read-only."""
+    from service.synth import generate
+    from signatures.boilerplate import StackedBoilerplate
+
+    posts = [*generate(200, seed=5), *generate(100, lang="zh", seed=5), *_corpus()]
+    exs = [extract(p) for p in posts]
+    one = BoilerplateModel.fit(exs)
+    stacked = StackedBoilerplate(BoilerplateModel.fit(exs[:cut]), BoilerplateModel.fit(exs[cut:]))
+    assert stacked.postings == one.postings == len(exs)
+    flagged = 0
+    for ex in exs:
+        w = one.line_weights(ex)
+        assert np.array_equal(stacked.line_weights(ex), w)
+        flagged += int((w < 1).sum())
+    assert flagged > 0
+    assert stacked.jobs_with_line(exs[-1], BLURB) == one.jobs_with_line(exs[-1], BLURB) >= 3
+    with pytest.raises(TypeError):
+        stacked.add(exs[0])
+
+
+def test_adding_to_the_top_layer_names_every_line_whose_weight_changed() -> None:
+    """StackedBoilerplate.add_to_top counts a posting like one model would and returns the line hashes whose
+    boilerplate status it changed in which scope: a posting none of whose scopes and lines is among them keeps its weights (the service
+    reuses its prepared form then)."""
+    from service.synth import generate
+    from signatures.boilerplate import StackedBoilerplate, learning_record
+
+    posts = [*generate(120, seed=6), *generate(60, lang="zh", seed=6), *_corpus()]
+    exs = [extract(p) for p in posts]
+    base = BoilerplateModel.fit(exs[::3])
+    stacked = StackedBoilerplate(base, BoilerplateModel())
+    one = BoilerplateModel.fit(exs[::3])
+    watch = exs[:12] + exs[120:126] + exs[-len(_corpus()):]
+    before = [one.line_weights(ex) for ex in watch]
+    changed_any = 0
+    for ex in [e for k, e in enumerate(exs) if k % 3]:
+        changed = stacked.add_to_top(learning_record(ex))
+        one.add(ex)
+        changed_any += bool(changed)
+        for k, w in enumerate(watch):
+            now = one.line_weights(w)
+            assert np.array_equal(stacked.line_weights(w), now)
+            if not np.array_equal(now, before[k]):
+                _, scopes, hashes = learning_record(w)
+                assert set(changed) & {(s, h) for s in scopes for h in hashes}
+            before[k] = now
+    assert changed_any > 0
+    assert stacked.postings == one.postings
+
+
 def test_array_model_gives_the_same_weights(monkeypatch: pytest.MonkeyPatch) -> None:
     """ArrayBoilerplate (sorted arrays, reduced in steps) weighs every line exactly like the dict model."""
     from service.synth import generate

@@ -37,10 +37,10 @@ def stored_groups(solr: Solr) -> dict[str, str]:
     return {d["id"]: d["dup_group"] for d in docs}
 
 
-def dedup_of(path: Path) -> tuple[list[dict], dict[str, str], set[frozenset[str]]]:
+def dedup_of(path: Path, lang: str = "en") -> tuple[list[dict], dict[str, str], set[frozenset[str]]]:
     """Generated postings (reposts, agency copies, re-sightings) written to `path`, and `jobdedup dedup`'s
     groups of them (id -> group, and as a partition)."""
-    postings = list(generate(N, seed=7, agency_rate=0.3, resight_rate=0.05))
+    postings = list(generate(N, lang=lang, seed=7, agency_rate=0.3, resight_rate=0.05))
     ids = {p["id"] for p in postings}
     assert len(ids) < N  # crawl re-sightings: the same id again
     agency = {p["id"] for p in postings if p["description"].startswith("<p><strong>")}
@@ -92,3 +92,22 @@ def test_index_file_with_a_worker_groups_like_dedup(clean_solr: str, tmp_path: P
     indexed = stored_groups(solr)
     assert indexed.keys() == dedup.keys()
     assert partition(indexed) == want
+
+
+def test_index_judges_postings_with_their_own_lines_counted(clean_solr: str, tmp_path: Path) -> None:
+    """The boilerplate model a batch is decided with counts the batch's own postings and every posting written
+    before it, as dedup's model counts every posting it judges -- not only those of the collection's last
+    learning step (`learn_every`): Chinese postings, whose company blurbs decide pairs, group like dedup, and
+    the learning step changes no decision. (Before, the model lagged up to `learn_every` postings: here it
+    stayed empty, and 4 of dedup's groups came out otherwise.)"""
+    postings, dedup, want = dedup_of(tmp_path / "postings.jsonl", lang="zh")
+    solr = Solr(f"{clean_solr}/postings")
+    got = []
+    for learn_every in (1000, 1):
+        solr.delete_all()
+        ing = Ingestor(solr, commit_within_ms=300, learn_every=learn_every)
+        for s in range(0, N, BATCH):
+            ing.ingest(postings[s:s + BATCH])
+        assert ing.stats["verifier_pairs"] > 0
+        got.append(partition(stored_groups(solr)))
+    assert got[0] == got[1] == want
