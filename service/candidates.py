@@ -43,7 +43,7 @@ from signatures.employer import (
     registrable,
     site_label,
 )
-from signatures.extract import _sub_spans, _unopened, contact_handles, detect_lang
+from signatures.extract import _sub_spans, _unopened, contact_handles, posting_lang
 from signatures.roles_zh import title_role_key
 
 WINDOW = 3        # each posting is paired with its next WINDOW - 1 neighbours in (key, date) order
@@ -164,16 +164,6 @@ def _title_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str
     return _TITLE_NOISE_RE.sub("", _sub_spans(_PAREN_RE, scan, title, lambda m: " ").casefold())
 
 
-def _chinese(posting: Mapping[str, Any], title: str) -> bool:
-    """Whether a posting is Chinese, as extraction reads it (its `lang`, else signatures.extract.detect_lang)."""
-    lang = posting.get("lang")
-    lang = lang.strip().lower()[:2] if isinstance(lang, str) else ""
-    if lang in ("en", "zh", "ja"):
-        return lang == "zh"
-    desc = posting.get("description")
-    return detect_lang(title + "\n" + (desc if isinstance(desc, str) else "")) == "zh"
-
-
 def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
     """(n, len(KEYS)) uint64 blocking keys per posting (0: none), computed cheaply from the raw fields."""
     out = np.zeros((len(postings), len(KEYS)), np.uint64)
@@ -189,7 +179,7 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
         fielded = bool(parts) or isinstance(company, str) and bool(company.strip())  # named by a field or header
         if emp and fielded:
             out[i, 2] = _h(emp + "\x00" + title) if title else 0
-        elif (emp or contact and "@" not in contact) and isinstance(t := p.get("title"), str) and _chinese(p, t):
+        elif (emp or contact and "@" not in contact) and isinstance(t := p.get("title"), str) and posting_lang(p) == "zh":
             # a name from the title or text; else synfutures.com and synfutures.xyz: one employer's two domains;
             # a handle stays whole
             label = emp or (contact if contact.startswith(HANDLE) else site_label(contact))

@@ -26,6 +26,7 @@ __all__ = [
     "html_to_text",
     "markdown_to_text",
     "normalize_line",
+    "posting_lang",
     "role_families",
 ]
 
@@ -431,6 +432,17 @@ _HIRA_KATA_RE = re.compile(r"[\u3040-\u30ff]")
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
 #: A kana or Han character (CJK unified, extension A, compatibility ideographs).
 CJK_CHAR_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+def posting_lang(posting: Mapping[str, Any], raw: str | None = None) -> str:
+    """A posting's language as every step reads it: its `lang` field (en / zh / ja), else detect_lang over its
+    title and plain text (`raw`: the description converted from HTML / markdown; computed when not given)."""
+    lang = _str(posting.get("lang")).strip().lower()[:2]
+    if lang in ("en", "zh", "ja"):
+        return lang
+    if raw is None:
+        raw = _raw_text(_str(posting.get("description"))).replace("\r\n", "\n").replace("\r", "\n")
+    return detect_lang(_str(posting.get("title")).strip() + "\n" + raw)
 
 
 def detect_lang(text: str) -> str:
@@ -1381,9 +1393,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     title = _str(posting.get("title")).strip()
     company = _str(posting.get("company")).strip()
     location = _str(posting.get("location")).strip()
-    lang = _str(posting.get("lang")).strip().lower()[:2]
-    if lang not in ("en", "zh", "ja"):
-        lang = detect_lang(title + "\n" + raw)
+    lang = posting_lang(posting, raw)
     found: list[str] = []
     first_roles: list[str] = []
     if tup_lines and ("|" in tup_lines[0] or "｜" in tup_lines[0]):

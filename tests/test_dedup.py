@@ -322,3 +322,21 @@ def test_chinese_posts_with_only_a_messenger_handle_meet_by_that_handle() -> Non
     assert other_role[0] == first[0] and other_role[1] not in (0, first[1])
     assert keys("[远程] 交易所诚聘 撮合Java工程师", "TG: @other_recruiter")[0] not in (0, first[0])
     assert candidates.contact_of({"id": "m", "description": "简历发送至 hr@hexi.io 或 TG: @hexi_jobs"}) == "hexi.io"
+
+
+def test_chinese_html_posting_gets_the_chinese_role_key_as_extraction_reads_its_language() -> None:
+    """Blocking reads a posting's language as extraction does (signatures.extract.posting_lang, over the text
+    converted from HTML): page markup before the Chinese text no longer makes a Chinese HTML posting English and
+    so loses it its contact-plus-title-role key."""
+    from service import candidates
+    from signatures.extract import extract
+
+    style = "<style>" + "body { margin: 0; padding: 0; font-family: sans-serif; }\n" * 80 + "</style>"
+    desc = (f"<html><head>{style}</head><body><h2>岗位职责</h2><p>负责链上合约的开发与审计。</p>"
+            "<p>简历请发送至 hr@qingshi.io</p></body></html>")
+    p = {"id": "x", "title": "Qingshi智能合約工程師招聘", "description": desc}
+    assert extract(p).lang == "zh"
+    col = candidates.KEYS.index("employer_title")
+    got = int(candidates.blocking_keys([p])[0, col])
+    assert got != 0
+    assert got == int(candidates.blocking_keys([p | {"lang": "zh"}])[0, col])
