@@ -63,15 +63,7 @@ _DOMAIN_RE = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 _URL_RE = re.compile(r"(?i)https?://(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)")
 _TITLE_NOISE_RE = re.compile(r"[\W\d_]+", re.UNICODE)
 _ENTITIES = (("&#x2F;", "/"), ("&#x2f;", "/"), ("&#47;", "/"), ("&#x40;", "@"), ("&#64;", "@"), ("&amp;", "&"))
-#: linked domains that say nothing about the employer: signatures.employer.PLATFORMS, job boards and applicant
-#: trackers, shorteners, other social sites and big companies, documentation domains
 HANDLE = "handle:"  # contact_of's prefix for a messenger handle
-_NOT_EMPLOYER = PLATFORMS | frozenset("""greenhouse.io grnh.se lever.co ashbyhq.com workable.com
-lnkd.in github.io gitlab.com goo.gl bit.ly youtu.be facebook.com instagram.com bamboohr.com personio.com personio.de
-teamtailor.com smartrecruiters.com recruitee.com breezy.hr jobvite.com myworkdayjobs.com workday.com calendly.com
-typeform.com airtable.com techcrunch.com wikipedia.org apple.com microsoft.com amazon.com
-boards.greenhouse.io example.com example.org zhipin.com lagou.com mp.weixin.qq.com weixin.qq.com
-feishu.cn larksuite.com rikunabi.com indeed.com glassdoor.com""".split())
 
 
 def _h(s: str) -> int:
@@ -142,14 +134,14 @@ def contact_of(posting: Mapping[str, Any]) -> str:
             dom = registrable(dom_m.group(1))
             if dom in FREE_MAIL:
                 return (local.group(0) + dom_m.group(0)).lower()
-            if dom not in _NOT_EMPLOYER:
+            if dom not in PLATFORMS:
                 return dom
         at = text.find("@", at + 1)
     if "://" in text:
         for m in _URL_RE.finditer(text):
             host = m.group(1).lower()
             dom = registrable(host)
-            if dom not in _NOT_EMPLOYER and host not in _NOT_EMPLOYER:
+            if dom not in PLATFORMS and host not in PLATFORMS:
                 return dom
     handles = contact_handles(text)
     return HANDLE + handles[0] if handles else ""

@@ -44,10 +44,17 @@ FREE_MAIL = frozenset(
     "yandex.ru hey.com yahoo.co.jp".split()
 )
 _RESERVED = frozenset({"example.com", "example.org", "example.net"})  # RFC 2606
-#: Platforms: a link or address there names a host, not an employer.
+#: Domains that name a host, not an employer (one list for blocking's contact key and the verifier's own sites):
+#: code hosts, social sites and big companies, job boards and applicant trackers, link shorteners, documentation
+#: domains; registrable domains, and a few whole hosts (mp.weixin.qq.com: qq.com is also a mail provider).
 PLATFORMS = frozenset(
-    "github.com linkedin.com twitter.com x.com ycombinator.com google.com notion.so notion.site medium.com "
-    "youtube.com t.me telegram.me discord.gg discord.com wellfound.com angel.co docs.google.com forms.gle".split()
+    """github.com linkedin.com twitter.com x.com ycombinator.com google.com notion.so notion.site medium.com
+youtube.com t.me telegram.me discord.gg discord.com wellfound.com angel.co docs.google.com forms.gle
+greenhouse.io grnh.se lever.co ashbyhq.com workable.com lnkd.in github.io gitlab.com goo.gl bit.ly youtu.be
+facebook.com instagram.com bamboohr.com personio.com personio.de teamtailor.com smartrecruiters.com recruitee.com
+breezy.hr jobvite.com myworkdayjobs.com workday.com calendly.com typeform.com airtable.com techcrunch.com
+wikipedia.org apple.com microsoft.com amazon.com boards.greenhouse.io example.com example.org zhipin.com lagou.com
+mp.weixin.qq.com weixin.qq.com feishu.cn larksuite.com rikunabi.com indeed.com glassdoor.com""".split()
 )
 #: Second-level labels kept under a 2-letter top-level domain: acme.co.uk, acme.com.cn, acme.go.jp.
 _SECOND_LEVEL = frozenset({"co", "com", "ac", "org", "net", "gov", "edu", "ne", "or", "go"})
@@ -81,7 +88,8 @@ def _own_site(host: str) -> str:
 
 def employer_sites(ex: Extracted) -> frozenset[str]:
     """The employer's own domains: bare links (`https://acme.io`, a homepage) and company e-mail domains."""
-    out = {_own_site(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u}
+    out = {_own_site(u) for u in ex.urls if "/" not in u and not u.startswith("handle:") and "." in u
+           and u not in PLATFORMS}
     out |= {_own_site(e.rsplit("@", 1)[1]) for e in ex.emails if e.rsplit("@", 1)[1] not in FREE_MAIL}
     return frozenset(out - PLATFORMS)
 

@@ -1016,3 +1016,17 @@ def test_another_seniority_of_one_role_is_another_job(first_a: str, body_a: str,
     either (texts written for this test)."""
     f = _hn_pair(first_a, body_a, first_b, "Run our clusters and build our scheduler.")
     assert f["roles_known"] == 1.0 and f["role_sim"] == sim
+
+
+def test_applicant_trackers_are_no_employer_site_in_blocking_or_the_verifier() -> None:
+    """One list of platforms (signatures.employer.PLATFORMS) serves blocking's contact key and the verifier's own
+    sites: an applicant tracker's address or link (lever.co, greenhouse.io) names neither the employer."""
+    from service.candidates import contact_of
+    from signatures.extract import extract
+    from signatures.features import employer_sites
+
+    p = {"id": "x", "description": "Apply: acme-jobs@hire.lever.co or https://greenhouse.io and see https://weixin.qq.com"}
+    assert employer_sites(extract(p)) == frozenset()
+    assert contact_of(p) == ""
+    own = {"id": "y", "description": "Apply: jobs@acme.io or https://lever.co"}
+    assert employer_sites(extract(own)) == {"acme.io"} and contact_of(own) == "acme.io"
