@@ -311,6 +311,7 @@ class Prepared:
     zh_roles: tuple[ZhRole, ...] = ()  # Chinese postings: each of `role_names` read as a name (see roles_zh)
     duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
     terms: frozenset[str] = frozenset()  # employment type, pay unit, shift as "dimension:value" (see job_terms)
+    worded: bool = False  # English: every announced role has a role word (see _worded)
 
     @property
     def id(self) -> str:
@@ -437,7 +438,9 @@ def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None) -> Un
         [*ex.emails, *ex.phones, *(u for u in ex.urls if "/" in u or u.startswith("handle:"))]
     )
     sites = employer_sites(ex)
-    announced = announced_roles(ex)
+    employers = employer_names(ex, sites)
+    announced = announced_roles(ex, employers)
+    entries = _role_entries(announced) if ex.lang == "en" else ()
     merged = _merge_named(tuple(announced), ex.lang == "zh")
     prepared = Prepared(
         ex=ex,
@@ -452,19 +455,20 @@ def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None) -> Un
         duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         search_text=_search_text(ex),
-        employers=employer_names(ex, sites),
+        employers=employers,
         named=bool(ex.company),
         contacts=contacts,
         salaries=frozenset(round(s, -2) for s in ex.salaries),
         location=frozenset() if "location" in skip else _grams(ex.location),
         day=_parse_date(ex.posted_at),
-        families=announced_families(ex),
+        families=announced_families(ex, announced),
         links=job_links(ex),
         sites=sites,
         places=place_names(ex),
-        role_words=role_word_sets(ex),
-        role_alts=tuple(e[1] for e in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
-        role_levels=tuple(e[2] for e in _role_entries(announced_roles(ex))) if ex.lang == "en" else (),
+        role_words=tuple(e[0] for e in entries),
+        role_alts=tuple(e[1] for e in entries),
+        role_levels=tuple(e[2] for e in entries),
+        worded=ex.lang == "en" and _worded(announced),
         terms=job_terms(ex),
     )
     return Unweighted(prepared, first_line, last_line, at, tok, intro)
@@ -500,13 +504,16 @@ def intro_lines(ex: Extracted) -> tuple[int, int] | None:
 _LIST_LINE_RE = re.compile(r"^\s*(?:[-*+•·>]|\d+[.)])\s")
 
 
-def announced_roles(ex: Extracted) -> tuple[str, ...]:
+def announced_roles(ex: Extracted, employers: frozenset[str] | None = None) -> tuple[str, ...]:
     """The roles a posting announces: header, title, `hiring: a, b` lists, role sections and role lines
     (extract's `roles`); never job titles merely mentioned in the company blurb. English: a role's
     trailing clause ("… who loves Go", "… for our platform team") and leading "our"/"a" dropped, sentences
-    ("our CTO is the founder", "we're looking for engineers") left out."""
+    ("our CTO is the founder", "we're looking for engineers") left out. `employers`: employer_names of `ex` when
+    the caller has them (Chinese roles drop the employer's name)."""
     if ex.lang == "zh":
-        return zh_announced(ex.roles, ex.title, ex.lines, employer_names(ex, employer_sites(ex)))
+        if employers is None:
+            employers = employer_names(ex, employer_sites(ex))
+        return zh_announced(ex.roles, ex.title, ex.lines, employers)
     return _english_roles(ex.roles) if ex.lang == "en" else ex.roles
 
 
@@ -522,11 +529,11 @@ def _english_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(r for r in out if r and not _SENTENCE_RE.search(r)))
 
 
-def announced_families(ex: Extracted) -> frozenset[str]:
-    """Role families (frontend, ml, sales, ...) of the announced roles and of a title given as a field:
-    a blurb saying "our ML platform" or "led by" adds none."""
+def announced_families(ex: Extracted, announced: tuple[str, ...] | None = None) -> frozenset[str]:
+    """Role families (frontend, ml, sales, ...) of the announced roles (`announced`: announced_roles(ex) when the
+    caller has them) and of a title given as a field: a blurb saying "our ML platform" or "led by" adds none."""
     given_title = (ex.title,) if ex.title and "title" not in ex.fields_found else ()
-    return _families_of((*given_title, *announced_roles(ex)), ex.lang)
+    return _families_of((*given_title, *(announced_roles(ex) if announced is None else announced)), ex.lang)
 
 
 @line_cache
@@ -800,11 +807,11 @@ def _unspecific(role_words: Sequence[frozenset[str]]) -> bool:
     return all(w <= _UNSPECIFIC_ROLE_WORDS for w in role_words)
 
 
-def _worded(ex: Extracted) -> bool:
+def _worded(announced: tuple[str, ...]) -> bool:
     """Whether every role an English posting announces has a role word (engineer, designer, ...): parts of a
     title without one (a store, a site category: "Shift Supervisor - Pearl Street | Food") are no job list
     to count changes in (`roles_halved`)."""
-    return all(_looks_like_role(r, "en") for r in announced_roles(ex))
+    return all(_looks_like_role(r, "en") for r in announced)
 
 
 def _role_word_sets(roles: tuple[str, ...]) -> tuple[frozenset[str], ...]:
@@ -1179,7 +1186,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
     if english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
         halved = f[_I["roles_changed"]] >= 0.5
-        f[_I["roles_halved"]] = float(halved and _worded(a.ex) and _worded(b.ex))
+        f[_I["roles_halved"]] = float(halved and a.worded and b.worded)
         if f[_I["employer_same"]] and not halved and len(ra) + len(rb) - 2 * matched <= 2 and \
                 not (_unspecific(ra) or _unspecific(rb)):  # at most one role added and one dropped
             f[_I["employer_jobs"]] = 1.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
@@ -152,7 +153,6 @@ def test_pair_helpers_match_their_reference_forms() -> None:
     """The searchsorted intersection and the byte-table word split give what np.intersect1d and the
     regex they replace give."""
     import re
-    from typing import Any
 
     from signatures.features import _alnum_words, _common
 
@@ -1030,3 +1030,37 @@ def test_applicant_trackers_are_no_employer_site_in_blocking_or_the_verifier() -
     assert contact_of(p) == ""
     own = {"id": "y", "description": "Apply: jobs@acme.io or https://lever.co"}
     assert employer_sites(extract(own)) == {"acme.io"} and contact_of(own) == "acme.io"
+
+
+def test_prepare_reads_roles_and_employer_once_and_pairs_reuse_what_it_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """prepare builds a posting's announced roles, employer sites and names once (a Chinese posting's roles drop
+    its employer's names), and pair_features reads the roles' wording from the prepared posting, never again
+    from the extraction: the verifier's per-posting work is done once per posting, not once per pair."""
+    from collections import Counter
+
+    from signatures import features
+
+    calls: Counter[str] = Counter()
+
+    def counting(name: str, f: Any) -> Any:
+        def counted(*a: object, **k: object) -> object:
+            calls[name] += 1
+            return f(*a, **k)
+        return counted
+
+    for name in ("announced_roles", "employer_sites", "employer_names"):
+        monkeypatch.setattr(features, name, counting(name, getattr(features, name)))
+    zh = extract({"id": "z", "title": "Qingshi诚聘 高级智能合约工程师",
+                  "description": "岗位职责：负责链上合约的开发与审计。\n简历请发送至 hr@qingshi.io 或访问 https://qingshi.io"})
+    assert zh.lang == "zh"
+    features.prepare(zh)
+    assert calls == {"announced_roles": 1, "employer_sites": 1, "employer_names": 1}
+    a = features.prepare(extract({"id": "a", "description": "Acme | Remote | Backend Engineer, Frontend Engineer\n"
+                                  "We build tools for shipping software faster.\nEmail jobs@acme.io"}))
+    b = features.prepare(extract({"id": "b", "description": "Acme | Remote | Backend Engineer, Data Scientist, "
+                                  "Product Designer\nWe build tools for shipping software faster.\nEmail jobs@acme.io"}))
+    calls.clear()
+    f = features.pair_features(a, b)
+    assert f[FEATURES.index("roles_changed")] >= 0.5 and not f[FEATURES.index("employer_differs")]
+    assert f[FEATURES.index("roles_halved")] == 1.0
+    assert not calls
