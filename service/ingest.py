@@ -1056,8 +1056,9 @@ class Ingestor:
             self._merge(merges, via)  # apart for good (the re-sent batch is unchanged, so never decided again)
         refused = self._write(docs)
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
-            drop_old_copies(self.solr, [pid for i, pid in enumerate(ids) if i not in refused and pid in existing and
-                                        existing[pid].get("dup_group") not in (None, results[i].dup_group)],
+            drop_old_copies(self.solr, {pid: results[i].dup_group for i, pid in enumerate(ids) if i not in refused
+                                        and pid in existing
+                                        and existing[pid].get("dup_group") not in (None, results[i].dup_group)},
                             self.commit_within_ms)
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
@@ -1141,7 +1142,7 @@ class Ingestor:
             moved = [pid for pid in members if newest.get(pid) not in groups]
             for pid in moved:
                 del members[pid]
-            drop_old_copies(self.solr, moved, self.commit_within_ms)
+            drop_old_copies(self.solr, {pid: newest[pid] for pid in moved if newest.get(pid)}, self.commit_within_ms)
         for r in list(self.window.recs.values()):  # newer than Solr's view
             if r.dup_group in groups:
                 members[r.id] = r

@@ -5,6 +5,7 @@ and by ingest when a group loses its canonical posting."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from service import sketching
@@ -86,20 +87,21 @@ def regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
         readd.append({k: v for k, v in doc.items() if v is not None})
     if readd:
         solr.update(readd, commit_within_ms=commit_within_ms)
-        drop_old_copies(solr, [d["id"] for d in readd], commit_within_ms)
+        drop_old_copies(solr, {d["id"]: d["dup_group"] for d in readd}, commit_within_ms)
     return len(readd)
 
 
-def drop_old_copies(solr: Solr, ids: list[str], commit_within_ms: int) -> int:
-    """SolrCloud: after postings `ids` were re-added (under another group, maybe on another shard), delete
-    every copy of them but the newest (highest `_version_`) -- the copy a move leaves on the old group's
-    shard. The new copies are made searchable first (a soft commit), so no search ever misses a posting;
-    a copy that changed meanwhile is kept. Returns how many old copies there were."""
-    copies = solr.copies(ids)
-    newest: dict[str, int] = {}
-    for c in copies:
-        newest[c["id"]] = max(newest.get(c["id"], c["_version_"]), c["_version_"])
-    old = [c for c in copies if c["_version_"] < newest[c["id"]]]
+def drop_old_copies(solr: Solr, intended: Mapping[str, str], commit_within_ms: int) -> int:
+    """SolrCloud: after postings were re-added under their `intended` groups (id -> dup_group, maybe on another
+    shard), delete every copy of them stored under another group -- the copy a move leaves on the old group's
+    shard. Chosen by group, never by `_version_` across shards: each shard leader stamps versions with its own
+    clock, so with clock skew a stale copy can carry the higher version. A posting whose intended copy is not
+    stored (moved on or deleted meanwhile) is left alone; the intended copies are made searchable first (a soft
+    commit), so no search ever misses a posting; a copy that changed meanwhile is kept (versioned deletes).
+    Returns how many old copies there were."""
+    copies = solr.copies(list(intended))
+    placed = {c["id"] for c in copies if c.get("dup_group") == intended[c["id"]]}
+    old = [c for c in copies if c["id"] in placed and c.get("dup_group") != intended[c["id"]]]
     if old:
         solr.commit(soft=True)
         solr.delete_copies(old, commit_within_ms=commit_within_ms)
@@ -117,5 +119,5 @@ def newest_copies(solr: Solr, docs: list[dict[str, Any]], fl: str, commit_within
     if not twice:
         return docs
     newest = {d["id"]: d for d in solr.get(twice, fl=fl)}
-    drop_old_copies(solr, twice, commit_within_ms)
+    drop_old_copies(solr, {pid: d["dup_group"] for pid, d in newest.items() if d.get("dup_group")}, commit_within_ms)
     return [newest.get(d["id"], d) for d in docs]
