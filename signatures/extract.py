@@ -1145,11 +1145,14 @@ def _sought_plain_roles(line: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_MENTION_HEAD = (
-    r"engineer|developer|designer|manager|scientist|lead|architect|analyst|recruiter|researcher|director|"
-    r"intern|sre|devops|administrator|specialist|consultant|writer|marketer|executive|representative|"
-    r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm"
-)
+#: English role nouns: the words that say what kind of worker a role is (the head of a role name: "backend
+#: engineer"), singular, lowercase. One list for role mentions here and signatures.features' role names.
+ROLE_NOUNS = tuple((
+    "engineer developer designer manager scientist lead architect analyst recruiter researcher director intern sre "
+    "devops administrator specialist consultant writer marketer executive representative strategist advocate "
+    "generalist technician coordinator officer accountant counsel associate swe pm operator partner tester head"
+).split())
+_MENTION_HEAD = "|".join(ROLE_NOUNS)
 _MENTION_RE = re.compile(rf"(?i)\b({_MENTION_HEAD})(?:e?s)?\b")
 _MENTION_CS = _cs(_MENTION_RE)
 _MODS_BEFORE_RE = re.compile(r"([\w+#.-]+)[ \t/]+$")

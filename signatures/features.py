@@ -27,6 +27,7 @@ from signatures.extract import (
     _MENTION_RE,
     CJK_CHAR_RE,
     HEADER_SPLIT_RE,
+    ROLE_NOUNS,
     Extracted,
     _families_in,
     _looks_like_role,
@@ -876,11 +877,8 @@ def _alternatives(name: str) -> _Alternatives:
     return tuple(out) if len(out) >= 2 else ()
 
 
-#: Words that say what kind of worker a role is (the head of a role name), singular as _role_words gives them.
-_ROLE_NOUN_RE = re.compile(
-    r"engineer|developer|designer|manager|scientist|researcher|analyst|architect|lead|director|intern|"
-    r"recruiter|writer|specialist|consultant|administrator|operator|technician|associate|coordinator|"
-    r"representative|strategist|officer|accountant|partner|advocate|executive|tester|head")
+#: Words that say what kind of worker a role is, singular as _role_words gives them (signatures.extract.ROLE_NOUNS).
+_ROLE_NOUN_RE = re.compile("|".join(ROLE_NOUNS))
 
 
 def _alike(a: Prepared, b: Prepared) -> int:

@@ -457,7 +457,8 @@ def _roles(
 _MENTION_HEAD = (
     r"engineer|developer|designer|manager|scientist|lead|architect|analyst|recruiter|researcher|director|"
     r"intern|sre|devops|administrator|specialist|consultant|writer|marketer|executive|representative|"
-    r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm"
+    r"strategist|advocate|generalist|technician|coordinator|officer|accountant|counsel|associate|swe|pm|"
+    r"operator|partner|tester|head"  # one list with the verifier's role nouns (extract.ROLE_NOUNS)
 )
 _MENTION_RE = re.compile(rf"(?i)\b({_MENTION_HEAD})(?:e?s)?\b")
 _MODS_BEFORE_RE = re.compile(r"([\w+#.-]+)[ \t/]+$")

@@ -1064,3 +1064,18 @@ def test_prepare_reads_roles_and_employer_once_and_pairs_reuse_what_it_kept(monk
     assert f[FEATURES.index("roles_changed")] >= 0.5 and not f[FEATURES.index("employer_differs")]
     assert f[FEATURES.index("roles_halved")] == 1.0
     assert not calls
+
+
+def test_english_role_nouns_read_alike_in_mentions_and_role_names() -> None:
+    """One list of English role nouns (signatures.extract.ROLE_NOUNS) serves the role mentions of extraction and
+    the role names' alternatives of the verifier: a noun only one of two lists held ("testers", "marketer") read
+    as a role in one and as a specialty in the other."""
+    from signatures.extract import _sought_plain_roles
+    from signatures.features import _alternatives
+
+    assert _sought_plain_roles("We need manual QA testers who can break things.") == ("manual QA testers",)
+    assert _sought_plain_roles("We need backend engineers who love Go.") == ("backend engineers",)
+    assert _alternatives("growth or brand marketer") == (frozenset({"growth", "marketer"}),
+                                                          frozenset({"brand", "marketer"}))
+    assert _alternatives("backend or frontend engineer") == (frozenset({"backend", "engineer"}),
+                                                              frozenset({"frontend", "engineer"}))
