@@ -51,7 +51,7 @@ from service.features import FeatureBatch, compute_features
 from service.graph import component_labels
 from service.regroup import drop_old_copies, write_groups
 from service.settings import settings
-from service.solr import Solr, SolrError, terms_query
+from service.solr import REV, Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash, textprofile
@@ -66,7 +66,7 @@ MAX_TEXT_CHARS = settings().max_text_chars
 COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "duplicate_of", "dup_score",
             "sig_version", "seen_count", "content_key_s", "url_key_s", "company_key_s", "title_key_s",
             "location_key_s", "ntok_i", "dup_why_ss", "dup_match_s", "employer_key_s", "contact_key_s",
-            "employer_title_key_s")
+            "employer_title_key_s", REV)
 #: Stored blocking keys (service.candidates.KEYS, in that order): the service's blocking candidates.
 BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
 _BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
@@ -75,6 +75,7 @@ _STRAIGHT = "-sig_version:[* TO *]"  # postings indexed straight into Solr, not 
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
             "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
+            f"{REV},"
             + ",".join(BLOCK_FIELDS))
 #: The stored source fields the Verifier's `prepare` reads (extraction, field evidence, date gap).
 VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "posted_at", "first_seen", "lang",
@@ -1021,6 +1022,7 @@ class Ingestor:
             outcome, merges, via = self._assign(rows, npool, groups, res, first_key, straight)
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
+        cloud = self.solr.is_cloud()
         for i, p in enumerate(batch):
             pid = ids[i]
             old = existing.get(pid)
@@ -1049,6 +1051,8 @@ class Ingestor:
                 "dup_match_s": matched, "sig_version": SIG_VERSION,
                 "first_seen": fs, "last_seen": ls, "seen_count": seen,
             })
+            if cloud:  # one more than the copy read (two when _regroup re-added it meanwhile): see service.solr.REV
+                doc[REV] = ((old or {}).get(REV) or 0) + 1 + (pid in regrouped)
             docs.append({k: v for k, v in doc.items() if v is not None and v != []})
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))

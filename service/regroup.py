@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service import sketching
-from service.solr import Solr
+from service.solr import REV, Solr
 from signatures import minhash
 
 #: id -> (group, duplicate_of ("" for a canonical), score, why, matched)
@@ -82,7 +82,7 @@ def regroup_readd(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
         keys = band_keys_of(d.get("mh_sketch"))
         doc = {k: v for k, v in d.items() if k not in derived and k not in (
             "_version_", "score", "mh_bands", "dup_group", "duplicate_of", "dup_score", "dup_why_ss", "dup_match_s")}
-        doc.update({"dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score,
+        doc.update({REV: (d.get(REV) or 0) + 1, "dup_group": group, "mh_bands": keys or None, "duplicate_of": dup_of or None, "dup_score": score,
                     "dup_why_ss": why or None, "dup_match_s": matched or None})
         readd.append({k: v for k, v in doc.items() if v is not None})
     if readd:

@@ -172,16 +172,17 @@ class Solr:
 
     def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
         """Real-time get: the latest version of each id, searchable or not (in SolrCloud, where a posting
-        moving to another group's shard is briefly stored twice, the copy with the highest `_version_`)."""
+        moving to another group's shard is briefly stored twice, the copy written last: the highest REV, a
+        count no shard clock stamps; `_version_` only between copies of one REV, written concurrently)."""
         if not ids:
             return []
         if not self.is_cloud():
             return self._get(ids, fl)
         asked = set(fl.split(","))
-        extra = set() if "*" in asked else {"id", "_version_"} - asked  # needed to pick, not asked for
+        extra = set() if "*" in asked else {"id", "_version_", REV} - asked  # needed to pick, not asked for
         newest: dict[str, dict[str, Any]] = {}
         for d in self._get(ids, ",".join([fl, *sorted(extra)])):
-            if d["id"] not in newest or d["_version_"] > newest[d["id"]]["_version_"]:
+            if d["id"] not in newest or _written(d) > _written(newest[d["id"]]):
                 newest[d["id"]] = d
         return [{k: v for k, v in d.items() if k not in extra} for d in newest.values()] if extra else \
             list(newest.values())
@@ -333,6 +334,17 @@ class Solr:
         except (SolrError, SolrUnavailable):
             pass
         return info
+
+
+#: SolrCloud: how many times a posting was written whole (ingest, a move's re-add), each write one more than the
+#: copy it read -- orders a posting's copies causally. `_version_` does not across shards: each shard leader
+#: stamps it with its own clock, so with clock skew the copy a move left behind can carry the higher one.
+REV = "dup_rev_i"
+
+
+def _written(copy: Mapping[str, Any]) -> tuple[int, int]:
+    """Order of a posting's stored copies: REV, then `_version_` (copies of one REV: written concurrently)."""
+    return copy.get(REV) or 0, copy["_version_"]
 
 
 def _pairs(params: Mapping[str, Any]) -> list[tuple[str, Any]]:
