@@ -776,6 +776,7 @@ _CJK_PUNCT_RE = re.compile(r"[，。；、]")
 _ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
 
 
+@line_cache
 def _clean_role(s: str) -> str:
     if "http" in s:
         s = _URL_ONLY_RE.sub(" ", s)
@@ -937,6 +938,65 @@ def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
     return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
 
 
+@line_cache
+def _hiring_roles(line: str, lang: str) -> tuple[str, ...]:
+    """The roles of a line's `We're hiring: a, b` list (its first `_HIRING_LIST` match; a list of 240
+    characters or more is prose)."""
+    fl = _fold(line)
+    m = _HIRING_LIST.lines.search(fl) if _HIRING_LIST.lines is not None and _HIRING_LIST.may(fl) else None
+    if m is None or m.end(1) - m.start(1) >= 240:
+        return ()
+    items = _LIST_SPLIT_RE.split(line[m.start(1) : m.end(1)].rstrip(". "))
+    return tuple(r for r in items if _looks_like_role(r, lang))
+
+
+class _RoleLine(NamedTuple):
+    """What one line of main text tells `_roles` on its own (cached per line; `_roles` adds the state)."""
+
+    link_only: bool  # a link and no other words: it applies to the role line before it
+    role: str  # the role the line names (its core, or the head before `Role - pay` / `Role: duties`), or ""
+    qualifier: str  # English: the specialty in parentheses (`_specialty_qualifier`) of a line with a "("
+    next_prev: str  # the role a following link-only line applies to: the line's core when it is a role, or ""
+    brackets: tuple[str, ...]  # other languages: the bracketed role names (【前端工程师】)
+
+
+@line_cache
+def _role_line(line: str, lang: str) -> _RoleLine:
+    """`_RoleLine` of one line: a line carrying an application link, a list item or a short line naming a
+    role is a role line; else a role head it starts with (`2. QA Engineer - €60k - link`, `Role: duties`)."""
+    stripped = line.strip()
+    has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
+    core = _role_core(stripped)
+    n = len(core)
+    link_only = has_url and not core
+    listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
+    is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
+    role = ""
+    if not link_only and (has_url or listed or n <= 60) and 2 <= n <= 70:
+        is_role = _looks_like_role(core, lang)
+        if is_role and not core.endswith(("。", ".", "!", "?", "！")) and (
+            has_url or listed or len(core.split()) <= 6
+        ):
+            role = core
+    if not role and n > 2 and _has_head_cut(core):
+        head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
+        if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
+            has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
+        ) and _looks_like_role(head, lang) and not _ROLE_HEADING_RE.match(head):  # "Open roles: a, b"
+            role = head
+    en = lang == "en"
+    qualifier = _specialty_qualifier(stripped) if en and "(" in stripped else ""
+    next_prev = ""
+    if core and n <= 70:
+        if is_role is None:
+            is_role = _looks_like_role(core, lang)
+        next_prev = core if is_role else ""
+    brackets: tuple[str, ...] = ()
+    if not en and _BRACKET_OPEN_RE.search(stripped):
+        brackets = tuple(b for b in _BRACKET_RE.findall(stripped) if _looks_like_role(b, lang) and len(b) <= 20)
+    return _RoleLine(link_only, role, qualifier, next_prev, brackets)
+
+
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
     folded: list[str] | None = None, header: bool = False,
@@ -949,11 +1009,8 @@ def _roles(
     roles: list[str] = []
     if title:
         roles.extend(_title_roles(title, lang, title_given))
-    joined = "\n".join(lines)
-    for m in _HIRING_LIST.line_matches("\n".join(flines), _line_starts(flines)).values():
-        if m.end(1) - m.start(1) < 240:
-            items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
-            roles.extend(r for r in items if _looks_like_role(r, lang))
+    for line in lines:
+        roles.extend(_hiring_roles(line, lang))
     if lang == "en":
         for line, fl in zip(lines, flines, strict=True):
             if "looking for" in fl or "seeking" in fl or "need" in fl:
@@ -963,44 +1020,17 @@ def _roles(
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang)
                          or lang == "en" and _linked_specialty(ln))
     prev_role = ""
-    en = lang == "en"
     specialties: dict[str, dict[str, None]] = {}  # English role name -> the specialties its role lines give
     for line in lines[1:] if header else lines:
-        stripped = line.strip()
-        has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
-        core = _role_core(stripped)
-        n = len(core)
-        listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
-        is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
-        took = len(roles)
-        if has_url and not core and prev_role:
-            roles.append(prev_role)
-        elif (has_url or listed or n <= 60) and 2 <= n <= 70:
-            is_role = _looks_like_role(core, lang)
-            if is_role and not core.endswith(("。", ".", "!", "?", "！")) and (
-                has_url or listed or len(core.split()) <= 6
-            ):
-                roles.append(core)
-        if len(roles) == took and n > 2 and _has_head_cut(core):  # `2. QA Engineer - €60k - link`, `Role: duties`
-            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
-            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
-                has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
-            ) and _looks_like_role(head, lang) and not _ROLE_HEADING_RE.match(head):  # "Open roles: a, b"
-                roles.append(head)
-        if en and len(roles) > took and "(" in stripped:
-            qual = _specialty_qualifier(stripped)
+        link_only, own, qual, next_prev, brackets = _role_line(line, lang)
+        got = prev_role if link_only else own  # a line with only a link links the role line before it
+        if got:
+            roles.append(got)
             if qual:
-                specialties.setdefault(_clean_role(_ALT_SLASH_RE.sub(" or ", roles[-1])), {})[qual] = None
-        if core and n <= 70:
-            if is_role is None:
-                is_role = _looks_like_role(core, lang)
-            prev_role = core if is_role else ""
-        else:
-            prev_role = ""
-        if not en and _BRACKET_OPEN_RE.search(stripped):
-            for b in _BRACKET_RE.findall(stripped):
-                if _looks_like_role(b, lang) and len(b) <= 20:
-                    roles.append(b)
+                specialties.setdefault(_clean_role(_ALT_SLASH_RE.sub(" or ", got)), {})[qual] = None
+        prev_role = next_prev
+        roles.extend(brackets)
+    en = lang == "en"
     seen: dict[str, None] = {}
     for r in roles:
         c = _clean_role(_ALT_SLASH_RE.sub(" or ", r) if en and "/" in r else r)
@@ -1122,29 +1152,55 @@ def _singular(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
+def _latin_mentions(text: str) -> list[str]:
+    """The Latin job-title phrases of `_mentions`, in text order (repeats included)."""
+    out: list[str] = []
+    clean = _URL_ONLY_RE.sub(" \n ", text) if "http" in text else text
+    for m in _MENTION_CS.finditer(_fold(clean)):
+        before = clean[max(0, m.start() - 80) : m.start()]
+        keep: list[str] = []
+        while len(keep) < 3:
+            mm = _MODS_BEFORE_RE.search(before)
+            if mm is None:
+                break
+            w = mm.group(1)
+            lw = w.lower().strip(".-")
+            titled = w[:1].isupper() and lw not in _MENTION_STOP
+            if not lw or not _MOD_WORD_RE.fullmatch(lw) or not (lw in _MENTION_MODS or titled):
+                break
+            keep.append(_singular(lw))
+            before = before[: mm.start()]
+        head = clean[m.start(1) : m.end(1)].lower()
+        if keep or head in ("sre", "swe", "pm", "devops", "cto"):
+            out.append(" ".join([*reversed(keep), head]))
+    return out
+
+
+_MOD_CHAR_RE = re.compile(r"[\w+#.-]")
+
+
+@line_cache
+def _line_mentions(line: str) -> tuple[tuple[str, ...], bool]:
+    """`_latin_mentions` of one line (no line break in it), and whether a phrase on the next line may take
+    modifiers from this one (`_MODS_BEFORE_RE`'s `$` matches before a final line break: the line, URLs
+    blanked, ends with a word and spaces or slashes)."""
+    clean = _URL_ONLY_RE.sub(" \n ", line) if "http" in line else line
+    body = clean.rstrip(" \t/")
+    return tuple(_latin_mentions(line)), len(body) < len(clean) and _MOD_CHAR_RE.match(body[-1:]) is not None
+
+
 def _mentions(text: str, lang: str) -> tuple[str, ...]:
     """Job-title phrases mentioned anywhere in the text ("a Senior Data Engineer", "前端开发工程师"),
-    normalized (lowercase, singular, at most three modifiers, no leading function words)."""
+    normalized (lowercase, singular, at most three modifiers, no leading function words). The Latin
+    phrases line by line from a per-line cache (a phrase's modifiers never reach past a line break unless
+    the line before ends with a word and a slash or space: then the whole text is read at once)."""
     out: dict[str, None] = {}
-    clean = _URL_ONLY_RE.sub(" \n ", text) if "http" in text else text  # Latin titles occur in every language
-    if True:
-        for m in _MENTION_CS.finditer(_fold(clean)):
-            before = clean[max(0, m.start() - 80) : m.start()]
-            keep: list[str] = []
-            while len(keep) < 3:
-                mm = _MODS_BEFORE_RE.search(before)
-                if mm is None:
-                    break
-                w = mm.group(1)
-                lw = w.lower().strip(".-")
-                titled = w[:1].isupper() and lw not in _MENTION_STOP
-                if not lw or not _MOD_WORD_RE.fullmatch(lw) or not (lw in _MENTION_MODS or titled):
-                    break
-                keep.append(_singular(lw))
-                before = before[: mm.start()]
-            head = clean[m.start(1) : m.end(1)].lower()
-            if keep or head in ("sre", "swe", "pm", "devops", "cto"):
-                out.setdefault(" ".join([*reversed(keep), head]), None)
+    per_line = [_line_mentions(ln) for ln in text.split("\n")]  # Latin titles occur in every language
+    if any(open_end for _, open_end in per_line[:-1]):
+        out.update(dict.fromkeys(_latin_mentions(text)))
+    else:
+        for phrases, _ in per_line:
+            out.update(dict.fromkeys(phrases))
     if lang != "en":
         for m in _MENTION_CJK_RE.finditer(text):
             mod = _CJK_MOD_RE.search(text[max(0, m.start() - 24) : m.start()])

@@ -147,10 +147,11 @@ def _line_shingles(line: str) -> bytes:
 
 
 @line_cache
-def _crossing_shingles(pair: str) -> bytes:
+def _crossing_shingles(pair: tuple[str, str]) -> bytes:
     """Hashes of the shingles starting in a line's last SHINGLE_K-1 tokens and running into the next line, which
-    holds at least SHINGLE_K-1 tokens (`pair`: the two lines joined by a line break), as uint64 bytes."""
-    line, nxt = pair.split("\n")
+    holds at least SHINGLE_K-1 tokens (`pair`: the two lines; a tuple key hashes from the lines' cached hashes,
+    where the lines joined into one string were copied and hashed again), as uint64 bytes."""
+    line, nxt = pair
     a, b = _line_tokens(line), _line_tokens(nxt)
     k, m = SHINGLE_K, len(a)
     joined = (*a, *b[: k - 1])
@@ -183,7 +184,7 @@ def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.
         if not counts[i]:
             continue
         if counts[i + 1] >= k - 1:
-            pieces.append(_crossing_shingles(lines[i] + "\n" + lines[i + 1]))
+            pieces.append(_crossing_shingles((lines[i], lines[i + 1])))
             piece_w.append(min(lwl[i], lwl[i + 1]))
             continue
         # the next line is shorter: the shingles starting in this line's last k-1 tokens run on past it

@@ -511,3 +511,22 @@ def test_a_slash_in_an_english_role_name_reads_as_alternatives() -> None:
                   "MLOps Engineer<p>- Systems Architect / Full Stack Dev"})
     assert "cloud infrastructure or data or mlops engineer" in ex.roles, ex.roles
     assert "systems architect or full stack dev" in ex.roles, ex.roles
+
+
+_MENTION_PIECES = ("Senior", "senior", "Frontend", "Data", "ML", "the", "a", "Lead", "/", " / ", " ", "\t", "\n", "Engineer",
+                   "engineers", "PM", "sre", "https://x.example/a", "Developer", "Staff.", "-", "Berlin", "工程师")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_MENTION_PIECES), max_size=16).map("".join), st.sampled_from(["en", "zh"]))
+@example("Senior Frontend/\nEngineer", "en")
+@example("Data /\n/ Engineer", "en")
+@example("Senior https://x.example/a\nEngineer", "en")
+def test_mentions_line_by_line_match_the_whole_text(text: str, lang: str) -> None:
+    """_mentions reads Latin phrases line by line from a cache; a phrase whose modifiers sit on the line before
+    (that line ends with a word and a slash) falls back to the whole text: the same phrases as the reference."""
+    from extract_reference import _mentions as reference_mentions
+
+    from signatures.extract import _mentions
+
+    assert _mentions(text, lang) == reference_mentions(text, lang)
