@@ -481,7 +481,7 @@ class _LineCache(dict):
         args = (key,) if self.unary else key
         value = self.fn(*args)
         self.misses += 1
-        if _arg_chars(args) <= LINE_CACHE_MAX_CHARS:
+        if (len(key) if key.__class__ is str else _arg_chars(args)) <= LINE_CACHE_MAX_CHARS:
             if len(self) >= LINE_CACHE:  # drop the oldest quarter: bounded, and amortized O(1) per entry
                 for old in list(islice(self, len(self) - LINE_CACHE * 3 // 4)):
                     del self[old]

@@ -24,6 +24,7 @@ from signatures import jobfacts
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
+    _ASCII_WORD_OR_SPACE,
     _MENTION_RE,
     CJK_CHAR_RE,
     HEADER_SPLIT_RE,
@@ -114,6 +115,8 @@ _URL_RE = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
 
 def _tokens(line: str) -> list[str]:
     """Words for Latin text, single characters for CJK (robust without a dictionary)."""
+    if line.isascii():  # NFKC is the identity, the tokens are the [a-z0-9] runs: a byte table splits them
+        return line.lower().encode("ascii").translate(_ALNUM_ONLY).decode("ascii").split()
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", line).lower())
 
 
@@ -147,16 +150,17 @@ def _line_shingles(line: str) -> bytes:
 
 
 @line_cache
-def _crossing_shingles(pair: tuple[str, str]) -> bytes:
-    """Hashes of the shingles starting in a line's last SHINGLE_K-1 tokens and running into the next line, which
-    holds at least SHINGLE_K-1 tokens (`pair`: the two lines; a tuple key hashes from the lines' cached hashes,
-    where the lines joined into one string were copied and hashed again), as uint64 bytes."""
-    line, nxt = pair
-    a, b = _line_tokens(line), _line_tokens(nxt)
-    k, m = SHINGLE_K, len(a)
-    joined = (*a, *b[: k - 1])
-    return array("Q", [xxhash.xxh64_intdigest("\x1f".join(joined[j : j + k]).encode())
-                       for j in range(max(0, m - k + 1), m)]).tobytes()
+def _line_edges(line: str) -> tuple[tuple[bytes, ...], tuple[tuple[int, bytes], ...]]:
+    """What the shingles crossing a line break need of one line: its first r tokens joined ("\\x1f", UTF-8) for r
+    in 1..SHINGLE_K-1 (heads, while it has them), and for each shingle starting in its last SHINGLE_K-1 tokens
+    how many tokens it takes from the next line and its own tokens joined with a trailing "\\x1f" (tails). A
+    crossing shingle's bytes are a tail + the next line's head: `shingle_hashes` of the joined tokens, from per-line
+    pieces (pairs of adjacent lines rarely repeat, lines do)."""
+    toks = _line_tokens(line)
+    k, m = SHINGLE_K, len(toks)
+    heads = tuple("\x1f".join(toks[:r]).encode() for r in range(1, min(m, k - 1) + 1))
+    tails = tuple((k - (m - j), ("\x1f".join(toks[j:]) + "\x1f").encode()) for j in range(max(0, m - k + 1), m))
+    return heads, tails
 
 
 def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -177,15 +181,21 @@ def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.
                 lw[np.asarray(counts) > 0].min(keepdims=True))
     lwl = lw.tolist()
     pieces = list(map(_line_shingles, lines))
-    piece_w = lwl.copy()
+    piece_w = lwl
+    edges = list(map(_line_edges, lines))
+    cross: list[bytes] = []  # the bytes of the shingles crossing into a next line of k-1 tokens or more
+    cross_w: list[float] = []
     more_h: list[int] = []
     more_w: list[float] = []
     for i in range(len(lines) - 1):
         if not counts[i]:
             continue
         if counts[i + 1] >= k - 1:
-            pieces.append(_crossing_shingles((lines[i], lines[i + 1])))
-            piece_w.append(min(lwl[i], lwl[i + 1]))
+            heads = edges[i + 1][0]
+            wi = min(lwl[i], lwl[i + 1])
+            for need, tail in edges[i][1]:
+                cross.append(tail + heads[need - 1])
+                cross_w.append(wi)
             continue
         # the next line is shorter: the shingles starting in this line's last k-1 tokens run on past it
         nxt: list[str] = []
@@ -205,6 +215,9 @@ def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.
             more_w.append(min(lwl[i], *nxt_w[:need]))
     sh = np.frombuffer(b"".join(pieces), np.uint64)
     w = np.repeat(np.array(piece_w, np.float32), [len(x) >> 3 for x in pieces])
+    if cross:
+        more_h[:0] = map(xxhash.xxh64_intdigest, cross)
+        more_w[:0] = cross_w
     if more_h:
         sh = np.concatenate([sh, np.array(more_h, np.uint64)])
         w = np.concatenate([w, np.array(more_w, np.float32)])
@@ -267,7 +280,6 @@ class Prepared:
     title: frozenset[str]
     roles: tuple[frozenset[str], ...]  # distinct announced roles as bigram sets (see announced_roles)
     role_keys: tuple[str, ...]  # announced roles in searchable form (see _search_form)
-    search_text: str  # the whole text in searchable form
     employers: frozenset[str]  # normalized employer names (see signatures.employer.employer_names)
     named: bool  # the employer's name comes from the company field / header, not only from the text or a site
     contacts: frozenset[str]
@@ -309,6 +321,12 @@ class Prepared:
         text = self.place_words
         padded = _SPELLINGS.get(place) or (f" {place} ",)
         return any(map(text.__contains__, padded))
+
+    @cached_property
+    def search_text(self) -> str:
+        """Title and text in searchable form (`_search_text`; built on first use: only pairs comparing roles
+        or looking for an employer's name in the text read it)."""
+        return _search_text(self.ex)
 
     @cached_property
     def words_written(self) -> dict[str, bool]:
@@ -392,7 +410,6 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
         zh_roles=tuple(map(zh_role, merged[1])) if ex.lang == "zh" else (),
         duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
-        search_text=_search_text(ex),
         employers=employer_names(ex, sites),
         named=bool(ex.company),
         contacts=contacts,
@@ -644,7 +661,10 @@ _SEARCH_RE = re.compile(r"[^\w]+")
 @line_cache
 def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
-    words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
+    if text.isascii():  # NFKC is the identity, the words are the \w runs: a byte table splits them
+        words = text.lower().encode("ascii").translate(_ASCII_WORD_OR_SPACE).decode("ascii").split()
+    else:
+        words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
 
 
@@ -920,16 +940,20 @@ def place_names(ex: Extracted) -> frozenset[str]:
     if ex.lang != "en":
         places = _cjk_places(ex.location) | workplace_places(ex)
         return places if len(places) <= MAX_PLACES else frozenset(sorted(places)[:MAX_PLACES])
-    return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
+    found = _english_places(ex.location, ex.lines[0] if ex.lines else None)
+    if not found:
+        return frozenset()
+    role_words = {w for r in (*ex.roles, *ex.mentions) for w in r.split()}
+    return frozenset(w for w in found if w not in role_words)
 
 
 @line_cache
-def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
-                    ) -> frozenset[str]:
+def _english_places(location: str, first_line: str | None) -> tuple[str, ...]:
+    """The place words of an English location field and header (see place_names) before the words of the
+    posting's roles and mentioned job titles are taken out (cached per location and header)."""
     parts = [x for x in HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
     segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
-    role_words = {w for r in (*roles, *mentions) for w in r.split()}
-    out: set[str] = set()
+    out: dict[str, None] = {}
     for i, seg in enumerate(segs):
         if "http" in seg or any(c.isdigit() for c in seg):
             continue
@@ -940,9 +964,9 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
             for w in _place_words(m):
                 if role_seg and w not in _KNOWN_PLACES:
                     continue
-                if w not in _NOT_PLACE and w not in role_words and (len(w) >= 3 or w in _SHORT_PLACES):
-                    out.add(w)
-    return frozenset(out)
+                if w not in _NOT_PLACE and (len(w) >= 3 or w in _SHORT_PLACES):
+                    out[w] = None
+    return tuple(out)
 
 
 #: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK

@@ -7,6 +7,8 @@ from importlib import resources
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import Decision, LogisticModel, Verifier, load_model, model_from_json
@@ -891,3 +893,16 @@ def test_several_roles_changed_in_a_long_list_are_no_same_job_set() -> None:
                  "Marlpit Audio | Remote | DSP Engineer, QA Engineer, Product Designer, Data Engineer, iOS Engineer, "
                  "Android Engineer", "We make firmware.")
     assert f["roles_changed"] < 0.5 and f["employer_jobs"] == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_tokens_and_search_form_match_the_regexes(text: str) -> None:
+    """_tokens and _search_form split ASCII text with a byte table: the same words as their regexes."""
+    import unicodedata
+
+    from signatures.features import _SEARCH_RE, _TOKEN_RE, _search_form, _tokens
+
+    assert _tokens(text) == _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).lower())
+    words = _SEARCH_RE.sub(" ", text.lower()).split()
+    assert _search_form(text) == " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
