@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial, update_wrapper
-from itertools import accumulate, islice
+from itertools import accumulate, compress, islice
 from typing import Any, NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
@@ -522,6 +522,35 @@ def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+
+def lang_line_cache(fn: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    """`line_cache` for a pure function of (line, lang): one cache per language, so that `fn.of(lang)` is a
+    one-argument function whose hits are a dictionary lookup in C (no Python wrapper call: a posting's lines
+    are looked up with `map(fn.of(lang), lines)`). `fn(line, lang)` reads the same caches."""
+    caches: dict[str, Callable[[str], Any]] = {}
+
+    def of(lang: str) -> Callable[[str], Any]:
+        got = caches.get(lang)
+        if got is None:
+            def one(line: str) -> Any:
+                return fn(line, lang)
+
+            got = caches[lang] = line_cache(one)
+        return got
+
+    def call(line: str, lang: str) -> Any:
+        return of(lang)(line)
+
+    def info() -> CacheInfo:
+        got = [c.cache_info() for c in caches.values()]  # type: ignore[attr-defined]
+        return CacheInfo(sum(i.misses for i in got), LINE_CACHE, sum(i.currsize for i in got))
+
+    update_wrapper(call, fn)
+    call.of = of  # type: ignore[attr-defined]
+    call.cache_clear = caches.clear  # type: ignore[attr-defined]
+    call.cache_info = info  # type: ignore[attr-defined]
+    return call
+
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 
 
@@ -787,7 +816,7 @@ def _clean_role(s: str) -> str:
     return normalize_line(s)[:60]
 
 
-@line_cache
+@lang_line_cache
 def _looks_like_role(s: str, lang: str) -> bool:
     if not s or len(s) > 80:
         return False
@@ -938,7 +967,7 @@ def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
     return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
 
 
-@line_cache
+@lang_line_cache
 def _hiring_roles(line: str, lang: str) -> tuple[str, ...]:
     """The roles of a line's `We're hiring: a, b` list (its first `_HIRING_LIST` match; a list of 240
     characters or more is prose)."""
@@ -960,7 +989,7 @@ class _RoleLine(NamedTuple):
     brackets: tuple[str, ...]  # other languages: the bracketed role names (【前端工程师】)
 
 
-@line_cache
+@lang_line_cache
 def _role_line(line: str, lang: str) -> _RoleLine:
     """`_RoleLine` of one line: a line carrying an application link, a list item or a short line naming a
     role is a role line; else a role head it starts with (`2. QA Engineer - €60k - link`, `Role: duties`)."""
@@ -1009,8 +1038,8 @@ def _roles(
     roles: list[str] = []
     if title:
         roles.extend(_title_roles(title, lang, title_given))
-    for line in lines:
-        roles.extend(_hiring_roles(line, lang))
+    for got in map(_hiring_roles.of(lang), lines):
+        roles.extend(got)
     if lang == "en":
         for line, fl in zip(lines, flines, strict=True):
             if "looking for" in fl or "seeking" in fl or "need" in fl:
@@ -1021,8 +1050,7 @@ def _roles(
                          or lang == "en" and _linked_specialty(ln))
     prev_role = ""
     specialties: dict[str, dict[str, None]] = {}  # English role name -> the specialties its role lines give
-    for line in lines[1:] if header else lines:
-        link_only, own, qual, next_prev, brackets = _role_line(line, lang)
+    for link_only, own, qual, next_prev, brackets in map(_role_line.of(lang), lines[1:] if header else lines):
         got = prev_role if link_only else own  # a line with only a link links the role line before it
         if got:
             roles.append(got)
@@ -1142,7 +1170,7 @@ def _role_context(line: str, lang: str, folded: str | None = None) -> bool:
     return _HIRING_WORDS.search(_fold(line) if folded is None else folded) is not None
 
 
-@line_cache
+@lang_line_cache
 def _context_line(line: str, lang: str) -> bool:
     """`_role_context` of one line of main text, cached (its fold is the line's part of the text's fold)."""
     return _role_context(line, lang)
@@ -1412,7 +1440,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         if c and not _PLACEHOLDER_RE.search(r):
             cleaned.setdefault(c, None)
     roles = list(cleaned)
-    context = [ln for ln in tup_lines if _context_line(ln, lang)]
+    context = list(compress(tup_lines, map(_context_line.of(lang), tup_lines)))
     site = _str(posting.get("source")).strip().lower()
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))
