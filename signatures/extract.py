@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial, update_wrapper
-from itertools import accumulate, compress, islice
+from itertools import accumulate, chain, compress, islice
 from typing import Any, NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
@@ -539,7 +539,7 @@ def lang_line_cache(fn: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
         return got
 
     def call(line: str, lang: str) -> Any:
-        return of(lang)(line)
+        return (caches.get(lang) or of(lang))(line)
 
     def info() -> CacheInfo:
         got = [c.cache_info() for c in caches.values()]  # type: ignore[attr-defined]
@@ -609,10 +609,7 @@ _SAL_CONTEXT = _Pre(_SAL_CONTEXT_RE, lines=True)
 def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[float, ...]:
     """Salary-like amounts (normalized to plain numbers) on lines that talk about pay, line by line from a
     per-line cache (`folded`, the lines' `_fold`, is no longer needed: each line folds its own)."""
-    out: set[float] = set()
-    for ln in lines:
-        out.update(_line_salaries(ln))
-    return tuple(sorted(out))
+    return tuple(sorted(set(chain.from_iterable(map(_line_salaries, lines)))))
 
 
 @line_cache
@@ -709,9 +706,8 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         m = _TG_LINK_RE.match(u)
         if m:
             urls.add("handle:" + m.group(1))
-    phones: set[str] = set()
-    for ln in text.split("\n"):  # a phone number never spans a line break: found line by line, cached
-        phones.update(_line_phones(ln))
+    # a phone number never spans a line break: found line by line, cached
+    phones = set(chain.from_iterable(map(_line_phones, text.split("\n"))))
     return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
 
 
@@ -1344,6 +1340,17 @@ def _md_heading(line: str) -> str | None:
     return line[m.end() : max(m.end(), tail)]
 
 
+@line_cache
+def _heading_line(ln: str) -> tuple[str, str] | None:
+    """(heading, the line as kept) when a stripped line is a heading (markdown `## x`, kept as its text; a CJK
+    `【x】` or `x：` line, kept as it is), else None."""
+    m = _md_heading(ln) if "#" in ln[:4] else None
+    if m is not None:
+        return m.strip(), m.strip()
+    cm = _CJK_HEADING_RE.match(ln) if _CJK_HEADING_HINT_RE.search(ln) else None
+    return ((cm.group(1) or cm.group(2)).strip(), ln) if cm else None
+
+
 def _str(v: Any) -> str:
     if v is None:
         return ""
@@ -1371,14 +1378,12 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         ln = ln.strip()
         if not ln:
             continue
-        m = _md_heading(ln) if "#" in ln[:4] else None
-        cm = None if m is not None or not _CJK_HEADING_HINT_RE.search(ln) else _CJK_HEADING_RE.match(ln)
-        if m is not None or cm:
-            h = m if m is not None else (cm.group(1) or cm.group(2))
+        h = _heading_line(ln)
+        if h is not None:
             if cur or heading:
                 sections.append(Section(heading, tuple(cur)))
-            heading, cur = h.strip(), []
-            lines.append(ln if m is None else h.strip())
+            heading, cur = h[0], []
+            lines.append(h[1])
             continue
         lines.append(ln)
         cur.append(ln)

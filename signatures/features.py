@@ -671,7 +671,7 @@ def _search_form(text: str) -> str:
 def _search_text(ex: Extracted) -> str:
     """`_search_form` of title and text, padded with spaces: built line by line (words never span the
     space and line breaks between them, so it is the same string) from the per-line cache."""
-    return " " + " ".join(f for f in map(_search_form, (ex.title, *ex.lines)) if f) + " "
+    return " " + " ".join(filter(None, map(_search_form, (ex.title, *ex.lines)))) + " "
 
 
 def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
@@ -1021,7 +1021,7 @@ def _place_words_text(ex: Extracted) -> str:
     single spaces and padded with one: a place spelling of one or two words is mentioned when " spelling "
     occurs in it (a C substring search instead of a set of every word). Built part by part from a per-part
     cache; words never span parts, two-word places may."""
-    return " " + " ".join([w for w in map(_part_words, (ex.title, ex.location, ex.company, *ex.lines)) if w]) + " "
+    return " " + " ".join(filter(None, map(_part_words, (ex.title, ex.location, ex.company, *ex.lines)))) + " "
 
 
 @line_cache
@@ -1076,8 +1076,15 @@ def _common(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ia, pos[ia]
 
 
-def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
-    """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence."""
+#: Features computed per pair only when a model reads them (`pair_features`' `needs`): the others are cheap or
+#: feed the features every model reads.
+_SKIPPABLE = (frozenset({"employer_jobs", "roles_halved"}), frozenset({"links_same"}), frozenset({"pay_tiers"}))
+
+
+def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None) -> np.ndarray:
+    """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence, and for
+    features of _SKIPPABLE that `needs` (the features a model reads; None: all) leaves out."""
+    jobs, links_same, pay_tiers = (True, True, True) if needs is None else (not needs.isdisjoint(x) for x in _SKIPPABLE)
     f = np.zeros(len(FEATURES), dtype=np.float64)
     if len(a.sh) and len(b.sh):
         ia, ib = _common(a.sh, b.sh)
@@ -1113,7 +1120,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
     f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
     f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
-    if english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
+    if jobs and english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
         halved = f[_I["roles_changed"]] >= 0.5
         f[_I["roles_halved"]] = float(halved and _worded(a.ex) and _worded(b.ex))
         if f[_I["employer_same"]] and not halved and len(ra) + len(rb) - 2 * matched <= 2 and \
@@ -1130,7 +1137,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["location_agree"]] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
         f[_I["date_gap"]] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
-    if english and a.links and a.links == b.links:
+    if links_same and english and a.links and a.links == b.links:
         f[_I["links_same"]] = 1.0
     if len(a.links) >= 2 and len(b.links) >= 2:
         shared, only_a, only_b = links_compared(a, b)
@@ -1139,7 +1146,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if len(a.duties) >= 5 and len(b.duties) >= 5 and not f[_I["employer_differs"]]:
         f[_I["duties_known"]] = 1.0
         f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
-    if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
+    if pay_tiers and f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
         f[_I["pay_tiers"]] = 1.0
     if a.places and b.places:
         pa, pb = places_moved(a, b)
@@ -1149,9 +1156,9 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     return f
 
 
-def feature_matrix(pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
-    """FEATURES for many pairs: shape (len(pairs), len(FEATURES))."""
+def feature_matrix(pairs: Sequence[tuple[Prepared, Prepared]], needs: frozenset[str] | None = None) -> np.ndarray:
+    """FEATURES for many pairs: shape (len(pairs), len(FEATURES)); `needs`: see pair_features."""
     out = np.zeros((len(pairs), len(FEATURES)), dtype=np.float64)
     for i, (a, b) in enumerate(pairs):
-        out[i] = pair_features(a, b)
+        out[i] = pair_features(a, b, needs)
     return out
