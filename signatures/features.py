@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
-from itertools import chain
+from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
@@ -125,16 +125,24 @@ def _line_tokens(line: str) -> tuple[str, ...]:
     """`_tokens` of one line of main text with its URLs left out (tracking and requisition links change
     between reposts; contacts are compared separately); cached per line, the tokens interned (lines share
     their words, so a cache entry holds pointers, not copies)."""
-    return tuple(map(sys.intern, _tokens(_URL_RE.sub(" ", line))))
+    if "://" in line or "www." in line.lower():  # every _URL_RE match holds one of them
+        line = _URL_RE.sub(" ", line)
+    return tuple(map(sys.intern, _tokens(line)))
 
 
 def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     """64-bit xxhash of every k-token shingle (the whole line when it is shorter than k)."""
     if not tokens:
         return []
+    joined = "\x1f".join(tokens)
     if len(tokens) <= k:
-        return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
-    return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+        return [xxhash.xxh64_intdigest(joined.encode())]
+    # the tokens joined and encoded once; shingle i is the bytes from token i's start to token i+k-1's end
+    data = joined.encode()
+    sizes = map(len, tokens) if joined.isascii() else (len(t.encode()) for t in tokens)
+    starts = [0, *accumulate(map((1).__add__, sizes))]  # byte offset of each token (+ one past the end)
+    ends = map((-1).__add__, starts[k:])
+    return list(map(xxhash.xxh64_intdigest, map(data.__getitem__, map(slice, starts, ends))))
 
 
 #: Tokens per shingle of the job-text similarity (every language).

@@ -906,3 +906,17 @@ def test_ascii_tokens_and_search_form_match_the_regexes(text: str) -> None:
     assert _tokens(text) == _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).lower())
     words = _SEARCH_RE.sub(" ", text.lower()).split()
     assert _search_form(text) == " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "bb", "ccc", "é", "工", "程师", "x1", "ǅ"]), max_size=12), st.integers(1, 4))
+def test_shingle_hashes_are_the_hashes_of_the_joined_shingles(tokens: list[str], k: int) -> None:
+    """shingle_hashes slices one encoded join: the same 64-bit xxhash of each k tokens joined by \\x1f."""
+    import xxhash
+
+    from signatures.features import shingle_hashes
+
+    want = [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+    if tokens and len(tokens) <= k:
+        want = [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
+    assert shingle_hashes(tokens, k) == want
