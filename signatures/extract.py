@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial, update_wrapper
 from itertools import accumulate, chain, compress, islice
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
@@ -1024,22 +1025,18 @@ def _role_line(line: str, lang: str) -> _RoleLine:
 
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
-    folded: list[str] | None = None, header: bool = False,
+    header: bool = False,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines.
-    `folded`: the lines' `_fold`, when the caller has it. `header`: the first line is a header already read
-    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company)."""
-    flines = folded if folded is not None else [_fold(ln) for ln in lines]
+    `header`: the first line is a header already read (`Company | Place | Roles` fields or the title): not a
+    role line itself (it names the company)."""
     roles: list[str] = []
     if title:
         roles.extend(_title_roles(title, lang, title_given))
-    for got in map(_hiring_roles.of(lang), lines):
-        roles.extend(got)
+    roles.extend(chain.from_iterable(map(_hiring_roles.of(lang), lines)))
     if lang == "en":
-        for line, fl in zip(lines, flines, strict=True):
-            if "looking for" in fl or "seeking" in fl or "need" in fl:
-                roles.extend(_sought_roles(line))
+        roles.extend(chain.from_iterable(map(_line_sought_roles, lines)))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang)
@@ -1093,6 +1090,13 @@ _SOUGHT_RE = re.compile(r"(?i)\b(?:looking\s+for|seeking|we\s+need|need\s+is\s+f
 _SOUGHT_END_RE = re.compile(r"\s(?:who|to|that|with|for|in|at|on|based|from|across|but)\s|[.!?;:]")
 _SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\s+as|plus)\s+")
 _LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
+
+
+@line_cache
+def _line_sought_roles(line: str) -> tuple[str, ...]:
+    """`_sought_roles` of a line of an English posting that says it seeks someone (looking for, seeking, need)."""
+    fl = _fold(line)
+    return _sought_roles(line) if "looking for" in fl or "seeking" in fl or "need" in fl else ()
 
 
 @line_cache
@@ -1219,12 +1223,11 @@ def _mentions(text: str, lang: str) -> tuple[str, ...]:
     phrases line by line from a per-line cache (a phrase's modifiers never reach past a line break unless
     the line before ends with a word and a slash or space: then the whole text is read at once)."""
     out: dict[str, None] = {}
-    per_line = [_line_mentions(ln) for ln in text.split("\n")]  # Latin titles occur in every language
-    if any(open_end for _, open_end in per_line[:-1]):
+    per_line = list(map(_line_mentions, text.split("\n")))  # Latin titles occur in every language
+    if any(map(itemgetter(1), per_line[:-1])):
         out.update(dict.fromkeys(_latin_mentions(text)))
     else:
-        for phrases, _ in per_line:
-            out.update(dict.fromkeys(phrases))
+        out.update(dict.fromkeys(chain.from_iterable(map(itemgetter(0), per_line))))
     if lang != "en":
         for m in _MENTION_CJK_RE.finditer(text):
             mod = _CJK_MOD_RE.search(text[max(0, m.start() - 24) : m.start()])
@@ -1374,11 +1377,8 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     lines: list[str] = []
     sections: list[Section] = []
     heading, cur = "", []
-    for ln in _single_spaced(raw).split("\n"):
-        ln = ln.strip()
-        if not ln:
-            continue
-        h = _heading_line(ln)
+    stripped = list(filter(None, map(str.strip, _single_spaced(raw).split("\n"))))
+    for ln, h in zip(stripped, map(_heading_line, stripped), strict=True):
         if h is not None:
             if cur or heading:
                 sections.append(Section(heading, tuple(cur)))
@@ -1438,7 +1438,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         title = ""
     emails, phones, urls = _contacts(_contact_text(desc, raw))
     header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header)
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, header)
     cleaned: dict[str, None] = {}
     for r in roles:
         c = _clean_role(r)
