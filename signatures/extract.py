@@ -873,7 +873,6 @@ _ROLE_NOISE_RE = re.compile(
 
 
 _ROLE_NOISE = _Pre(_ROLE_NOISE_RE, short=True)
-_SPACES_RE = re.compile(r"\s+")
 
 
 def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | None = None) -> str:
@@ -897,7 +896,7 @@ def _role_core(line: str) -> str:
         core = _sub_folded(_ROLE_NOISE, core, " ", lambda f: _unopened(_unopened(_unopened(f, "[", "]"), "(", ")"), "（", "）"))
     else:
         core = _sub_folded(_ROLE_NOISE, core, " ")
-    core = _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
+    core = " ".join(core.split()).strip(" :：-–—→|*")  # str.split's whitespace is re's \s: runs squeezed
     return "" if core[:1] in _NOT_ROLE_FIRST and _NOT_ROLE_LEAD_RE.match(core) else core
 
 
@@ -1110,7 +1109,7 @@ def _sought_roles(line: str) -> tuple[str, ...]:
         rest = line[m.end() : m.end() + 240]
         rest = _sub_spans(_ROLE_NOISE_RE, _unopened(rest, "[(（", "])）"), rest, lambda _: " ")
         for item in _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]):
-            item = _SPACES_RE.sub(" ", _LOWER_LEAD_RE.sub("", item.strip())).strip()
+            item = " ".join(_LOWER_LEAD_RE.sub("", item.strip()).split())
             if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
                     _looks_like_role(item, "en"):
                 out.append(item)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
-from itertools import accumulate, chain
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -134,15 +134,12 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     """64-bit xxhash of every k-token shingle (the whole line when it is shorter than k)."""
     if not tokens:
         return []
-    joined = "\x1f".join(tokens)
     if len(tokens) <= k:
-        return [xxhash.xxh64_intdigest(joined.encode())]
-    # the tokens joined and encoded once; shingle i is the bytes from token i's start to token i+k-1's end
-    data = joined.encode()
-    sizes = map(len, tokens) if joined.isascii() else (len(t.encode()) for t in tokens)
-    starts = [0, *accumulate(map((1).__add__, sizes))]  # byte offset of each token (+ one past the end)
-    ends = map((-1).__add__, starts[k:])
-    return list(map(xxhash.xxh64_intdigest, map(data.__getitem__, map(slice, starts, ends))))
+        return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
+    t, h = tokens, xxhash.xxh64_intdigest
+    if k == 3:  # the job-text shingles (SHINGLE_K): one f-string per shingle instead of a slice and a join
+        return [h(f"{t[i]}\x1f{t[i + 1]}\x1f{t[i + 2]}".encode()) for i in range(len(t) - 2)]
+    return [h("\x1f".join(t[i : i + k]).encode()) for i in range(len(t) - k + 1)]
 
 
 #: Tokens per shingle of the job-text similarity (every language).
