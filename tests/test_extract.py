@@ -539,3 +539,14 @@ def test_split_join_squeezes_the_whitespace_re_does(text: str) -> None:
     """_role_core and _sought_roles squeeze whitespace with str.split (its whitespace is re's \\s)."""
     assert " ".join(text.split()) == re.sub(r"\s+", " ", text).strip()
     assert " ".join(text.split()).strip(" :：-–—→|*") == re.sub(r"\s+", " ", text).strip(" :：-–—→|*")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["a", "B", "-", ".", "+", "#", " ", "\t", "/", "\n", "é", "_", "1", "@", "Data/"]),
+                max_size=14).map("".join))
+def test_modifier_pattern_finds_what_the_plain_one_does(text: str) -> None:
+    """_MODS_BEFORE_RE's lookbehind only skips starts inside a word run: the same match as without it."""
+    from signatures.extract import _MODS_BEFORE_RE
+
+    a, b = re.search(r"([\w+#.-]+)[ \t/]+$", text), _MODS_BEFORE_RE.search(text)
+    assert (a is None) == (b is None) and (a is None or (a.span(), a.group(1)) == (b.span(), b.group(1)))
