@@ -668,8 +668,8 @@ def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
     if text.isascii():  # NFKC is the identity, the words are the \w runs: a byte table splits them
         words = text.lower().encode("ascii").translate(_ASCII_WORD_OR_SPACE).decode("ascii").split()
-    else:
-        words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
+        return " ".join([w[:-1] if len(w) > 3 and w[-1] == "s" else w for w in words])
+    words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
 
 
@@ -1153,9 +1153,9 @@ def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None)
         f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
     if pay_tiers and f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
         f[_I["pay_tiers"]] = 1.0
-    if a.places and b.places:
-        pa, pb = places_moved(a, b)
-        f[_I["places_moved"]] = 1.0 if pa and pb else 0.0
+    if a.places and b.places:  # places_moved(a, b) both non-empty; the second side only read when the first is
+        f[_I["places_moved"]] = 1.0 if any(not b.mentions_place(p) for p in a.places) and \
+            any(not a.mentions_place(p) for p in b.places) else 0.0
     if a.terms and b.terms and terms_changed(a, b):
         f[_I["terms_changed"]] = 1.0
     return f
