@@ -943,7 +943,13 @@ def _title_parts(t: str, lang: str) -> list[str]:
     return parts
 
 
-def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
+@line_cache
+def _title_roles(title: str, lang: str, title_given: bool) -> tuple[str, ...]:
+    """`_title_role_list`, cached (near-duplicates and reposts share their titles)."""
+    return tuple(_title_role_list(title, lang, title_given))
+
+
+def _title_role_list(title: str, lang: str, title_given: bool) -> list[str]:
     """Roles a title announces: after the hiring verb ("X公司诚聘 前端工程师"), else before it
     ("SynFutures智能合约工程师招聘 薪资…"); a title given as a field that names no role word gives its
     parts, except in Chinese: parts naming a role word give it up to that word, else a title of one part is
