@@ -1398,7 +1398,6 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         sections.append(Section(heading, tuple(cur)))
     tup_lines = tuple(lines)
     text = "\n".join(tup_lines)
-    flines = _fold(text).split("\n") if tup_lines else []  # _fold keeps every character's place
 
     title = _str(posting.get("title")).strip()
     company = _str(posting.get("company")).strip()
@@ -1425,8 +1424,9 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     if not title and tup_lines and len(tup_lines[0]) <= 80 and not pipe_line:
         title = tup_lines[0]
         found.append("title")
-    if not location and _LOCATION_LINE.may("\n".join(flines[:40])):
-        for ln, fl in zip(tup_lines[:40], flines, strict=False):
+    head = _fold("\n".join(tup_lines[:40])) if not location and tup_lines else ""  # folded where a place may be
+    if head and _LOCATION_LINE.may(head):
+        for ln, fl in zip(tup_lines[:40], head.split("\n"), strict=False):
             m = _LOCATION_LINE.cs.match(fl) if _LOCATION_LINE.may(fl) else None
             if m:
                 location = ln[m.start(1) : m.end(1)].strip()
