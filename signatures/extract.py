@@ -523,7 +523,6 @@ def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-
 def lang_line_cache(fn: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
     """`line_cache` for a pure function of (line, lang): one cache per language, so that `fn.of(lang)` is a
     one-argument function whose hits are a dictionary lookup in C (no Python wrapper call: a posting's lines
@@ -551,6 +550,7 @@ def lang_line_cache(fn: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
     call.cache_clear = caches.clear  # type: ignore[attr-defined]
     call.cache_info = info  # type: ignore[attr-defined]
     return call
+
 
 _WS_RE = re.compile(r"[ \t\u3000\xa0]+")
 
