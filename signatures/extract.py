@@ -728,7 +728,7 @@ def _contact_text(desc: str, raw: str) -> str:
         return desc + "\n" + raw
     head, tail = desc.lstrip()[:2], desc.rstrip()[-1:]
     if head[:1] in _JOIN_EDGES or _ID_START_RE.match(head) or \
-            tail in _JOIN_EDGES and (tail != "." or _OBF_HINT_RE.search(desc) is not None):
+            tail in _JOIN_EDGES and (tail != "." or ("[" in desc or "(" in desc) and _OBF_HINT_RE.search(desc) is not None):
         return desc + "\n" + raw
     return desc
 
