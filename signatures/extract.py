@@ -316,7 +316,11 @@ _BLOCK_RE = re.compile(rf"<\s*+/?\s*+(?:{_BLOCK_TAGS})\b[^>]*+>", re.IGNORECASE)
 _HEADING_OPEN_RE = re.compile(r"<\s*+h([1-6])\b[^>]*+>", re.IGNORECASE)
 _LI_OPEN_RE = re.compile(r"<\s*+li\b[^>]*+>", re.IGNORECASE)
 _HTML_HINT_RE = re.compile(r"<\s*+(?:p|br|div|a|li|ul|h[1-6]|span|b|i|strong|em|html|body|table)\b[^>]*+>|&#x?[0-9a-f]+;|&[a-z]+;", re.IGNORECASE)
-_MD_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)|\*\*[^*]+\*\*|\[[^\]]++\]\([^)]++\)")
+#: Markdown hints: a heading or list line, bold text, a link -- searched apart (an alternation of the three tried
+#: all of them at every character), bold text and links only when their literal occurs (see _md_hint).
+_MD_LINE_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)")
+_MD_BOLD_HINT_RE = re.compile(r"\*\*[^*]+\*\*")
+_MD_LINK_HINT_RE = re.compile(r"\[[^\]]++\]\([^)]++\)")
 _NUL = "\x00"  # stands in for an opener that cannot open a match: matched by no pattern here but [^...]
 _SPACE_RE = re.compile(r"\s")
 
@@ -413,6 +417,12 @@ def markdown_to_text(md: str) -> str:
     return text
 
 
+def _md_hint(scan: str) -> bool:
+    """Whether a text looks like markdown: one of the _MD_*_HINT_RE patterns matches somewhere in it."""
+    return _MD_LINE_HINT_RE.search(scan) is not None or "**" in scan and _MD_BOLD_HINT_RE.search(scan) is not None \
+        or "](" in scan and _MD_LINK_HINT_RE.search(scan) is not None
+
+
 def _raw_text(description: str) -> str:
     """Description in any format -> plain text with line structure."""
     if ("<" in description or "&" in description) and _HTML_HINT_RE.search(_unopened(description, "<", ">")):
@@ -420,7 +430,7 @@ def _raw_text(description: str) -> str:
     scan = description
     if "[" in description:
         scan = _failing_openers(description, "[", "]", _md_link_tail(description, description.rfind(")"), False))
-    if _MD_HINT_RE.search(scan):
+    if _md_hint(scan):
         description = markdown_to_text(description)
     return description
 
