@@ -93,11 +93,14 @@ def extract_chunk(postings: list[dict[str, Any]], families: bool = True) -> list
 
 def _spooled(ex: Any, hashes: np.ndarray) -> bytes:
     """One posting's `Extracted` and line hashes as spool bytes: the fields as a plain tuple (sections as
-    (heading, lines) tuples), pickled -- a third cheaper both ways than pickling the dataclasses."""
+    (heading, lines) tuples; `text`, the lines joined, left out when it is that), pickled -- a third cheaper
+    both ways than pickling the dataclasses."""
     from signatures.extract import Extracted
 
     values = [getattr(ex, f) for f in _fields(Extracted)]
     values[_SECTIONS] = tuple((sec.heading, sec.lines) for sec in ex.sections)
+    if ex.text == "\n".join(ex.lines):
+        values[_TEXT] = None
     return pickle.dumps((values, hashes.tobytes()), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -113,6 +116,8 @@ def _unspooled(blob: bytes) -> tuple[Any, np.ndarray]:
         sec.__dict__.update(heading=heading, lines=lines)
         sections.append(sec)
     values[_SECTIONS] = tuple(sections)
+    if values[_TEXT] is None:
+        values[_TEXT] = "\n".join(values[_LINES])
     ex = object.__new__(Extracted)
     ex.__dict__.update(zip(_fields(Extracted), values, strict=True))
     return ex, np.frombuffer(hashes, np.uint64)
@@ -123,7 +128,7 @@ def _fields(cls: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-_SECTIONS = 4  # position of Extracted.sections (checked in tests/test_engine.py)
+_TEXT, _LINES, _SECTIONS = 2, 3, 4  # positions of Extracted.text, lines, sections (checked in tests/test_engine.py)
 
 
 def _extract_task(postings: list[dict[str, Any]] | tuple[str, Mapping[str, str] | None, np.ndarray, list[str]]

@@ -526,14 +526,14 @@ class Verifier:
 
     def features(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
         """The model's feature matrix for `pairs` (columns in `self.model.features` order)."""
-        return feature_matrix(pairs)[:, self._cols]
+        return feature_matrix(pairs, self.model.needs)[:, self._cols]
 
     def scores(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
         """Score of "same job" per pair: the model's probability, capped at VETO_CAP where a veto rule
         applies; duplicate = score >= the pair's threshold (`thresholds`)."""
         if not pairs:
             return np.zeros(0)
-        return self.model.final_scores(feature_matrix(pairs))
+        return self.model.final_scores(feature_matrix(pairs, self.model.needs))
 
     def decide(self, a: Prepared, b: Prepared, est_jaccard: float | None = None) -> Decision:
         """Decision for one pair; `est_jaccard` (MinHash estimate) is reported in the reasons."""
@@ -549,7 +549,7 @@ class Verifier:
             raise ValueError("decide_many: est must have one value per pair")
         if not pairs:
             return []
-        X_all = feature_matrix(pairs)
+        X_all = feature_matrix(pairs, self.model.needs)
         X = X_all[:, self._cols]
         p = self.model.proba(X)
         vetoed = self.model.vetoed(X_all)

@@ -12,7 +12,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial, update_wrapper
-from itertools import accumulate, islice
+from itertools import accumulate, chain, compress, islice
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
@@ -317,7 +318,11 @@ _BLOCK_RE = re.compile(rf"<\s*+/?\s*+(?:{_BLOCK_TAGS})\b[^>]*+>", re.IGNORECASE)
 _HEADING_OPEN_RE = re.compile(r"<\s*+h([1-6])\b[^>]*+>", re.IGNORECASE)
 _LI_OPEN_RE = re.compile(r"<\s*+li\b[^>]*+>", re.IGNORECASE)
 _HTML_HINT_RE = re.compile(r"<\s*+(?:p|br|div|a|li|ul|h[1-6]|span|b|i|strong|em|html|body|table)\b[^>]*+>|&#x?[0-9a-f]+;|&[a-z]+;", re.IGNORECASE)
-_MD_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)|\*\*[^*]+\*\*|\[[^\]]++\]\([^)]++\)")
+#: Markdown hints: a heading or list line, bold text, a link -- searched apart (an alternation of the three tried
+#: all of them at every character), bold text and links only when their literal occurs (see _md_hint).
+_MD_LINE_HINT_RE = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d+[.)]\s)")
+_MD_BOLD_HINT_RE = re.compile(r"\*\*[^*]+\*\*")
+_MD_LINK_HINT_RE = re.compile(r"\[[^\]]++\]\([^)]++\)")
 _NUL = "\x00"  # stands in for an opener that cannot open a match: matched by no pattern here but [^...]
 _SPACE_RE = re.compile(r"\s")
 
@@ -414,6 +419,12 @@ def markdown_to_text(md: str) -> str:
     return text
 
 
+def _md_hint(scan: str) -> bool:
+    """Whether a text looks like markdown: one of the _MD_*_HINT_RE patterns matches somewhere in it."""
+    return _MD_LINE_HINT_RE.search(scan) is not None or "**" in scan and _MD_BOLD_HINT_RE.search(scan) is not None \
+        or "](" in scan and _MD_LINK_HINT_RE.search(scan) is not None
+
+
 def _raw_text(description: str) -> str:
     """Description in any format -> plain text with line structure."""
     if ("<" in description or "&" in description) and _HTML_HINT_RE.search(_unopened(description, "<", ">")):
@@ -421,7 +432,7 @@ def _raw_text(description: str) -> str:
     scan = description
     if "[" in description:
         scan = _failing_openers(description, "[", "]", _md_link_tail(description, description.rfind(")"), False))
-    if _MD_HINT_RE.search(scan):
+    if _md_hint(scan):
         description = markdown_to_text(description)
     return description
 
@@ -494,7 +505,7 @@ class _LineCache(dict):
         args = (key,) if self.unary else key
         value = self.fn(*args)
         self.misses += 1
-        if _arg_chars(args) <= LINE_CACHE_MAX_CHARS:
+        if (len(key) if key.__class__ is str else _arg_chars(args)) <= LINE_CACHE_MAX_CHARS:
             if len(self) >= LINE_CACHE:  # drop the oldest quarter: bounded, and amortized O(1) per entry
                 for old in list(islice(self, len(self) - LINE_CACHE * 3 // 4)):
                     del self[old]
@@ -532,6 +543,35 @@ def line_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
     update_wrapper(call, fn)
     call.cache_clear = cache.clear
     call.cache_info = cache.info
+    return call
+
+
+def lang_line_cache(fn: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    """`line_cache` for a pure function of (line, lang): one cache per language, so that `fn.of(lang)` is a
+    one-argument function whose hits are a dictionary lookup in C (no Python wrapper call: a posting's lines
+    are looked up with `map(fn.of(lang), lines)`). `fn(line, lang)` reads the same caches."""
+    caches: dict[str, Callable[[str], Any]] = {}
+
+    def of(lang: str) -> Callable[[str], Any]:
+        got = caches.get(lang)
+        if got is None:
+            def one(line: str) -> Any:
+                return fn(line, lang)
+
+            got = caches[lang] = line_cache(one)
+        return got
+
+    def call(line: str, lang: str) -> Any:
+        return (caches.get(lang) or of(lang))(line)
+
+    def info() -> CacheInfo:
+        got = [c.cache_info() for c in caches.values()]  # type: ignore[attr-defined]
+        return CacheInfo(sum(i.misses for i in got), LINE_CACHE, sum(i.currsize for i in got))
+
+    update_wrapper(call, fn)
+    call.of = of  # type: ignore[attr-defined]
+    call.cache_clear = caches.clear  # type: ignore[attr-defined]
+    call.cache_info = info  # type: ignore[attr-defined]
     return call
 
 
@@ -602,10 +642,7 @@ _SAL_CONTEXT = _Pre(_SAL_CONTEXT_RE, lines=True)
 def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[float, ...]:
     """Salary-like amounts (normalized to plain numbers) on lines that talk about pay, line by line from a
     per-line cache (`folded`, the lines' `_fold`, is no longer needed: each line folds its own)."""
-    out: set[float] = set()
-    for ln in lines:
-        out.update(_line_salaries(ln))
-    return tuple(sorted(out))
+    return tuple(sorted(set(chain.from_iterable(map(_line_salaries, lines)))))
 
 
 @line_cache
@@ -727,9 +764,8 @@ def _contacts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         m = _TG_LINK_RE.match(u)
         if m:
             urls.add("handle:" + m.group(1))
-    phones: set[str] = set()
-    for ln in text.split("\n"):  # a phone number never spans a line break: found line by line, cached
-        phones.update(_line_phones(ln))
+    # a phone number never spans a line break: found line by line, cached
+    phones = set(chain.from_iterable(map(_line_phones, text.split("\n"))))
     return tuple(sorted(emails)), tuple(sorted(phones)), tuple(sorted(urls))
 
 
@@ -749,7 +785,7 @@ def _contact_text(desc: str, raw: str) -> str:
         return desc + "\n" + raw
     head, tail = desc.lstrip()[:2], desc.rstrip()[-1:]
     if head[:1] in _JOIN_EDGES or _ID_START_RE.match(head) or \
-            tail in _JOIN_EDGES and (tail != "." or _OBF_HINT_RE.search(desc) is not None):
+            tail in _JOIN_EDGES and (tail != "." or ("[" in desc or "(" in desc) and _OBF_HINT_RE.search(desc) is not None):
         return desc + "\n" + raw
     return desc
 
@@ -823,6 +859,7 @@ _CJK_PUNCT_RE = re.compile(r"[，。；、]")
 _ROLE_WORDS_EN_CS = _cs(_ROLE_WORDS_EN)
 
 
+@line_cache
 def _clean_role(s: str) -> str:
     if "http" in s:
         s = _URL_ONLY_RE.sub(" ", s)
@@ -833,7 +870,7 @@ def _clean_role(s: str) -> str:
     return normalize_line(s)[:60]
 
 
-@line_cache
+@lang_line_cache
 def _looks_like_role(s: str, lang: str) -> bool:
     if not s or len(s) > 80:
         return False
@@ -893,7 +930,6 @@ _ROLE_NOISE_RE = re.compile(
 
 
 _ROLE_NOISE = _Pre(_ROLE_NOISE_RE, short=True)
-_SPACES_RE = re.compile(r"\s+")
 
 
 def _sub_folded(pre: _Pre, text: str, repl: str, blank: Callable[[str], str] | None = None) -> str:
@@ -917,7 +953,7 @@ def _role_core(line: str) -> str:
         core = _sub_folded(_ROLE_NOISE, core, " ", lambda f: _unopened(_unopened(_unopened(f, "[", "]"), "(", ")"), "（", "）"))
     else:
         core = _sub_folded(_ROLE_NOISE, core, " ")
-    core = _SPACES_RE.sub(" ", core).strip(" :：-–—→|*")
+    core = " ".join(core.split()).strip(" :：-–—→|*")  # str.split's whitespace is re's \s: runs squeezed
     return "" if core[:1] in _NOT_ROLE_FIRST and _NOT_ROLE_LEAD_RE.match(core) else core
 
 
@@ -964,7 +1000,13 @@ def _title_parts(t: str, lang: str) -> list[str]:
     return parts
 
 
-def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
+@line_cache
+def _title_roles(title: str, lang: str, title_given: bool) -> tuple[str, ...]:
+    """`_title_role_list`, cached (near-duplicates and reposts share their titles)."""
+    return tuple(_title_role_list(title, lang, title_given))
+
+
+def _title_role_list(title: str, lang: str, title_given: bool) -> list[str]:
     """Roles a title announces: after the hiring verb ("X公司诚聘 前端工程师"), else before it
     ("SynFutures智能合约工程师招聘 薪资…"); a title given as a field that names no role word gives its
     parts, except in Chinese: parts naming a role word give it up to that word, else a title of one part is
@@ -984,74 +1026,97 @@ def _title_roles(title: str, lang: str, title_given: bool) -> list[str]:
     return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
 
 
+@lang_line_cache
+def _hiring_roles(line: str, lang: str) -> tuple[str, ...]:
+    """The roles of a line's `We're hiring: a, b` list (its first `_HIRING_LIST` match; a list of 240
+    characters or more is prose)."""
+    fl = _fold(line)
+    m = _HIRING_LIST.lines.search(fl) if _HIRING_LIST.lines is not None and _HIRING_LIST.may(fl) else None
+    if m is None or m.end(1) - m.start(1) >= 240:
+        return ()
+    items = _LIST_SPLIT_RE.split(line[m.start(1) : m.end(1)].rstrip(". "))
+    return tuple(r for r in items if _looks_like_role(r, lang))
+
+
+class _RoleLine(NamedTuple):
+    """What one line of main text tells `_roles` on its own (cached per line; `_roles` adds the state)."""
+
+    link_only: bool  # a link and no other words: it applies to the role line before it
+    role: str  # the role the line names (its core, or the head before `Role - pay` / `Role: duties`), or ""
+    qualifier: str  # English: the specialty in parentheses (`_specialty_qualifier`) of a line with a "("
+    next_prev: str  # the role a following link-only line applies to: the line's core when it is a role, or ""
+    brackets: tuple[str, ...]  # other languages: the bracketed role names (【前端工程师】)
+
+
+@lang_line_cache
+def _role_line(line: str, lang: str) -> _RoleLine:
+    """`_RoleLine` of one line: a line carrying an application link, a list item or a short line naming a
+    role is a role line; else a role head it starts with (`2. QA Engineer - €60k - link`, `Role: duties`)."""
+    stripped = line.strip()
+    has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
+    core = _role_core(stripped)
+    n = len(core)
+    link_only = has_url and not core
+    listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
+    is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
+    role = ""
+    if not link_only and (has_url or listed or n <= 60) and 2 <= n <= 70:
+        is_role = _looks_like_role(core, lang)
+        if is_role and not core.endswith(("。", ".", "!", "?", "！")) and (
+            has_url or listed or len(core.split()) <= 6
+        ):
+            role = core
+    if not role and n > 2 and _has_head_cut(core):
+        head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
+        if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
+            has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
+        ) and _looks_like_role(head, lang) and not _ROLE_HEADING_RE.match(head):  # "Open roles: a, b"
+            role = head
+    en = lang == "en"
+    qualifier = _specialty_qualifier(stripped) if en and "(" in stripped else ""
+    next_prev = ""
+    if core and n <= 70:
+        if is_role is None:
+            is_role = _looks_like_role(core, lang)
+        next_prev = core if is_role else ""
+    brackets: tuple[str, ...] = ()
+    if not en and _BRACKET_OPEN_RE.search(stripped):
+        brackets = tuple(b for b in _BRACKET_RE.findall(stripped) if _looks_like_role(b, lang) and len(b) <= 20)
+    return _RoleLine(link_only, role, qualifier, next_prev, brackets)
+
+
 def _roles(
     lines: tuple[str, ...], sections: tuple[Section, ...], title: str, lang: str, title_given: bool = True,
-    folded: list[str] | None = None, header: bool = False, named: bool = False,
+    header: bool = False, named: bool = False,
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines; English
     roles named in lowercase in a sentence (`_sought_plain_roles`) only when nothing else names one.
-    `folded`: the lines' `_fold`, when the caller has it. `header`: the first line is a header already read
-    (`Company | Place | Roles` fields or the title): not a role line itself (it names the company).
-    `named`: the caller read roles elsewhere (the header's fields)."""
-    flines = folded if folded is not None else [_fold(ln) for ln in lines]
+    `header`: the first line is a header already read (`Company | Place | Roles` fields or the title): not a
+    role line itself (it names the company). `named`: the caller read roles elsewhere (the header's fields)."""
     roles: list[str] = []
     if title:
         roles.extend(_title_roles(title, lang, title_given))
-    joined = "\n".join(lines)
-    for m in _HIRING_LIST.line_matches("\n".join(flines), _line_starts(flines)).values():
-        if m.end(1) - m.start(1) < 240:
-            items = _LIST_SPLIT_RE.split(joined[m.start(1) : m.end(1)].rstrip(". "))
-            roles.extend(r for r in items if _looks_like_role(r, lang))
+    roles.extend(chain.from_iterable(map(_hiring_roles.of(lang), lines)))
     plain: list[str] = []
     if lang == "en":
-        for line, fl in zip(lines, flines, strict=True):
-            if "looking for" in fl or "seeking" in fl or "need" in fl or "hiring" in fl:
-                roles.extend(_sought_roles(line))
-                plain.extend(_sought_plain_roles(line))
+        roles.extend(chain.from_iterable(map(_line_sought_roles, lines)))
+        plain.extend(chain.from_iterable(map(_line_sought_plain_roles, lines)))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang)
                          or lang == "en" and _linked_specialty(ln))
     prev_role = ""
-    en = lang == "en"
     specialties: dict[str, dict[str, None]] = {}  # English role name -> the specialties its role lines give
-    for line in lines[1:] if header else lines:
-        stripped = line.strip()
-        has_url = "http" in stripped and _URL_ONLY_RE.search(stripped) is not None
-        core = _role_core(stripped)
-        n = len(core)
-        listed = _LIST_PREFIX_RE.match(stripped) is not None or stripped.endswith((":", "："))
-        is_role: bool | None = None  # _looks_like_role(core, lang), computed at most once
-        took = len(roles)
-        if has_url and not core and prev_role:
-            roles.append(prev_role)
-        elif (has_url or listed or n <= 60) and 2 <= n <= 70:
-            is_role = _looks_like_role(core, lang)
-            if is_role and not core.endswith(("。", ".", "!", "?", "！")) and (
-                has_url or listed or len(core.split()) <= 6
-            ):
-                roles.append(core)
-        if len(roles) == took and n > 2 and _has_head_cut(core):  # `2. QA Engineer - €60k - link`, `Role: duties`
-            head = _ROLE_HEAD_CUT_RE.split(core, maxsplit=1)[0].rstrip()
-            if head != core and 2 <= len(head) <= 60 and len(head.split()) <= 6 and (
-                has_url or listed or " | " in stripped or _TITLED_RE.fullmatch(head)
-            ) and _looks_like_role(head, lang) and not _ROLE_HEADING_RE.match(head):  # "Open roles: a, b"
-                roles.append(head)
-        if en and len(roles) > took and "(" in stripped:
-            qual = _specialty_qualifier(stripped)
+    for link_only, own, qual, next_prev, brackets in map(_role_line.of(lang), lines[1:] if header else lines):
+        got = prev_role if link_only else own  # a line with only a link links the role line before it
+        if got:
+            roles.append(got)
             if qual:
-                specialties.setdefault(_clean_role(_ALT_SLASH_RE.sub(" or ", roles[-1])), {})[qual] = None
-        if core and n <= 70:
-            if is_role is None:
-                is_role = _looks_like_role(core, lang)
-            prev_role = core if is_role else ""
-        else:
-            prev_role = ""
-        if not en and _BRACKET_OPEN_RE.search(stripped):
-            for b in _BRACKET_RE.findall(stripped):
-                if _looks_like_role(b, lang) and len(b) <= 20:
-                    roles.append(b)
+                specialties.setdefault(_clean_role(_ALT_SLASH_RE.sub(" or ", got)), {})[qual] = None
+        prev_role = next_prev
+        roles.extend(brackets)
+    en = lang == "en"
     seen: dict[str, None] = {}
     for r in roles or ([] if named else plain):
         c = _clean_role(_ALT_SLASH_RE.sub(" or ", r) if en and "/" in r else r)
@@ -1092,6 +1157,24 @@ _SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\
 _LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
 
 
+def _seeks(line: str) -> bool:
+    """Whether a line of an English posting says it seeks someone (looking for, seeking, need, hiring)."""
+    fl = _fold(line)
+    return "looking for" in fl or "seeking" in fl or "need" in fl or "hiring" in fl
+
+
+@line_cache
+def _line_sought_roles(line: str) -> tuple[str, ...]:
+    """`_sought_roles` of a line of an English posting that says it seeks someone."""
+    return _sought_roles(line) if _seeks(line) else ()
+
+
+@line_cache
+def _line_sought_plain_roles(line: str) -> tuple[str, ...]:
+    """`_sought_plain_roles` of a line of an English posting that says it seeks someone."""
+    return _sought_plain_roles(line) if _seeks(line) else ()
+
+
 def _sought_items(line: str) -> list[str]:
     """The items of the sentences of `line` saying whom the employer seeks ("We're looking for two Rust
     Developers, a QA Lead and a Product Designer"), each up to its first clause or note ("who ...", "(Go)")."""
@@ -1099,7 +1182,7 @@ def _sought_items(line: str) -> list[str]:
     for m in _SOUGHT_RE.finditer(line):
         rest = line[m.end() : m.end() + 240]
         rest = _sub_spans(_ROLE_NOISE_RE, _unopened(rest, "[(（", "])）"), rest, lambda _: " ")
-        out.extend(_SPACES_RE.sub(" ", item).strip() for item in
+        out.extend(" ".join(item.split()) for item in
                    _SOUGHT_SPLIT_RE.split(_SOUGHT_END_RE.split(rest, maxsplit=1)[0]))
     return out
 
@@ -1155,7 +1238,9 @@ ROLE_NOUNS = tuple((
 _MENTION_HEAD = "|".join(ROLE_NOUNS)
 _MENTION_RE = re.compile(rf"(?i)\b({_MENTION_HEAD})(?:e?s)?\b")
 _MENTION_CS = _cs(_MENTION_RE)
-_MODS_BEFORE_RE = re.compile(r"([\w+#.-]+)[ \t/]+$")
+#: A modifier word right before a phrase: its match starts where a run of word characters starts (the lookbehind
+#: only skips starts inside a run, which never come first: the same matches, without a try at every character).
+_MODS_BEFORE_RE = re.compile(r"(?<![\w+#.-])([\w+#.-]+)[ \t/]+$")
 _MOD_WORD_RE = re.compile(r"[a-z][a-z+#.-]*")
 _MENTION_STOP = frozenset(
     "a an the our of for few several and or with as to is are we you be hiring looking seeking need needs "
@@ -1201,7 +1286,7 @@ def _role_context(line: str, lang: str, folded: str | None = None) -> bool:
     return _HIRING_WORDS.search(_fold(line) if folded is None else folded) is not None
 
 
-@line_cache
+@lang_line_cache
 def _context_line(line: str, lang: str) -> bool:
     """`_role_context` of one line of main text, cached (its fold is the line's part of the text's fold)."""
     return _role_context(line, lang)
@@ -1211,29 +1296,54 @@ def _singular(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
+def _latin_mentions(text: str) -> list[str]:
+    """The Latin job-title phrases of `_mentions`, in text order (repeats included)."""
+    out: list[str] = []
+    clean = _URL_ONLY_RE.sub(" \n ", text) if "http" in text else text
+    for m in _MENTION_CS.finditer(_fold(clean)):
+        before = clean[max(0, m.start() - 80) : m.start()]
+        keep: list[str] = []
+        while len(keep) < 3:
+            mm = _MODS_BEFORE_RE.search(before)
+            if mm is None:
+                break
+            w = mm.group(1)
+            lw = w.lower().strip(".-")
+            titled = w[:1].isupper() and lw not in _MENTION_STOP
+            if not lw or not _MOD_WORD_RE.fullmatch(lw) or not (lw in _MENTION_MODS or titled):
+                break
+            keep.append(_singular(lw))
+            before = before[: mm.start()]
+        head = clean[m.start(1) : m.end(1)].lower()
+        if keep or head in ("sre", "swe", "pm", "devops", "cto"):
+            out.append(" ".join([*reversed(keep), head]))
+    return out
+
+
+_MOD_CHAR_RE = re.compile(r"[\w+#.-]")
+
+
+@line_cache
+def _line_mentions(line: str) -> tuple[tuple[str, ...], bool]:
+    """`_latin_mentions` of one line (no line break in it), and whether a phrase on the next line may take
+    modifiers from this one (`_MODS_BEFORE_RE`'s `$` matches before a final line break: the line, URLs
+    blanked, ends with a word and spaces or slashes)."""
+    clean = _URL_ONLY_RE.sub(" \n ", line) if "http" in line else line
+    body = clean.rstrip(" \t/")
+    return tuple(_latin_mentions(line)), len(body) < len(clean) and _MOD_CHAR_RE.match(body[-1:]) is not None
+
+
 def _mentions(text: str, lang: str) -> tuple[str, ...]:
     """Job-title phrases mentioned anywhere in the text ("a Senior Data Engineer", "前端开发工程师"),
-    normalized (lowercase, singular, at most three modifiers, no leading function words)."""
+    normalized (lowercase, singular, at most three modifiers, no leading function words). The Latin
+    phrases line by line from a per-line cache (a phrase's modifiers never reach past a line break unless
+    the line before ends with a word and a slash or space: then the whole text is read at once)."""
     out: dict[str, None] = {}
-    clean = _URL_ONLY_RE.sub(" \n ", text) if "http" in text else text  # Latin titles occur in every language
-    if True:
-        for m in _MENTION_CS.finditer(_fold(clean)):
-            before = clean[max(0, m.start() - 80) : m.start()]
-            keep: list[str] = []
-            while len(keep) < 3:
-                mm = _MODS_BEFORE_RE.search(before)
-                if mm is None:
-                    break
-                w = mm.group(1)
-                lw = w.lower().strip(".-")
-                titled = w[:1].isupper() and lw not in _MENTION_STOP
-                if not lw or not _MOD_WORD_RE.fullmatch(lw) or not (lw in _MENTION_MODS or titled):
-                    break
-                keep.append(_singular(lw))
-                before = before[: mm.start()]
-            head = clean[m.start(1) : m.end(1)].lower()
-            if keep or head in ("sre", "swe", "pm", "devops", "cto"):
-                out.setdefault(" ".join([*reversed(keep), head]), None)
+    per_line = list(map(_line_mentions, text.split("\n")))  # Latin titles occur in every language
+    if any(map(itemgetter(1), per_line[:-1])):
+        out.update(dict.fromkeys(_latin_mentions(text)))
+    else:
+        out.update(dict.fromkeys(chain.from_iterable(map(itemgetter(0), per_line))))
     if lang != "en":
         for m in _MENTION_CJK_RE.finditer(text):
             mod = _CJK_MOD_RE.search(text[max(0, m.start() - 24) : m.start()])
@@ -1349,6 +1459,17 @@ def _md_heading(line: str) -> str | None:
     return line[m.end() : max(m.end(), tail)]
 
 
+@line_cache
+def _heading_line(ln: str) -> tuple[str, str] | None:
+    """(heading, the line as kept) when a stripped line is a heading (markdown `## x`, kept as its text; a CJK
+    `【x】` or `x：` line, kept as it is), else None."""
+    m = _md_heading(ln) if "#" in ln[:4] else None
+    if m is not None:
+        return m.strip(), m.strip()
+    cm = _CJK_HEADING_RE.match(ln) if _CJK_HEADING_HINT_RE.search(ln) else None
+    return ((cm.group(1) or cm.group(2)).strip(), ln) if cm else None
+
+
 def _str(v: Any) -> str:
     if v is None:
         return ""
@@ -1372,18 +1493,13 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     lines: list[str] = []
     sections: list[Section] = []
     heading, cur = "", []
-    for ln in _single_spaced(raw).split("\n"):
-        ln = ln.strip()
-        if not ln:
-            continue
-        m = _md_heading(ln) if "#" in ln[:4] else None
-        cm = None if m is not None or not _CJK_HEADING_HINT_RE.search(ln) else _CJK_HEADING_RE.match(ln)
-        if m is not None or cm:
-            h = m if m is not None else (cm.group(1) or cm.group(2))
+    stripped = list(filter(None, map(str.strip, _single_spaced(raw).split("\n"))))
+    for ln, h in zip(stripped, map(_heading_line, stripped), strict=True):
+        if h is not None:
             if cur or heading:
                 sections.append(Section(heading, tuple(cur)))
-            heading, cur = h.strip(), []
-            lines.append(ln if m is None else h.strip())
+            heading, cur = h[0], []
+            lines.append(h[1])
             continue
         lines.append(ln)
         cur.append(ln)
@@ -1391,7 +1507,6 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         sections.append(Section(heading, tuple(cur)))
     tup_lines = tuple(lines)
     text = "\n".join(tup_lines)
-    flines = _fold(text).split("\n") if tup_lines else []  # _fold keeps every character's place
 
     title = _str(posting.get("title")).strip()
     company = _str(posting.get("company")).strip()
@@ -1416,8 +1531,9 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     if not title and tup_lines and len(tup_lines[0]) <= 80 and not pipe_line:
         title = tup_lines[0]
         found.append("title")
-    if not location and _LOCATION_LINE.may("\n".join(flines[:40])):
-        for ln, fl in zip(tup_lines[:40], flines, strict=False):
+    head = _fold("\n".join(tup_lines[:40])) if not location and tup_lines else ""  # folded where a place may be
+    if head and _LOCATION_LINE.may(head):
+        for ln, fl in zip(tup_lines[:40], head.split("\n"), strict=False):
             m = _LOCATION_LINE.cs.match(fl) if _LOCATION_LINE.may(fl) else None
             if m:
                 location = ln[m.start(1) : m.end(1)].strip()
@@ -1436,7 +1552,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         title = ""
     emails, phones, urls = _contacts(_contact_text(desc, raw))
     header = pipe_line or (bool(tup_lines) and title == tup_lines[0])
-    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, flines, header,
+    roles = first_roles + _roles(tup_lines, tuple(sections), title, lang, "title" not in found, header,
                                  bool(first_roles))
     cleaned: dict[str, None] = {}
     for r in roles:
@@ -1444,7 +1560,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         if c and not _PLACEHOLDER_RE.search(r):
             cleaned.setdefault(c, None)
     roles = list(cleaned)
-    context = [ln for ln in tup_lines if _context_line(ln, lang)]
+    context = list(compress(tup_lines, map(_context_line.of(lang), tup_lines)))
     site = _str(posting.get("source")).strip().lower()
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))

@@ -24,6 +24,7 @@ from signatures import jobfacts
 from signatures.boilerplate import BoilerplateModel
 from signatures.employer import employer_names, employer_sites, names_agree
 from signatures.extract import (
+    _ASCII_WORD_OR_SPACE,
     _MENTION_RE,
     CJK_CHAR_RE,
     HEADER_SPLIT_RE,
@@ -115,6 +116,8 @@ _URL_RE = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
 
 def _tokens(line: str) -> list[str]:
     """Words for Latin text, single characters for CJK (robust without a dictionary)."""
+    if line.isascii():  # NFKC is the identity, the tokens are the [a-z0-9] runs: a byte table splits them
+        return line.lower().encode("ascii").translate(_ALNUM_ONLY).decode("ascii").split()
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", line).lower())
 
 
@@ -123,7 +126,9 @@ def _line_tokens(line: str) -> tuple[str, ...]:
     """`_tokens` of one line of main text with its URLs left out (tracking and requisition links change
     between reposts; contacts are compared separately); cached per line, the tokens interned (lines share
     their words, so a cache entry holds pointers, not copies)."""
-    return tuple(map(sys.intern, _tokens(_URL_RE.sub(" ", line))))
+    if "://" in line or "www." in line.lower():  # every _URL_RE match holds one of them
+        line = _URL_RE.sub(" ", line)
+    return tuple(map(sys.intern, _tokens(line)))
 
 
 def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
@@ -132,7 +137,10 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
         return []
     if len(tokens) <= k:
         return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
-    return [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+    t, h = tokens, xxhash.xxh64_intdigest
+    if k == 3:  # the job-text shingles (SHINGLE_K): one f-string per shingle instead of a slice and a join
+        return [h(f"{t[i]}\x1f{t[i + 1]}\x1f{t[i + 2]}".encode()) for i in range(len(t) - 2)]
+    return [h("\x1f".join(t[i : i + k]).encode()) for i in range(len(t) - k + 1)]
 
 
 #: Tokens per shingle of the job-text similarity (every language).
@@ -148,15 +156,17 @@ def _line_shingles(line: str) -> bytes:
 
 
 @line_cache
-def _crossing_shingles(pair: str) -> bytes:
-    """Hashes of the shingles starting in a line's last SHINGLE_K-1 tokens and running into the next line, which
-    holds at least SHINGLE_K-1 tokens (`pair`: the two lines joined by a line break), as uint64 bytes."""
-    line, nxt = pair.split("\n")
-    a, b = _line_tokens(line), _line_tokens(nxt)
-    k, m = SHINGLE_K, len(a)
-    joined = (*a, *b[: k - 1])
-    return array("Q", [xxhash.xxh64_intdigest("\x1f".join(joined[j : j + k]).encode())
-                       for j in range(max(0, m - k + 1), m)]).tobytes()
+def _line_edges(line: str) -> tuple[tuple[bytes, ...], tuple[tuple[int, bytes], ...]]:
+    """What the shingles crossing a line break need of one line: its first r tokens joined ("\\x1f", UTF-8) for r
+    in 1..SHINGLE_K-1 (heads, while it has them), and for each shingle starting in its last SHINGLE_K-1 tokens
+    how many tokens it takes from the next line and its own tokens joined with a trailing "\\x1f" (tails). A
+    crossing shingle's bytes are a tail + the next line's head: `shingle_hashes` of the joined tokens, from per-line
+    pieces (pairs of adjacent lines rarely repeat, lines do)."""
+    toks = _line_tokens(line)
+    k, m = SHINGLE_K, len(toks)
+    heads = tuple("\x1f".join(toks[:r]).encode() for r in range(1, min(m, k - 1) + 1))
+    tails = tuple((k - (m - j), ("\x1f".join(toks[j:]) + "\x1f").encode()) for j in range(max(0, m - k + 1), m))
+    return heads, tails
 
 
 def text_shingles(lines: Sequence[str], lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -185,8 +195,9 @@ def shingle_spans(lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndar
         on = np.flatnonzero(tok)
         return sh, np.full(len(sh), on[0], np.int32), np.full(len(sh), on[-1], np.int32), tok
     pieces = list(map(_line_shingles, lines))
-    piece_first = list(range(len(lines)))
-    piece_last = piece_first.copy()
+    edges = list(map(_line_edges, lines))
+    cross: list[bytes] = []  # the bytes of the shingles crossing into a next line of k-1 tokens or more
+    cross_first: list[int] = []
     more_h: list[int] = []
     more_last: list[int] = []
     more_first: list[int] = []
@@ -194,9 +205,10 @@ def shingle_spans(lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndar
         if not counts[i]:
             continue
         if counts[i + 1] >= k - 1:
-            pieces.append(_crossing_shingles(lines[i] + "\n" + lines[i + 1]))
-            piece_first.append(i)
-            piece_last.append(i + 1)
+            heads = edges[i + 1][0]
+            for need, tail in edges[i][1]:
+                cross.append(tail + heads[need - 1])
+                cross_first.append(i)
             continue
         # the next line is shorter: the shingles starting in this line's last k-1 tokens run on past it
         nxt: list[str] = []
@@ -215,10 +227,13 @@ def shingle_spans(lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndar
             more_h.append(xxhash.xxh64_intdigest("\x1f".join((*a[s:], *nxt[:need])).encode()))
             more_first.append(i)
             more_last.append(nxt_line[need - 1])
-    sizes = [len(x) >> 3 for x in pieces]
     sh = np.frombuffer(b"".join(pieces), np.uint64)
-    first = np.repeat(np.array(piece_first, np.int32), sizes)
-    last = np.repeat(np.array(piece_last, np.int32), sizes)
+    first = np.repeat(np.arange(len(lines), dtype=np.int32), [len(x) >> 3 for x in pieces])
+    last = first.copy()
+    if cross:
+        more_h[:0] = map(xxhash.xxh64_intdigest, cross)
+        more_first[:0] = cross_first
+        more_last[:0] = [i + 1 for i in cross_first]
     if more_h:
         sh = np.concatenate([sh, np.array(more_h, np.uint64)])
         first = np.concatenate([first, np.array(more_first, np.int32)])
@@ -293,7 +308,6 @@ class Prepared:
     title: frozenset[str]
     roles: tuple[frozenset[str], ...]  # distinct announced roles as bigram sets (see announced_roles)
     role_keys: tuple[str, ...]  # announced roles in searchable form (see _search_form)
-    search_text: str  # the whole text in searchable form
     employers: frozenset[str]  # normalized employer names (see signatures.employer.employer_names)
     named: bool  # the employer's name comes from the company field / header, not only from the text or a site
     contacts: frozenset[str]
@@ -337,6 +351,12 @@ class Prepared:
         text = self.place_words
         padded = _SPELLINGS.get(place) or (f" {place} ",)
         return any(map(text.__contains__, padded))
+
+    @cached_property
+    def search_text(self) -> str:
+        """Title and text in searchable form (`_search_text`; built on first use: only pairs comparing roles
+        or looking for an employer's name in the text read it)."""
+        return _search_text(self.ex)
 
     @cached_property
     def words_written(self) -> dict[str, bool]:
@@ -455,7 +475,6 @@ def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None) -> Un
         zh_roles=tuple(map(zh_role, merged[1])) if ex.lang == "zh" else (),
         duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
-        search_text=_search_text(ex),
         employers=employers,
         named=bool(ex.company),
         contacts=contacts,
@@ -713,6 +732,9 @@ _SEARCH_RE = re.compile(r"[^\w]+")
 @line_cache
 def _search_form(text: str) -> str:
     """Lowercase NFKC words with plural -s dropped, single spaces; CJK characters kept as they are."""
+    if text.isascii():  # NFKC is the identity, the words are the \w runs: a byte table splits them
+        words = text.lower().encode("ascii").translate(_ASCII_WORD_OR_SPACE).decode("ascii").split()
+        return " ".join([w[:-1] if len(w) > 3 and w[-1] == "s" else w for w in words])
     words = _SEARCH_RE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split()
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w.isascii() else w for w in words)
 
@@ -720,7 +742,7 @@ def _search_form(text: str) -> str:
 def _search_text(ex: Extracted) -> str:
     """`_search_form` of title and text, padded with spaces: built line by line (words never span the
     space and line breaks between them, so it is the same string) from the per-line cache."""
-    return " " + " ".join(f for f in map(_search_form, (ex.title, *ex.lines)) if f) + " "
+    return " " + " ".join(filter(None, map(_search_form, (ex.title, *ex.lines)))) + " "
 
 
 def _novel_roles(a: Prepared, b: Prepared) -> tuple[int, int]:
@@ -1013,16 +1035,20 @@ def place_names(ex: Extracted) -> frozenset[str]:
     if ex.lang != "en":
         places = _cjk_places(ex.location) | workplace_places(ex)
         return places if len(places) <= MAX_PLACES else frozenset(sorted(places)[:MAX_PLACES])
-    return _english_places(ex.location, ex.lines[0] if ex.lines else None, ex.roles, ex.mentions)
+    found = _english_places(ex.location, ex.lines[0] if ex.lines else None)
+    if not found:
+        return frozenset()
+    role_words = {w for r in (*ex.roles, *ex.mentions) for w in r.split()}
+    return frozenset(w for w in found if w not in role_words)
 
 
 @line_cache
-def _english_places(location: str, first_line: str | None, roles: tuple[str, ...], mentions: tuple[str, ...]
-                    ) -> frozenset[str]:
+def _english_places(location: str, first_line: str | None) -> tuple[str, ...]:
+    """The place words of an English location field and header (see place_names) before the words of the
+    posting's roles and mentioned job titles are taken out (cached per location and header)."""
     parts = [x for x in HEADER_SPLIT_RE.split(first_line) if x] if first_line is not None else []
     segs = [location, *(parts[1:] if len(parts) >= 2 else ())]
-    role_words = {w for r in (*roles, *mentions) for w in r.split()}
-    out: set[str] = set()
+    out: dict[str, None] = {}
     for i, seg in enumerate(segs):
         if "http" in seg or any(c.isdigit() for c in seg):
             continue
@@ -1033,9 +1059,9 @@ def _english_places(location: str, first_line: str | None, roles: tuple[str, ...
             for w in _place_words(m):
                 if role_seg and w not in _KNOWN_PLACES:
                     continue
-                if w not in _NOT_PLACE and w not in role_words and (len(w) >= 3 or w in _SHORT_PLACES):
-                    out.add(w)
-    return frozenset(out)
+                if w not in _NOT_PLACE and (len(w) >= 3 or w in _SHORT_PLACES):
+                    out[w] = None
+    return tuple(out)
 
 
 #: A place unit: a name of 2+ characters before an administrative suffix (県, 市, 区, 省, ...), a run of CJK
@@ -1090,7 +1116,7 @@ def _place_words_text(ex: Extracted) -> str:
     single spaces and padded with one: a place spelling of one or two words is mentioned when " spelling "
     occurs in it (a C substring search instead of a set of every word). Built part by part from a per-part
     cache; words never span parts, two-word places may."""
-    return " " + " ".join([w for w in map(_part_words, (ex.title, ex.location, ex.company, *ex.lines)) if w]) + " "
+    return " " + " ".join(filter(None, map(_part_words, (ex.title, ex.location, ex.company, *ex.lines)))) + " "
 
 
 @line_cache
@@ -1145,8 +1171,15 @@ def _common(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ia, pos[ia]
 
 
-def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
-    """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence."""
+#: Features computed per pair only when a model reads them (`pair_features`' `needs`): the others are cheap or
+#: feed the features every model reads.
+_SKIPPABLE = (frozenset({"employer_jobs", "roles_halved"}), frozenset({"links_same"}), frozenset({"pay_tiers"}))
+
+
+def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None) -> np.ndarray:
+    """The FEATURES vector of one pair (float64); 0 where either posting does not give the evidence, and for
+    features of _SKIPPABLE that `needs` (the features a model reads; None: all) leaves out."""
+    jobs, links_same, pay_tiers = (True, True, True) if needs is None else (not needs.isdisjoint(x) for x in _SKIPPABLE)
     f = np.zeros(len(FEATURES), dtype=np.float64)
     if len(a.sh) and len(b.sh):
         ia, ib = _common(a.sh, b.sh)
@@ -1182,7 +1215,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["families_changed"]] = len(a.families ^ b.families) / len(a.families | b.families)
     f[_I["employer_same"]], f[_I["employer_differs"]] = _employer(a, b)
     f[_I["employer_roles"]] = f[_I["employer_same"]] * f[_I["role_sim"]]
-    if english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
+    if jobs and english and ra and not f[_I["employer_differs"]]:  # English role word sets: read reliably enough
         halved = f[_I["roles_changed"]] >= 0.5
         f[_I["roles_halved"]] = float(halved and a.worded and b.worded)
         if f[_I["employer_same"]] and not halved and len(ra) + len(rb) - 2 * matched <= 2 and \
@@ -1199,7 +1232,7 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
         f[_I["location_agree"]] = 1.0 if _jac(a.location, b.location) >= 0.5 else -1.0
     if not (math.isnan(a.day) or math.isnan(b.day)):
         f[_I["date_gap"]] = math.log1p(abs(a.day - b.day)) / math.log(366.0)
-    if english and a.links and a.links == b.links:
+    if links_same and english and a.links and a.links == b.links:
         f[_I["links_same"]] = 1.0
     if len(a.links) >= 2 and len(b.links) >= 2:
         shared, only_a, only_b = links_compared(a, b)
@@ -1208,19 +1241,19 @@ def pair_features(a: Prepared, b: Prepared) -> np.ndarray:
     if len(a.duties) >= 5 and len(b.duties) >= 5 and not f[_I["employer_differs"]]:
         f[_I["duties_known"]] = 1.0
         f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
-    if f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
+    if pay_tiers and f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
         f[_I["pay_tiers"]] = 1.0
-    if a.places and b.places:
-        pa, pb = places_moved(a, b)
-        f[_I["places_moved"]] = 1.0 if pa and pb else 0.0
+    if a.places and b.places:  # places_moved(a, b) both non-empty; the second side only read when the first is
+        f[_I["places_moved"]] = 1.0 if any(not b.mentions_place(p) for p in a.places) and \
+            any(not a.mentions_place(p) for p in b.places) else 0.0
     if a.terms and b.terms and terms_changed(a, b):
         f[_I["terms_changed"]] = 1.0
     return f
 
 
-def feature_matrix(pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
-    """FEATURES for many pairs: shape (len(pairs), len(FEATURES))."""
+def feature_matrix(pairs: Sequence[tuple[Prepared, Prepared]], needs: frozenset[str] | None = None) -> np.ndarray:
+    """FEATURES for many pairs: shape (len(pairs), len(FEATURES)); `needs`: see pair_features."""
     out = np.zeros((len(pairs), len(FEATURES)), dtype=np.float64)
     for i, (a, b) in enumerate(pairs):
-        out[i] = pair_features(a, b)
+        out[i] = pair_features(a, b, needs)
     return out

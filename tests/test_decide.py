@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from signatures.boilerplate import BoilerplateModel
 from signatures.decide import Decision, LogisticModel, Verifier, load_model, model_from_json
@@ -1016,6 +1018,33 @@ def test_another_seniority_of_one_role_is_another_job(first_a: str, body_a: str,
     either (texts written for this test)."""
     f = _hn_pair(first_a, body_a, first_b, "Run our clusters and build our scheduler.")
     assert f["roles_known"] == 1.0 and f["role_sim"] == sim
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_tokens_and_search_form_match_the_regexes(text: str) -> None:
+    """_tokens and _search_form split ASCII text with a byte table: the same words as their regexes."""
+    import unicodedata
+
+    from signatures.features import _SEARCH_RE, _TOKEN_RE, _search_form, _tokens
+
+    assert _tokens(text) == _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).lower())
+    words = _SEARCH_RE.sub(" ", text.lower()).split()
+    assert _search_form(text) == " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "bb", "ccc", "é", "工", "程师", "x1", "ǅ"]), max_size=12), st.integers(1, 4))
+def test_shingle_hashes_are_the_hashes_of_the_joined_shingles(tokens: list[str], k: int) -> None:
+    """shingle_hashes slices one encoded join: the same 64-bit xxhash of each k tokens joined by \\x1f."""
+    import xxhash
+
+    from signatures.features import shingle_hashes
+
+    want = [xxhash.xxh64_intdigest("\x1f".join(tokens[i : i + k]).encode()) for i in range(len(tokens) - k + 1)]
+    if tokens and len(tokens) <= k:
+        want = [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
+    assert shingle_hashes(tokens, k) == want
 
 
 def test_applicant_trackers_are_no_employer_site_in_blocking_or_the_verifier() -> None:

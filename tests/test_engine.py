@@ -85,7 +85,9 @@ def test_spool_gives_back_what_extraction_found() -> None:
     from signatures.boilerplate import line_hashes
     from signatures.extract import Extracted, Section
 
-    assert [f.name for f in dataclasses.fields(Extracted)][verify_stage._SECTIONS] == "sections"
+    names = [f.name for f in dataclasses.fields(Extracted)]
+    assert [names[verify_stage._TEXT], names[verify_stage._LINES], names[verify_stage._SECTIONS]] == [
+        "text", "lines", "sections"]
     sectioned = 0
     for p in [*generate(40, seed=5), {"id": "x", "description": "## Roles\n- Backend engineer\n\nplain"}]:
         ex = extract(p, families=False)

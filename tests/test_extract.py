@@ -527,3 +527,42 @@ def test_a_slash_in_an_english_role_name_reads_as_alternatives() -> None:
                   "MLOps Engineer<p>- Systems Architect / Full Stack Dev"})
     assert "cloud infrastructure or data or mlops engineer" in ex.roles, ex.roles
     assert "systems architect or full stack dev" in ex.roles, ex.roles
+
+
+_MENTION_PIECES = ("Senior", "senior", "Frontend", "Data", "ML", "the", "a", "Lead", "/", " / ", " ", "\t", "\n", "Engineer",
+                   "engineers", "PM", "sre", "https://x.example/a", "Developer", "Staff.", "-", "Berlin", "工程师")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_MENTION_PIECES), max_size=16).map("".join), st.sampled_from(["en", "zh"]))
+@example("Senior Frontend/\nEngineer", "en")
+@example("Data /\n/ Engineer", "en")
+@example("Senior https://x.example/a\nEngineer", "en")
+def test_mentions_line_by_line_match_the_whole_text(text: str, lang: str) -> None:
+    """_mentions reads Latin phrases line by line from a cache; a phrase whose modifiers sit on the line before
+    (that line ends with a word and a slash) falls back to the whole text: the same phrases as the reference."""
+    from extract_reference import _mentions as reference_mentions
+
+    from signatures.extract import _mentions
+
+    assert _mentions(text, lang) == reference_mentions(text, lang)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", "-", ":", " ", "\t", "\n", "\x1c", "\x85", "\xa0", "\u2003", "\u3000",
+                                         "\u200b", "\ufeff", "*", "|"]), max_size=20))
+def test_split_join_squeezes_the_whitespace_re_does(text: str) -> None:
+    """_role_core and _sought_roles squeeze whitespace with str.split (its whitespace is re's \\s)."""
+    assert " ".join(text.split()) == re.sub(r"\s+", " ", text).strip()
+    assert " ".join(text.split()).strip(" :：-–—→|*") == re.sub(r"\s+", " ", text).strip(" :：-–—→|*")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["a", "B", "-", ".", "+", "#", " ", "\t", "/", "\n", "é", "_", "1", "@", "Data/"]),
+                max_size=14).map("".join))
+def test_modifier_pattern_finds_what_the_plain_one_does(text: str) -> None:
+    """_MODS_BEFORE_RE's lookbehind only skips starts inside a word run: the same match as without it."""
+    from signatures.extract import _MODS_BEFORE_RE
+
+    a, b = re.search(r"([\w+#.-]+)[ \t/]+$", text), _MODS_BEFORE_RE.search(text)
+    assert (a is None) == (b is None) and (a is None or (a.span(), a.group(1)) == (b.span(), b.group(1)))
