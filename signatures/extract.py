@@ -649,7 +649,9 @@ def _salaries(lines: tuple[str, ...], folded: list[str] | None = None) -> tuple[
 def _line_salaries(line: str) -> tuple[float, ...]:
     """The salary amounts of one line, () unless it talks about pay (`_SAL_CONTEXT` finds a match in it)."""
     fl = _fold(line)
-    if not _SAL_CONTEXT.may(fl) or _SAL_CONTEXT.lines is None or _SAL_CONTEXT.lines.search(fl) is None:
+    # the line-safe twin (faster: a first-character look-ahead) stops at a line break, which a title may hold
+    ctx = _SAL_CONTEXT.lines if _SAL_CONTEXT.lines is not None and "\n" not in line else _SAL_CONTEXT.cs
+    if not _SAL_CONTEXT.may(fl) or ctx.search(fl) is None:
         return ()
     out: list[float] = []
     for m in _SAL_RE.finditer(line):

@@ -282,3 +282,13 @@ def test_thousands_of_own_sites_take_little_memory_and_time() -> None:
         tracemalloc.stop()
     assert len(names) <= MAX_SITE_NAMES + 1
     assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_a_title_with_a_line_break_reads_its_pay_as_the_reference_does() -> None:
+    """A title is one `_line_salaries` text even when it holds a line break: the line-safe context pattern
+    stopped there ("1K\\n-" read no pay; hypothesis found it)."""
+    from extract_reference import extract as reference_extract
+
+    for title in ("1K\n-", "Engineer 40k\n- 60k", "薪资 20K\n-30K"):
+        p = {"id": "h", "description": "", "title": title}
+        assert extract(p).salaries == reference_extract(p).salaries, title
