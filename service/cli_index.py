@@ -126,7 +126,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             else:
                 with worker_pool(workers, inline=0) as pool:  # a ProcessPoolExecutor: ends on SIGTERM / Ctrl-C
                     prep = partial(prepare_batch, max_text_chars=ingestor.max_text_chars, extract=True,
-                                   schema=ingestor.schema)
+                                   schema=ingestor.schema, needs=ingestor.needs)
                     for got in imap_ordered(pool, prep, batches(), ahead=workers * 2 + 1):
                         apply(got)
         finally:

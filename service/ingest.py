@@ -429,6 +429,7 @@ class Prepared:
     keys: list[list[str]]
     extracted: list[Any] | None = None   # signatures.extract.Extracted per `batch` posting, when computed
     records: list[Any] | None = None     # ... and its boilerplate learning record (signatures.boilerplate)
+    unweighted: list[Any] | None = None  # ... and its Verifier preparation (signatures.features.Unweighted)
 
 
 def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -442,11 +443,14 @@ def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
-                  extract: bool = False, schema: Schema | None = None) -> Prepared:
+                  extract: bool = False, schema: Schema | None = None,
+                  needs: frozenset[str] | None = None) -> Prepared:
     """Validate a batch and compute its features (CPU only; safe to run in worker processes).
     `extract`: also extract every posting (worker processes of `jobdedup index` do it ahead of the
-    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new). `schema`: also
-    reject what the collection's schema would refuse (Ingestor.schema)."""
+    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new); with `needs` (the
+    Verifier's, `Ingestor.needs`) also prepare each for the Verifier, unweighted: the writer then only weighs
+    it (the main process's largest cost otherwise). `schema`: also reject what the collection's schema would
+    refuse (Ingestor.schema)."""
     results: list[Result | None] = [None] * len(postings)
     todo: list[int] = []
     last_pos: dict[str, int] = {}
@@ -470,7 +474,8 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
             np.zeros((0, sketching.NUM_PERM), np.uint64), []
     extracted = extract_postings(batch) if extract else None
     return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys, extracted,
-                    [learning_record(ex) for ex in extracted] if extracted is not None else None)
+                    [learning_record(ex) for ex in extracted] if extracted is not None else None,
+                    [prepare_unweighted(ex, needs) for ex in extracted] if extracted is not None and needs else None)
 
 
 class Ingestor:
@@ -522,6 +527,11 @@ class Ingestor:
         if self._schema is None:
             self._schema = Schema.from_api(self.solr.schema())
         return self._schema
+
+    @property
+    def needs(self) -> frozenset[str] | None:
+        """The features the Verifier's model reads (`prepare_batch`'s `needs`); None without a Verifier."""
+        return self.verifier.model.needs if self.verifier is not None else None
 
     @property
     def boilerplate(self) -> Any:
@@ -653,6 +663,9 @@ class Ingestor:
         """Extracted per batch posting: computed ahead (workers), cached, or extracted now; None for
         postings re-sent with unchanged content (they need neither the Verifier nor the model)."""
         if prep.extracted is not None:
+            if prep.unweighted is not None and self.verifier is not None:
+                for p, f, u in zip(prep.batch, prep.feats, prep.unweighted, strict=True):
+                    self._keep(self._unweighted, (p["id"], f["content"]), u)
             return list(prep.extracted)
         if self.verifier is None:
             return [None] * len(prep.batch)
