@@ -39,7 +39,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Container, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -429,7 +429,7 @@ class Prepared:
     keys: list[list[str]]
     extracted: list[Any] | None = None   # signatures.extract.Extracted per `batch` posting, when computed
     records: list[Any] | None = None     # ... and its boilerplate learning record (signatures.boilerplate)
-    unweighted: list[Any] | None = None  # ... and its Verifier preparation (signatures.features.Unweighted)
+    unweighted: list[Any] | None = None  # ... and its Verifier preparation, unweighted (`Ingestor.prepare_ahead`)
 
 
 def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -443,14 +443,11 @@ def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
 
 
 def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = MAX_TEXT_CHARS,
-                  extract: bool = False, schema: Schema | None = None,
-                  needs: frozenset[str] | None = None) -> Prepared:
+                  extract: bool = False, schema: Schema | None = None) -> Prepared:
     """Validate a batch and compute its features (CPU only; safe to run in worker processes).
     `extract`: also extract every posting (worker processes of `jobdedup index` do it ahead of the
-    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new); with `needs` (the
-    Verifier's, `Ingestor.needs`) also prepare each for the Verifier, unweighted: the writer then only weighs
-    it (the main process's largest cost otherwise). `schema`: also reject what the collection's schema would
-    refuse (Ingestor.schema)."""
+    writer; otherwise `Ingestor.apply` extracts only the postings whose content is new). `schema`: also
+    reject what the collection's schema would refuse (Ingestor.schema)."""
     results: list[Result | None] = [None] * len(postings)
     todo: list[int] = []
     last_pos: dict[str, int] = {}
@@ -474,8 +471,18 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
             np.zeros((0, sketching.NUM_PERM), np.uint64), []
     extracted = extract_postings(batch) if extract else None
     return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys, extracted,
-                    [learning_record(ex) for ex in extracted] if extracted is not None else None,
-                    [prepare_unweighted(ex, needs) for ex in extracted] if extracted is not None and needs else None)
+                    [learning_record(ex) for ex in extracted] if extracted is not None else None)
+
+
+def prepare_shipped(postings: Sequence[Mapping[str, Any]], **kw: Any) -> Prepared:
+    """`prepare_batch` in a worker process, its `batch` left out of the result the worker sends back (the
+    caller has the postings: `with_batch`)."""
+    return replace(prepare_batch(postings, **kw), batch=[])
+
+
+def with_batch(prep: Prepared, postings: Sequence[Mapping[str, Any]]) -> Prepared:
+    """A `prepare_shipped` result with its batch (the postings it was computed from) put back."""
+    return replace(prep, batch=[postings[i] for i in prep.uniq])
 
 
 class Ingestor:
@@ -528,10 +535,14 @@ class Ingestor:
             self._schema = Schema.from_api(self.solr.schema())
         return self._schema
 
-    @property
-    def needs(self) -> frozenset[str] | None:
-        """The features the Verifier's model reads (`prepare_batch`'s `needs`); None without a Verifier."""
-        return self.verifier.model.needs if self.verifier is not None else None
+    def prepare_ahead(self, prep: Prepared) -> Prepared:
+        """`prep` with its extracted postings prepared for the Verifier, unweighted (pure: needs no lock, runs in
+        a thread while the writer decides and writes the batch before, mostly waiting on Solr); `apply` then
+        only weighs them by the model. Postings never verified are prepared too: CPU spent off the writer's path."""
+        if self.verifier is None or prep.extracted is None or prep.unweighted is not None:
+            return prep
+        needs = self.verifier.model.needs
+        return replace(prep, unweighted=[prepare_unweighted(ex, needs) for ex in prep.extracted])
 
     @property
     def boilerplate(self) -> Any:
