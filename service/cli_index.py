@@ -7,7 +7,6 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -132,19 +131,12 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                         sent.append(b)
                         yield b
 
-                # workers extract (the postings are not sent back); a thread prepares batch k+1 for the Verifier
-                # while batch k is decided and written, mostly waiting on Solr
-                with worker_pool(workers, inline=0) as pool, ThreadPoolExecutor(1) as ahead:
+                with worker_pool(workers, inline=0) as pool:  # a ProcessPoolExecutor: ends on SIGTERM / Ctrl-C
+                    # workers extract; they do not send the postings back (this process has them)
                     prep = partial(prepare_shipped, max_text_chars=ingestor.max_text_chars, extract=True,
                                    schema=ingestor.schema)
-                    todo: Future[Any] | None = None
                     for got in imap_ordered(pool, prep, tasks(), ahead=workers * 2 + 1):
-                        nxt = ahead.submit(ingestor.prepare_ahead, with_batch(got, sent.popleft()))
-                        if todo is not None:
-                            apply(todo.result())
-                        todo = nxt
-                    if todo is not None:
-                        apply(todo.result())
+                        apply(with_batch(got, sent.popleft()))
         finally:
             bar.close()
             ingestor.save()  # what was learned from the postings indexed so far, even after an error

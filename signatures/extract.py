@@ -485,7 +485,7 @@ class _LineCache(dict):
         if _arg_chars(args) <= LINE_CACHE_MAX_CHARS:
             if len(self) >= LINE_CACHE:  # drop the oldest quarter: bounded, and amortized O(1) per entry
                 for old in list(islice(self, len(self) - LINE_CACHE * 3 // 4)):
-                    self.pop(old, None)  # another thread (index's prepare-ahead) may have dropped it
+                    del self[old]
             self[key] = value
         return value
 
