@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
@@ -63,7 +63,7 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     `state_dir`: where the collection's boilerplate model is loaded from and saved to (None: in memory);
     `encoding`: the file's text encoding (None: UTF-8); `bad`: skip bad lines into it (None: strict)."""
     from service.engine import imap_ordered, worker_pool
-    from service.ingest import Ingestor, prepare_batch
+    from service.ingest import Ingestor, prepare_batch, prepare_shipped, with_batch
     from service.solr import Solr, SolrError
     from service.state import BoilerplateState
 
@@ -124,11 +124,19 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                 for b in batches():
                     apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
             else:
+                sent: deque[list[dict[str, Any]]] = deque()  # the batches in flight, in order
+
+                def tasks() -> Iterator[list[dict[str, Any]]]:
+                    for b in batches():
+                        sent.append(b)
+                        yield b
+
                 with worker_pool(workers, inline=0) as pool:  # a ProcessPoolExecutor: ends on SIGTERM / Ctrl-C
-                    prep = partial(prepare_batch, max_text_chars=ingestor.max_text_chars, extract=True,
+                    # workers extract; they do not send the postings back (this process has them)
+                    prep = partial(prepare_shipped, max_text_chars=ingestor.max_text_chars, extract=True,
                                    schema=ingestor.schema)
-                    for got in imap_ordered(pool, prep, batches(), ahead=workers * 2 + 1):
-                        apply(got)
+                    for got in imap_ordered(pool, prep, tasks(), ahead=workers * 2 + 1):
+                        apply(with_batch(got, sent.popleft()))
         finally:
             bar.close()
             ingestor.save()  # what was learned from the postings indexed so far, even after an error

@@ -39,7 +39,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Container, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -474,6 +474,17 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
                     [learning_record(ex) for ex in extracted] if extracted is not None else None)
 
 
+def prepare_shipped(postings: Sequence[Mapping[str, Any]], **kw: Any) -> Prepared:
+    """`prepare_batch` in a worker process, its `batch` left out of the result the worker sends back (the
+    caller has the postings: `with_batch`)."""
+    return replace(prepare_batch(postings, **kw), batch=[])
+
+
+def with_batch(prep: Prepared, postings: Sequence[Mapping[str, Any]]) -> Prepared:
+    """A `prepare_shipped` result with its batch (the postings it was computed from) put back."""
+    return replace(prep, batch=[postings[i] for i in prep.uniq])
+
+
 class Ingestor:
     """Dedup-aware writer into one Solr collection.
 
@@ -752,7 +763,8 @@ class Ingestor:
                          blocking: bool, known: Container[str] = ()) -> list[_Rec]:
         """Stored postings sharing a band key, an exact key or (`blocking`) a blocking key not in `skip` with
         a batch posting, at most max_candidates, except those in `known` (the recent window has them, found
-        by the same keys): their ids first, then the others' fields (most are usually known)."""
+        by the same keys): their ids first, then the others' fields (most are usually known; leaving the
+        window's matches out in the query instead, a must_not {!terms} on id, was slower: 2.3 -> 3.4 s a run)."""
         values: dict[str, list[str]] = {
             "mh_bands": sorted({k for ks in keys for k in ks}),
             "content_key_s": sorted({_hex(f["content"]) for f in feats if f["content"]}),

@@ -451,10 +451,10 @@ def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None) -> Un
         arr, first_line, last_line = arr[order], first_line[order], last_line[order]
         first = np.ones(len(arr), dtype=bool)
         first[1:] = arr[1:] != arr[:-1]
-        at = first.nonzero()[0]
+        at = first.nonzero()[0].astype(np.int32)  # int32 like first / last: a smaller cached Unweighted
         arr, warr = arr[at], np.maximum.reduceat(span_weights(lw, first_line, last_line, tok), at)
     else:
-        arr, warr, at = np.zeros(0, np.uint64), np.zeros(0, np.float32), np.zeros(0, np.int64)
+        arr, warr, at = np.zeros(0, np.uint64), np.zeros(0, np.float32), np.zeros(0, np.int32)
     contacts = frozenset(
         [*ex.emails, *ex.phones, *(u for u in ex.urls if "/" in u or u.startswith("handle:"))]
     )

@@ -81,7 +81,8 @@ def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, 
 
 
 def test_index_file_with_a_worker_groups_like_dedup(clean_solr: str, tmp_path: Path) -> None:
-    """`jobdedup index -j 1` (a worker process extracts the batches ahead of the writer) groups like dedup."""
+    """`jobdedup index -j 1` (a worker process extracts the batches ahead of the writer and sends them back
+    without the postings, which the writer has) groups like dedup."""
     from service.cli_index import index_file
 
     path = tmp_path / "postings.jsonl"
