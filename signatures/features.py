@@ -407,7 +407,7 @@ def prepare(posting: Mapping[str, Any] | Extracted, boilerplate: BoilerplateMode
     or only `needs` (feature names; a part of FIELDS_FOR none of them reads stays empty, so it reads as unknown)."""
     ex = posting if isinstance(posting, Extracted) else extract(posting)
     lw = boilerplate.line_weights(ex) if boilerplate is not None else None
-    return reweighted(prepare_unweighted(ex, needs), lw)
+    return prepare_unweighted(ex, needs, lw).prepared  # weighed once (reweighted would weigh it a second time)
 
 
 @dataclass(frozen=True, eq=False)
@@ -438,13 +438,16 @@ def reweighted(u: Unweighted, lw: np.ndarray | None) -> Prepared:
     return replace(u.prepared, w=w, w_sum=float(w.sum()))
 
 
-def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None) -> Unweighted:
-    """`prepare(ex, needs=needs)` with what `reweighted` needs to weigh it by a boilerplate model later."""
+def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None,
+                       lw: np.ndarray | None = None) -> Unweighted:
+    """`prepare(ex, needs=needs)` with what `reweighted` needs to weigh it by a boilerplate model later;
+    `lw`: the model's line weights when they are known now (`prepare`: its shingles weighed once, as
+    `reweighted` would weigh them)."""
     skip = frozenset() if needs is None else frozenset(f for f, by in FIELDS_FOR.items() if needs.isdisjoint(by))
-    lw = np.ones(len(ex.lines), np.float32)
+    lw = np.ones(len(ex.lines), np.float32) if lw is None else np.array(lw, np.float32)
     intro = intro_lines(ex)
     if intro:
-        lw[intro[0] : intro[1]] = INTRO_WEIGHT
+        lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
     arr, first_line, last_line, tok = shingle_spans(ex.lines)
     if len(arr):  # each distinct shingle once, by hash, with its highest weight
         order = arr.argsort(kind="stable")
