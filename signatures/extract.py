@@ -1093,7 +1093,7 @@ def _roles(
 ) -> list[str]:
     """Role names: from the title, from `We're hiring: a, b` lists, from lines under role headings,
     from lines carrying an application link, and from short list-item / bracketed job-title lines; English
-    roles named in lowercase in a sentence (`_sought_plain_roles`) only when nothing else names one.
+    roles named in lowercase in a sentence (`_plain_sought`) only when nothing else names one.
     `header`: the first line is a header already read (`Company | Place | Roles` fields or the title): not a
     role line itself (it names the company). `named`: the caller read roles elsewhere (the header's fields)."""
     roles: list[str] = []
@@ -1102,8 +1102,9 @@ def _roles(
     roles.extend(chain.from_iterable(map(_hiring_roles.of(lang), lines)))
     plain: list[str] = []
     if lang == "en":
-        roles.extend(chain.from_iterable(map(_line_sought_roles, lines)))
-        plain.extend(chain.from_iterable(map(_line_sought_plain_roles, lines)))
+        sought = list(map(_line_sought, lines))
+        roles.extend(chain.from_iterable(titled for titled, _ in sought))
+        plain.extend(chain.from_iterable(lower for _, lower in sought))
     for sec in sections:
         if _ROLE_HEADING_RE.match(sec.heading):
             roles.extend(ln for ln in sec.lines[:12] if _looks_like_role(_role_core(ln), lang)
@@ -1159,22 +1160,19 @@ _SOUGHT_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as\s+well\
 _LOWER_LEAD_RE = re.compile(r"^(?:[a-z][\w'-]*\s+)+")
 
 
-def _seeks(line: str) -> bool:
-    """Whether a line of an English posting says it seeks someone (looking for, seeking, need, hiring)."""
+_NO_SOUGHT: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+
+@line_cache
+def _line_sought(line: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The roles a line of an English posting names in sentences saying whom it seeks (looking for, seeking,
+    need, hiring): those in title case (`_titled_sought`) and those in lowercase with a specialty
+    (`_plain_sought`); ((), ()) for a line that seeks no one. Its items are read once for both."""
     fl = _fold(line)
-    return "looking for" in fl or "seeking" in fl or "need" in fl or "hiring" in fl
-
-
-@line_cache
-def _line_sought_roles(line: str) -> tuple[str, ...]:
-    """`_sought_roles` of a line of an English posting that says it seeks someone."""
-    return _sought_roles(line) if _seeks(line) else ()
-
-
-@line_cache
-def _line_sought_plain_roles(line: str) -> tuple[str, ...]:
-    """`_sought_plain_roles` of a line of an English posting that says it seeks someone."""
-    return _sought_plain_roles(line) if _seeks(line) else ()
+    if not ("looking for" in fl or "seeking" in fl or "need" in fl or "hiring" in fl):
+        return _NO_SOUGHT
+    items = _sought_items(line)
+    return _titled_sought(items), _plain_sought(items)
 
 
 def _sought_items(line: str) -> list[str]:
@@ -1189,12 +1187,11 @@ def _sought_items(line: str) -> list[str]:
     return out
 
 
-@line_cache
-def _sought_roles(line: str) -> tuple[str, ...]:
-    """Job titles named in title case in a sentence saying whom the employer seeks (`_sought_items`): each
-    item without its leading lowercase words (a few, experienced)."""
+def _titled_sought(items: list[str]) -> tuple[str, ...]:
+    """Job titles named in title case among the items of a sentence saying whom the employer seeks
+    (`_sought_items`): each item without its leading lowercase words (a few, experienced)."""
     out = []
-    for item in _sought_items(line):
+    for item in items:
         item = _LOWER_LEAD_RE.sub("", item).strip()
         if item[:1].isupper() and len(item.split()) <= 5 and _TITLED_RE.fullmatch(item) and \
                 _looks_like_role(item, "en"):
@@ -1213,14 +1210,13 @@ _SOUGHT_FILLER = frozenset(
 _PLAIN_WORD_RE = re.compile(r"[A-Za-z][\w+#./-]*")
 
 
-@line_cache
-def _sought_plain_roles(line: str) -> tuple[str, ...]:
+def _plain_sought(items: list[str]) -> tuple[str, ...]:
     """Roles named in lowercase in a sentence saying whom the employer seeks, with a specialty before the role
     noun ("We need product minded engineers who ...", "looking for implementation leads that ..."): a
     posting's roles when nothing else names one (`_roles`); a bare or only praised noun ("exceptional
     engineers") names no particular job and is left out."""
     out = []
-    for item in _sought_items(line):
+    for item in items:
         words = item.split()
         while words and words[0].lower() in _SOUGHT_FILLER:
             words.pop(0)

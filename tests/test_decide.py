@@ -1099,11 +1099,11 @@ def test_english_role_nouns_read_alike_in_mentions_and_role_names() -> None:
     """One list of English role nouns (signatures.extract.ROLE_NOUNS) serves the role mentions of extraction and
     the role names' alternatives of the verifier: a noun only one of two lists held ("testers", "marketer") read
     as a role in one and as a specialty in the other."""
-    from signatures.extract import _sought_plain_roles
+    from signatures.extract import _line_sought
     from signatures.features import _alternatives
 
-    assert _sought_plain_roles("We need manual QA testers who can break things.") == ("manual QA testers",)
-    assert _sought_plain_roles("We need backend engineers who love Go.") == ("backend engineers",)
+    assert _line_sought("We need manual QA testers who can break things.")[1] == ("manual QA testers",)
+    assert _line_sought("We need backend engineers who love Go.")[1] == ("backend engineers",)
     assert _alternatives("growth or brand marketer") == (frozenset({"growth", "marketer"}),
                                                           frozenset({"brand", "marketer"}))
     assert _alternatives("backend or frontend engineer") == (frozenset({"backend", "engineer"}),

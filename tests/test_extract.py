@@ -552,7 +552,7 @@ def test_mentions_line_by_line_match_the_whole_text(text: str, lang: str) -> Non
 @given(st.text(alphabet=st.sampled_from(["a", "-", ":", " ", "\t", "\n", "\x1c", "\x85", "\xa0", "\u2003", "\u3000",
                                          "\u200b", "\ufeff", "*", "|"]), max_size=20))
 def test_split_join_squeezes_the_whitespace_re_does(text: str) -> None:
-    """_role_core and _sought_roles squeeze whitespace with str.split (its whitespace is re's \\s)."""
+    """_role_core and _sought_items squeeze whitespace with str.split (its whitespace is re's \\s)."""
     assert " ".join(text.split()) == re.sub(r"\s+", " ", text).strip()
     assert " ".join(text.split()).strip(" :：-–—→|*") == re.sub(r"\s+", " ", text).strip(" :：-–—→|*")
 
