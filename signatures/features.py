@@ -431,11 +431,17 @@ def reweighted(u: Unweighted, lw: np.ndarray | None) -> Prepared:
     the lines it spans, the intro's lines at most INTRO_WEIGHT. Equal to `prepare(ex, model)`."""
     if lw is None or not len(u.at) or bool((np.asarray(lw) == 1).all()):
         return u.prepared
-    lw = np.array(lw, np.float32)
-    if u.intro:
-        lw[u.intro[0] : u.intro[1]] = np.minimum(lw[u.intro[0] : u.intro[1]], INTRO_WEIGHT)
-    w = np.maximum.reduceat(span_weights(lw, u.first, u.last, u.tok), u.at)
+    w = np.maximum.reduceat(span_weights(_text_weights(len(u.tok), lw, u.intro), u.first, u.last, u.tok), u.at)
     return replace(u.prepared, w=w, w_sum=float(w.sum()))
+
+
+def _text_weights(n: int, lw: np.ndarray | None, intro: tuple[int, int] | None) -> np.ndarray:
+    """The weights of a posting's `n` lines in the job-text similarity: the model's `lw` (None: all 1), the
+    intro's lines at most INTRO_WEIGHT."""
+    w = np.ones(n, np.float32) if lw is None else np.array(lw, np.float32)
+    if intro:
+        w[intro[0] : intro[1]] = np.minimum(w[intro[0] : intro[1]], INTRO_WEIGHT)
+    return w
 
 
 def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None,
@@ -444,10 +450,8 @@ def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None,
     `lw`: the model's line weights when they are known now (`prepare`: its shingles weighed once, as
     `reweighted` would weigh them)."""
     skip = frozenset() if needs is None else frozenset(f for f, by in FIELDS_FOR.items() if needs.isdisjoint(by))
-    lw = np.ones(len(ex.lines), np.float32) if lw is None else np.array(lw, np.float32)
     intro = intro_lines(ex)
-    if intro:
-        lw[intro[0] : intro[1]] = np.minimum(lw[intro[0] : intro[1]], INTRO_WEIGHT)
+    lw = _text_weights(len(ex.lines), lw, intro)
     arr, first_line, last_line, tok = shingle_spans(ex.lines)
     if len(arr):  # each distinct shingle once, by hash, with its highest weight
         order = arr.argsort(kind="stable")
