@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from service import train as recipe_mod  # noqa: E402
-from service.eval import load_label_sets, read_postings, score, train_rows_of, training_set  # noqa: E402
+from service.eval import LabelSet, load_label_sets, read_postings, score, train_rows_of, training_set  # noqa: E402
 from service.files import write_atomic  # noqa: E402
 from signatures.features import FEATURES  # noqa: E402
 from signatures.version import VERIFIER_VERSION  # noqa: E402
@@ -34,6 +34,26 @@ def parse_vetoes(text: str) -> tuple[tuple[str, float], ...]:
             raise SystemExit(f"--vetoes: {item!r} is not FEATURE>=VALUE with a known feature")
         out.append((name, float(at)))
     return tuple(out)
+
+
+def dump_oof(path: Path, sets: list[LabelSet], ts: recipe_mod.TrainingSet, recipe: recipe_mod.Recipe) -> None:
+    """Each training-side pair's out-of-fold score against its cut, with its non-zero features (ids and labels
+    only, no posting text): what grouped CV gets wrong, for sorting the errors into classes."""
+    cuts = recipe.cuts(ts.langs)
+    truth = recipe_mod.is_dup(ts.labels)
+    lines = []
+    for s, rows in zip(sets, train_rows_of(sets), strict=True):
+        pairs = [p for p in s.pairs if p.split == "train"]
+        for p, i in zip(pairs, rows, strict=True):
+            pred = bool(recipe.oof[i] >= cuts[i])
+            outcome = ("T" if pred == truth[i] else "F") + ("P" if pred else "N")
+            feats = {f: round(float(v), 3) for f, v in zip(FEATURES, ts.X[i], strict=True) if v}
+            lines.append(json.dumps({"set": s.name, "a": p.a, "b": p.b, "label": p.label, "lang": str(ts.langs[i]),
+                                     "group": p.group, "fold_group": int(ts.groups[i]), "oof": round(float(recipe.oof[i]), 4),
+                                     "cut": round(float(cuts[i]), 4), "outcome": outcome, "features": feats},
+                                    ensure_ascii=False))
+    write_atomic(path, ("\n".join(lines) + "\n").encode())
+    print(f"wrote {len(lines)} out-of-fold rows to {path}")
 
 
 def main() -> None:
@@ -67,11 +87,17 @@ def main() -> None:
     ap.add_argument("--reference", default=None, metavar="MODEL.json",
                     help="instead of choosing a recipe, report the grouped CV of MODEL's recipe (its learner, "
                          "features, vetoes, generated weight; the threshold re-chosen) on today's features; writes nothing")
+    ap.add_argument("--group-by", choices=("component", "employer"), default="component",
+                    help="CV folds by posting-graph component (default) or by each pair's employer group "
+                         "(service.eval.pair_groups)")
+    ap.add_argument("--dump-oof", default=None, metavar="FILE.jsonl",
+                    help="write every training-side pair's out-of-fold score, cut, outcome (TP/FP/FN/TN) and "
+                         "non-zero features as JSON Lines: the grouped-CV errors to sort into classes")
     args = ap.parse_args()
 
     postings = read_postings(args.data)
     sets = load_label_sets(postings, args.labels)
-    ts = training_set(sets, not args.no_generated)
+    ts = training_set(sets, not args.no_generated, args.group_by)
     locked = sum(p.split == "locked" for s in sets for p in s.pairs)
     print(f"training-side pairs: {len(ts.labels)} in {len(set(ts.groups.tolist()))} groups, "
           f"generated pairs: {len(ts.gen_labels)}, locked pairs left out: {locked}")
@@ -101,6 +127,8 @@ def main() -> None:
                               "f1": round(r.f1, 4), "partial_merged": round(r.partial_merged, 4)}
         print(f"{s.name:28s} grouped {args.folds}-fold CV: P {r.precision:.3f} R {r.recall:.3f} "
               f"F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.0%} ({len(rows)} pairs)")
+    if args.dump_oof:
+        dump_oof(Path(args.dump_oof), sets, ts, recipe)
     if args.repeat:
         runs = recipe_mod.repeated_cv(ts, recipe, args.folds, range(1, args.repeat + 1))
         for s, rows in zip(sets, train_rows_of(sets), strict=True):

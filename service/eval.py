@@ -212,9 +212,17 @@ def prepare_all(postings: Mapping[str, Mapping[str, Any]], ids: Iterable[str] | 
     return {pid: prepare(postings[pid], bp) for pid in (ids if ids is not None else postings)}
 
 
-def pair_groups(pairs: Sequence[LabeledPair]) -> np.ndarray:
+def pair_groups(pairs: Sequence[LabeledPair], by: str = "component") -> np.ndarray:
     """Connected component of each pair in the graph of postings joined by pairs and by employer groups:
-    folds split by component, so no posting and no employer cluster is in both the training and the test part."""
+    folds split by component, so no posting and no employer cluster is in both the training and the test part.
+    `by="employer"`: each pair's own employer group (`group`; a pair without one: its component), so that the
+    employer clusters a labeled pair across two employers chains together (one component holding ~80 % of a
+    language's pairs) go to different folds; a posting may then sit in both parts, an employer never."""
+    if by == "employer":
+        comp = pair_groups(pairs)
+        keys = [p.group or f"\0component:{c}" for p, c in zip(pairs, comp.tolist(), strict=True)]
+        ids = {k: n for n, k in enumerate(dict.fromkeys(keys))}
+        return np.array([ids[k] for k in keys])
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -333,7 +341,7 @@ def load_label_sets(postings: Mapping[str, Mapping[str, Any]], label_paths: Sequ
     return sets
 
 
-def training_set(sets: Sequence[LabelSet], generated: bool = True) -> TrainingSet:
+def training_set(sets: Sequence[LabelSet], generated: bool = True, group_by: str = "component") -> TrainingSet:
     """The training side of all label sets (pairs not in the locked split), grouped by posting graph and
     employer cluster across sets, plus generated pairs of every language unless `generated` is False."""
     rows = [(s, i) for s in sets for i, p in enumerate(s.pairs) if p.split == "train"]
@@ -345,7 +353,8 @@ def training_set(sets: Sequence[LabelSet], generated: bool = True) -> TrainingSe
         Xg, yg = generated_pairs(lang)
         X_gen = np.vstack([X_gen, Xg])
         y_gen += yg
-    return TrainingSet(X, [p.label for p in pairs], pair_groups(pairs) if pairs else np.zeros(0, int), X_gen, y_gen,
+    groups = pair_groups(pairs, group_by) if pairs else np.zeros(0, int)
+    return TrainingSet(X, [p.label for p in pairs], groups, X_gen, y_gen,
                        langs=langs)
 
 

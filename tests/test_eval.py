@@ -262,6 +262,15 @@ def test_pair_groups_join_pairs_of_one_employer_group() -> None:
     assert g[0] == g[1] and g[2] == g[3] and g[0] != g[2]
 
 
+def test_pair_groups_by_employer_keep_employers_apart_though_a_posting_links_them() -> None:
+    # one posting ("b") paired under two employers chains g1 and g2 into one component; by employer they part
+    pairs = [LabeledPair("a", "b", "NON", group="g1"), LabeledPair("b", "c", "NON", group="g2"),
+             LabeledPair("c", "d", "FULL", group="g2"), LabeledPair("x", "y", "NON")]
+    assert len(set(pair_groups(pairs)[:3].tolist())) == 1
+    g = pair_groups(pairs, "employer")
+    assert g[0] != g[1] and g[1] == g[2] and g[3] not in (g[0], g[1])
+
+
 def test_learning_curve_subsets_are_whole_groups_of_about_the_share() -> None:
     from service.eval import group_subset
 
