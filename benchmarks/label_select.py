@@ -105,13 +105,27 @@ def known_pairs(files: list[Path]) -> set[frozenset[str]]:
             for r in map(json.loads, f.read_text(encoding="utf-8").splitlines()) if "a" in r}
 
 
+def known_sides(files: list[Path]) -> dict[str, str]:
+    """posting id -> the split of the labeled rows it is on (`locked` wins): the clusters are recomputed with
+    today's code, so a posting of a locked row may fall in a train cluster now; it must stay off the train side."""
+    sides: dict[str, str] = {}
+    for f in files:
+        for r in map(json.loads, f.read_text(encoding="utf-8").splitlines()):
+            for pid in (r.get("a"), r.get("b")):
+                if pid and r.get("split") in ("train", "locked") and sides.get(pid) != "locked":
+                    sides[pid] = r["split"]
+    return sides
+
+
 def select(data: Path, lang: str, n_pairs: int, locked_share: float, seed: int,
            cluster_cap: float = 0.1, side: str = "both", exclude: set[frozenset[str]] | None = None,
            bins: list[float] = BINS, weights: list[float] = WEIGHTS, same_share: float = SAME_SHARE,
-           prefix: str = "", pair_seed: int | None = None) -> tuple[list[dict], list[dict]]:
+           prefix: str = "", pair_seed: int | None = None,
+           sides: dict[str, str] | None = None) -> tuple[list[dict], list[dict]]:
     """`n_pairs` new pairs (never a dev pair or one in `exclude`), drawn inside one split (`side`:
     both, or only `train` / `locked` clusters), per cosine bin `weights`, same-employer pairs first.
-    `pair_seed` (default `seed`) draws the pairs; `seed` alone fixes the clusters' split."""
+    `pair_seed` (default `seed`) draws the pairs; `seed` alone fixes the clusters' split; a posting whose
+    labeled rows put it on the other side (`sides`, from `known_sides`) is never drawn."""
     posts, texts = load(data, lang)
     ids = [p["id"] for p in posts]
     index = {x: i for i, x in enumerate(ids)}
@@ -128,6 +142,8 @@ def select(data: Path, lang: str, n_pairs: int, locked_share: float, seed: int,
             if split[root[i]] != split[root[j]] or frozenset((ids[i], ids[j])) in skip:
                 continue
             if side != "both" and split[root[i]] != side:
+                continue
+            if sides and {sides.get(ids[i], split[root[i]]), sides.get(ids[j], split[root[j]])} != {split[root[i]]}:
                 continue
             same = "same" if root[i] == root[j] else "other"
             b = int(np.searchsorted(bins, cos[i, j], side="right") - 1)
@@ -197,7 +213,7 @@ def main() -> None:
         files = sorted({Path(f) for g in args.exclude for f in glob.glob(g.replace("{lang}", lang))})
         rows, dev_rows = select(Path(args.data), lang, args.pairs, args.locked_share, args.seed,
                                 args.cluster_cap, args.side, known_pairs(files), args.bins, args.weights,
-                                args.same_share, args.prefix, args.pair_seed)
+                                args.same_share, args.prefix, args.pair_seed, known_sides(files))
         outputs = [(args.name.replace("{lang}", lang), rows)]
         if args.side == "both":
             outputs.append((f"{lang}-dev-split.jsonl", dev_rows))
