@@ -15,12 +15,14 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from service import train as recipe_mod  # noqa: E402
 from service.eval import LabelSet, load_label_sets, read_postings, score, train_rows_of, training_set  # noqa: E402
 from service.files import write_atomic  # noqa: E402
+from signatures.decide import Model  # noqa: E402
 from signatures.features import FEATURES  # noqa: E402
 from signatures.version import VERIFIER_VERSION  # noqa: E402
 
@@ -56,6 +58,23 @@ def dump_oof(path: Path, sets: list[LabelSet], ts: recipe_mod.TrainingSet, recip
     print(f"wrote {len(lines)} out-of-fold rows to {path}")
 
 
+def score_on(path: str, postings: dict[str, dict[str, Any]], models: dict[str, Model]) -> None:
+    """Pair-level P / R / F1, PARTIAL merged and AUC of each model on a labels file kept out of its training (e.g.
+    a new labeling round): a held-out check of the recipe next to the shipped model. Locked rows are refused."""
+    from sklearn.metrics import roc_auc_score
+
+    (s,) = load_label_sets(postings, [path])
+    if any(p.split == "locked" for p in s.pairs):
+        raise SystemExit(f"--score-on {path}: holds locked pairs; give a train-only copy")
+    truth = recipe_mod.is_dup(s.labels)
+    for name, model in models.items():
+        sc = model.final_scores(s.X)
+        r = score(name, "", sc >= model.thresholds_for(s.langs), s.labels)
+        auc = roc_auc_score(truth, sc) if 0 < truth.sum() < len(truth) else float("nan")
+        print(f"held out {os.path.basename(path)} ({len(s.pairs)} pairs): {name:24s} P {r.precision:.3f} "
+              f"R {r.recall:.3f} F1 {r.f1:.3f} PARTIAL merged {r.partial_merged:.1%} AUC {auc:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", action="append", required=True)
@@ -87,6 +106,9 @@ def main() -> None:
     ap.add_argument("--reference", default=None, metavar="MODEL.json",
                     help="instead of choosing a recipe, report the grouped CV of MODEL's recipe (its learner, "
                          "features, vetoes, generated weight; the threshold re-chosen) on today's features; writes nothing")
+    ap.add_argument("--score-on", action="append", default=[], metavar="LABELS.jsonl",
+                    help="also score the trained model and the shipped one on these pairs (kept out of --labels: a "
+                         "held-out check, e.g. a new labeling round)")
     ap.add_argument("--group-by", choices=("component", "employer"), default="component",
                     help="CV folds by posting-graph component (default) or by each pair's employer group "
                          "(service.eval.pair_groups)")
@@ -161,6 +183,11 @@ def main() -> None:
               f"intercept={model.intercept:+.2f}")
     else:
         print(f"trees: {len(model.roots)}, nodes: {len(model.feature)}, features: {', '.join(model.features)}")
+    if args.score_on:
+        from signatures.decide import load_model
+
+        for path in args.score_on:
+            score_on(path, postings, {"this recipe": model, f"shipped verifier {VERIFIER_VERSION}": load_model()})
     if not args.dry_run:
         doc = model.to_json()  # one key per line, arrays on one line: small, diffable
         write_atomic(Path(args.out), ("{\n" + ",\n".join(  # a failed run leaves the shipped model as it was
