@@ -1023,7 +1023,8 @@ def _title_role_list(title: str, lang: str, title_given: bool) -> list[str]:
     if good or not title_given:
         return good
     if lang != "zh":
-        return parts
+        bar = max(title.rfind("|"), title.rfind("｜"))  # a site's category after the last bar ("... | Food & Hospitality")
+        return _title_parts(title[:bar], lang) if lang == "en" and bar > 0 and not m else parts
     cut = [m.group(1) for m in map(_CJK_ROLE_TAIL_RE.match, parts) if m]  # "寻找资深前端工程师 synfutures"
     return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
 

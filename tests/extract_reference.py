@@ -386,7 +386,8 @@ def _roles(
         elif good or not title_given:
             roles.extend(good)
         elif lang != "zh":
-            roles.extend(parts)
+            bar = max(title.rfind("|"), title.rfind("｜"))  # a site category after the last bar is no role
+            roles.extend(title_parts(title[:bar]) if lang == "en" and bar > 0 and not m else parts)
         else:  # Chinese parts without a role word are company names and slogans; else up to the role word
             role_tail = "(.*(?:" + _ROLE_WORDS_CJK.pattern[3:-2] + "))"
             cut = [m2.group(1) for m2 in (re.match(role_tail, r) for r in parts) if m2]

@@ -566,3 +566,12 @@ def test_modifier_pattern_finds_what_the_plain_one_does(text: str) -> None:
 
     a, b = re.search(r"([\w+#.-]+)[ \t/]+$", text), _MODS_BEFORE_RE.search(text)
     assert (a is None) == (b is None) and (a is None or (a.span(), a.group(1)) == (b.span(), b.group(1)))
+
+
+def test_a_site_category_after_the_last_bar_of_an_english_title_is_no_role() -> None:
+    # one store's ad on a second site, whose title appends its category: the roles stay the first site's
+    base = {"id": "a", "title": "Shift Supervisor (Full-time) - Juniper Coffee Pearl Street",
+            "description": "Lead the floor during your shift and coach new baristas."}
+    other = base | {"id": "b", "title": base["title"] + " | Food & Hospitality"}
+    assert extract(other).roles == extract(base).roles
+    assert "food" not in extract(other).roles
