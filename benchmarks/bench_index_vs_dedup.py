@@ -4,6 +4,7 @@
     python benchmarks/bench_index_vs_dedup.py -n 5000 --solr http://127.0.0.1:8983/solr   # a running Solr
     python benchmarks/bench_index_vs_dedup.py -n 5000 --extra real.jsonl   # plus real postings (JSON Lines)
     python benchmarks/bench_index_vs_dedup.py -n 5000 --repeat 3           # medians of 3 alternating runs
+    python benchmarks/bench_index_vs_dedup.py -n 5000 --repeat 3 --code /tmp/before   # and another checkout's index
 
 Data: `jobdedup generate -n N --seed 7 --agency-rate 0.1` (reposts, HTML recruitment-agency copies, crawl
 re-sightings of the same id), optionally followed by the postings of --extra. Steps, on one Solr core
@@ -17,6 +18,9 @@ re-sightings of the same id), optionally followed by the postings of --extra. St
   other processes share it); each index run's ratio is against the mean of the update runs on either side,
   and `index_vs_update` is the median of those ratios. CPU seconds of each index run: this process, its
   workers, and Solr's JVM (Solr's metrics API, os.processCpuTime), against Solr's for the update runs;
+* `--code DIR`: each repeat also runs DIR's `jobdedup index` (PYTHONPATH=DIR, a subprocess; before/after in
+  one run), next to this checkout's, the two in alternating order between the same /update runs: `code_*`
+  figures, and whether its groups are this checkout's (`code_groups_same`);
 * groups: every posting's dup_group read back from Solr, compared with `jobdedup dedup` of the same file
   (service.embedded.dedup_file, --workers) as partitions: pairwise precision / recall / F1
   (benchmarks/compare_groups.pairwise), and both against the generator's ground truth (synthetic_job).
@@ -126,6 +130,18 @@ def run_index(core: str, data: Path, batch_size: int, workers: int, commit_withi
     return stats
 
 
+def run_index_code(code: str, core: str, data: Path, batch_size: int, workers: int,
+                   commit_within_ms: int) -> dict[str, object]:
+    """`run_index` with the code of another checkout (PYTHONPATH=code), in a subprocess."""
+    prog = ("import sys, json; from pathlib import Path; sys.path.insert(0, 'benchmarks'); "
+            "from bench_index_vs_dedup import run_index; "
+            "print(json.dumps(run_index(sys.argv[1], Path(sys.argv[2]), *map(int, sys.argv[3:]))))")
+    res = subprocess.run([sys.executable, "-c", prog, core, str(data), str(batch_size), str(workers),
+                          str(commit_within_ms)], env={**os.environ, "PYTHONPATH": code}, cwd=code,
+                         capture_output=True, text=True, check=True)
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
 def solr_groups(core: str) -> dict[str, str]:
     """id -> dup_group of every posting in the core."""
     from service.solr import Solr
@@ -185,6 +201,7 @@ def main() -> None:
                     help="commitWithin (ms) of both index and /update (default: jobdedup index's 1000; 0: none)")
     ap.add_argument("--repeat", type=int, default=1, help="index runs, each between two /update runs")
     ap.add_argument("--keep", help="directory to keep the data file and both group files in")
+    ap.add_argument("--code", help="also run the `index` of this checkout (before/after), alternating")
     args = ap.parse_args()
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench-ivd-"))
@@ -207,13 +224,33 @@ def main() -> None:
         bodies = straight_bodies(data, args.batch_size)
         updates = [solr_update(core, bodies, args.commit_within)]
         runs, index_groups, same = [], None, True
-        for _ in range(max(1, args.repeat)):
-            runs.append(run_index(core, data, args.batch_size, args.workers, args.commit_within))
-            got = solr_groups(core)
-            same = same and (index_groups is None or got == index_groups)
-            index_groups = got
+        code_runs, code_same = [], True
+        for k in range(max(1, args.repeat)):
+            for which in (("code", "this") if k % 2 == 0 else ("this", "code")) if args.code else ("this",):
+                if which == "code":
+                    code_runs.append(run_index_code(args.code, core, data, args.batch_size, args.workers,
+                                                    args.commit_within))
+                    code_groups = solr_groups(core)
+                    code_same = code_same and (index_groups is None or code_groups == index_groups)
+                    continue
+                runs.append(run_index_code(str(REPO), core, data, args.batch_size, args.workers, args.commit_within)
+                            if args.code else run_index(core, data, args.batch_size, args.workers, args.commit_within))
+                got = solr_groups(core)
+                same = same and (index_groups is None or got == index_groups)
+                code_same = code_same and (not code_runs or got == code_groups)
+                index_groups = got
             updates.append(solr_update(core, bodies, args.commit_within))
         ratios = [r["seconds"] / ((updates[k][0] + updates[k + 1][0]) / 2) for k, r in enumerate(runs)]
+        if code_runs:
+            code_ratios = [r["seconds"] / ((updates[k][0] + updates[k + 1][0]) / 2) for k, r in enumerate(code_runs)]
+            out["code"] = args.code
+            out["code_index_s"] = [r["seconds"] for r in code_runs]
+            out["code_index_vs_update_each"] = [round(x, 2) for x in code_ratios]
+            out["code_index_vs_update"] = round(statistics.median(code_ratios), 2)
+            out["code_cpu_s"] = {"index_main": statistics.median(r["cpu_s"]["main"] for r in code_runs),
+                                 "index_workers": statistics.median(r["cpu_s"]["workers"] for r in code_runs),
+                                 "index_solr": statistics.median(r["cpu_s"]["solr"] for r in code_runs)}
+            out["code_groups_same"] = code_same
         med = statistics.median
         out["index_s"] = [r["seconds"] for r in runs]
         out["solr_update_s"] = [round(u[0], 2) for u in updates]

@@ -90,20 +90,49 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
     bar = tqdm(unit=" postings", desc="index", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
     t0 = time.perf_counter()
 
-    def apply(prep: Any) -> None:
+    def apply(prep: Any, failed: SolrUnavailable | None = None) -> list[Any]:
+        """Decide and write a batch, waiting for its write; retried while Solr is unavailable (`failed`: how
+        its first try failed, when it was submitted before)."""
         for attempt in range(retries + 1):
-            try:
-                t = time.perf_counter()
-                results = ingestor.apply(prep)
-                latencies.append(time.perf_counter() - t)
-                break
-            except SolrUnavailable as exc:
-                if attempt == retries:
-                    raise UserError(f"{exc}; {sum(counts.values()):,} postings were indexed before it; "
-                                    "re-running the same command is safe (indexing is idempotent)") from None
-                time.sleep(min(2 ** attempt, 10))
-            except SolrError as exc:
-                raise UserError(str(exc)) from None
+            if failed is None:
+                try:
+                    t = time.perf_counter()
+                    results = ingestor.apply(prep)
+                    latencies.append(time.perf_counter() - t)
+                    return results
+                except SolrUnavailable as exc:
+                    failed = exc
+                except SolrError as exc:
+                    raise UserError(str(exc)) from None
+            if attempt == retries:
+                raise UserError(f"{failed}; {sum(counts.values()):,} postings were indexed before it; "
+                                "re-running the same command is safe (indexing is idempotent)") from None
+            time.sleep(min(2 ** attempt, 10))
+            failed = None
+        raise AssertionError("unreachable")
+
+    def submit(prep: Any) -> Any | None:
+        """Decide a batch and send its write without waiting (Ingestor.submit); None: not sent (Solr
+        unavailable, or the write before it failed), to be applied once the batch before it is done."""
+        try:
+            return ingestor.submit(prep)
+        except SolrUnavailable:
+            return None
+        except SolrError as exc:
+            raise UserError(str(exc)) from None
+
+    def finish(prep: Any, ticket: Any, t: float) -> None:
+        """Count a submitted batch once its write is answered (Solr unavailable: the batch is retried)."""
+        try:
+            results = ticket.result()
+            latencies.append(time.perf_counter() - t)
+        except SolrUnavailable as exc:
+            results = apply(prep, exc)
+        except SolrError as exc:
+            raise UserError(str(exc)) from None
+        count(results)
+
+    def count(results: list[Any]) -> None:
         for r in results:
             counts[r.status] += 1
             if r.status == "rejected" and len(rejected) < MAX_REJECTED_LISTED:
@@ -118,11 +147,26 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             raise UserError(f"{exc} ({done:,} postings before it were indexed; re-running after a fix is safe, "
                             "or leave bad lines out with --skip-bad-lines)" if done else str(exc)) from None
 
+    def run(preps: Iterator[Any]) -> None:
+        """Each batch decided while Solr writes the one before it (one write in flight)."""
+        prev = None  # (prep, ticket, start) of the batch whose write is in flight
+        for prep in preps:
+            t = time.perf_counter()
+            ticket = submit(prep)
+            if prev is not None:
+                finish(*prev)
+                prev = None
+            if ticket is None:
+                count(apply(prep))
+            else:
+                prev = (prep, ticket, t)
+        if prev is not None:
+            finish(*prev)
+
     with long_lived_heap():  # the window, caches and boilerplate model: a large, growing heap
         try:
             if workers <= 0:
-                for b in batches():
-                    apply(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema))
+                run(prepare_batch(b, ingestor.max_text_chars, schema=ingestor.schema) for b in batches())
             else:
                 sent: deque[list[dict[str, Any]]] = deque()  # the batches in flight, in order
 
@@ -135,8 +179,8 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
                     # workers extract; they do not send the postings back (this process has them)
                     prep = partial(prepare_shipped, max_text_chars=ingestor.max_text_chars, extract=True,
                                    schema=ingestor.schema)
-                    for got in imap_ordered(pool, prep, tasks(), ahead=workers * 2 + 1):
-                        apply(with_batch(got, sent.popleft()))
+                    run(with_batch(got, sent.popleft()) for got in imap_ordered(pool, prep, tasks(),
+                                                                                 ahead=workers * 2 + 1))
         finally:
             bar.close()
             ingestor.save()  # what was learned from the postings indexed so far, even after an error

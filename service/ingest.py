@@ -9,9 +9,14 @@ postings of two stored groups merges them into the group whose canonical posting
 (`Ingestor._merge`), as dedup's components would.
 
 One `Ingestor` per process. Group assignment is serialized by a lock: the candidate lookup, the
-decision, the Solr write and the update of the in-process recent-postings window happen under it, so
+decision, sending the Solr write and the update of the in-process recent-postings window happen under it, so
 two duplicates sent in the same batch or in concurrent requests end in one group even before Solr
-makes them searchable (the window stands in for the not-yet-committed postings). Several service
+makes them searchable (the window stands in for the not-yet-committed postings). The write is pipelined:
+`submit` decides a batch while Solr still writes the one before it (one write in flight, a writer thread),
+counting that batch's postings as written (window, boilerplate model); the batch's own write is sent only
+once Solr has answered the one before it, and its results are final only then (`Ticket.result`; `apply`
+waits for them). A batch that re-sends a posting of the write in flight, merges or regroups stored groups,
+or runs on SolrCloud waits for that write first. Several service
 processes do not share the window: duplicates racing through different processes within the
 commit delay may open two groups; `jobdedup recompute` merges them.
 
@@ -19,7 +24,8 @@ Nothing is half-written: each posting is checked against the collection's schema
 and rejected with a reason if Solr would refuse it; the batch's documents go to Solr in one update request
 after every decision is made. If Solr still refuses a document, the batch is written in halves until only
 the refused ones are left out (rejected with Solr's reason). If Solr is down the request fails, the window
-and the boilerplate model are untouched, and a retry decides the same way. When a group's canonical
+and the boilerplate model are taken back to what Solr holds, and a retry decides the same way; the batch
+decided meanwhile counting the failed or refused postings is decided again after it (`submit` returns None). When a group's canonical
 posting leaves it (re-sent as another job) or is refused, the rest of its group is decided again among
 themselves (`Ingestor._regroup`), so every group keeps a head.
 
@@ -39,6 +45,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Container, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -485,6 +492,66 @@ def with_batch(prep: Prepared, postings: Sequence[Mapping[str, Any]]) -> Prepare
     return replace(prep, batch=[postings[i] for i in prep.uniq])
 
 
+class _Void(Exception):
+    """The write before the batch being decided failed or lost postings: the batch is decided again."""
+
+
+class Ticket:
+    """A batch given to `Ingestor.submit`: its results once Solr has confirmed its write (`result`)."""
+
+    def __init__(self, ingestor: Ingestor, prep: Prepared) -> None:
+        self._ingestor, self._prep = ingestor, prep
+        self._out: list[Result] | None = None
+        self._exc: BaseException | None = None
+
+    def done(self, out: list[Result]) -> None:
+        self._out = out
+
+    def fail(self, exc: BaseException) -> None:
+        self._exc = exc
+
+    def result(self) -> list[Result]:
+        """One Result per input posting, in order, once the batch's write is settled (waits for it, then saves
+        the model when a periodic save is due); raises what the write raised."""
+        ing = self._ingestor
+        if self._out is None and self._exc is None:
+            with ing.lock:
+                if self._out is None and self._exc is None:
+                    assert ing._pending is not None and ing._pending.ticket is self
+                    ing._settle()
+        if self._exc is not None:
+            raise self._exc
+        assert self._out is not None
+        if self._out and ing.state.due():
+            ing.save(flush=False)
+        prep = self._prep
+        results = list(prep.results)
+        for i, r in zip(prep.uniq, self._out, strict=True):
+            results[i] = r
+        for i, j in prep.same_as.items():
+            r = results[j]
+            assert r is not None
+            results[i] = Result(r.id, "rejected", reason=r.reason) if r.status == "rejected" else \
+                Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
+        return [r for r in results if r is not None]
+
+
+@dataclass
+class _Flight:
+    """A decided batch on its way to Solr: what `Ingestor._finish` needs once the write is answered."""
+
+    ids: list[str]
+    existing: dict[str, dict[str, Any]]
+    unchanged: set[int]
+    extracted: list[Any | None]
+    new_recs: list[_Rec]
+    docs: list[dict[str, Any]]
+    results: list[Result]
+    ticket: Ticket | None = None
+    future: Future[dict[int, str]] | None = None
+    replaced: dict[str, _Rec | None] = field(default_factory=dict)  # the window's earlier record of each id
+
+
 class Ingestor:
     """Dedup-aware writer into one Solr collection.
 
@@ -527,6 +594,11 @@ class Ingestor:
         # (id, content key) -> signatures.features.Unweighted: prepared, not weighed by the model
         self._unweighted: OrderedDict[tuple[str, int], Any] = OrderedDict()
         self._schema: Schema | None = None
+        # the write in flight (at most one: the next batch is decided meanwhile) and the learning records of
+        # the batches counted into `_recent` but not written yet (that write's, then the batch being decided)
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="solr-write")
+        self._pending: _Flight | None = None
+        self._unwritten: list[list[Any]] = []
 
     @property
     def schema(self) -> Schema:
@@ -549,7 +621,7 @@ class Ingestor:
         """Learn the postings of writes whose outcome was unknown (a request that failed after Solr may have
         stored it; the batch in flight when a process was killed) that Solr holds with that content: re-sent
         unchanged, they would not be learned (call under the lock)."""
-        pending = self.state.unconfirmed()
+        pending = self.state.unconfirmed(keep_open=int(self._pending is not None))
         if pending:
             stored = {d["id"]: d.get("content_key_s")
                       for d in self.solr.get(sorted({pid for pid, _, _ in pending}), fl="id,content_key_s")}
@@ -561,10 +633,14 @@ class Ingestor:
     def _learn(self) -> None:
         """Add the queued postings to the boilerplate model (call under the lock)."""
         if self._to_learn:
-            moved = self._recent.postings == len(self._to_learn)  # `_recent` held just these: no weight changes
+            unwritten = [rec for recs in self._unwritten for rec in recs]
+            # `_recent` held just these and the unwritten batches' (counted again): no weight changes
+            moved = self._recent.postings == len(self._to_learn) + len(unwritten)
             self.state.add(self._to_learn)
             self._to_learn = []
             self._recent = self._empty_recent()
+            for rec in unwritten:
+                self._recent.add_record(rec)
             if not moved:
                 self._replaced()
 
@@ -591,7 +667,7 @@ class Ingestor:
         """`_recent` back to the written postings only (`_to_learn`): a batch that failed or was partly refused
         counted postings Solr does not hold."""
         self._recent = self._empty_recent()
-        self._count_recent(self._to_learn)
+        self._count_recent(self._to_learn + [rec for recs in self._unwritten for rec in recs])
         self._replaced()
 
     def _empty_recent(self) -> BoilerplateModel:
@@ -608,27 +684,40 @@ class Ingestor:
         return self.apply(prepare_batch(postings, self.max_text_chars, schema=self.batch_schema(postings)))
 
     def apply(self, prep: Prepared) -> list[Result]:
-        """Decide and write a prepared batch (the part that needs the lock and Solr), then learn the
-        new postings' boilerplate and save the model when a periodic save is due."""
-        results = list(prep.results)
-        if prep.batch:
-            extracted = self._extract_new(prep)  # outside the lock: extraction is the slow part
-            with self.lock:
-                try:
-                    out = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
-                                                 extracted, prep.records)
-                except BaseException:
-                    self._reset_recent()
-                    raise
-            for i, r in zip(prep.uniq, out, strict=True):
-                results[i] = r
-            if self.state.due():
-                self.save(flush=False)
-        for i, j in prep.same_as.items():
-            r = results[j]
-            results[i] = Result(r.id, "rejected", reason=r.reason) if r.status == "rejected" else \
-                Result(r.id, "updated", r.dup_group, r.duplicate_of, r.score, why=r.why, matched=r.matched)
-        return [r for r in results if r is not None]
+        """Decide and write a prepared batch and wait for its write (`submit`, then its ticket's result)."""
+        while (ticket := self.submit(prep)) is None:  # the write before it failed: decided again now
+            pass
+        return ticket.result()
+
+    def submit(self, prep: Prepared) -> Ticket | None:
+        """Decide a prepared batch (under the lock) and send its Solr write without waiting for it: the next
+        batch is decided while Solr writes this one, counting its postings as written; its ticket's `result`
+        waits for the write. None: not decided, because the write before it failed or Solr refused some of
+        its postings (which that decision would have counted): submit it again once that batch's ticket is
+        handled (e.g. retried), so batches are still decided in the order they are written."""
+        ticket = Ticket(self, prep)
+        if not prep.batch:
+            ticket.done([])
+            return ticket
+        extracted = self._extract_new(prep)  # outside the lock: extraction is the slow part
+        with self.lock:
+            self.stats["writes_overlapped"] += self._pending is not None  # decided while Solr writes the last one
+            try:
+                fl = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
+                                            extracted, prep.records)
+                if not self._settle():  # the write before it, now: this batch's goes after it
+                    raise _Void
+            except _Void:
+                self._void_deciding()
+                self._reset_recent()
+                return None
+            except BaseException:
+                self._void_deciding()
+                self._reset_recent()
+                raise
+            fl.ticket = ticket
+            self._send(fl)
+        return ticket
 
     def save(self, flush: bool = True) -> bool:
         """Write the boilerplate model to its state file now if it changed (False: nothing written); a
@@ -637,6 +726,10 @@ class Ingestor:
         when the model changes never depends on the wall clock (the same input decides the same way)."""
         with self.lock:
             if flush:
+                try:
+                    self._settle()  # the write in flight: what it teaches is learned and saved
+                except Exception:  # noqa: S110  (its ticket holds the error)
+                    pass
                 self._learn()
             if self.state.sync():
                 self._replaced()
@@ -968,9 +1061,12 @@ class Ingestor:
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
-                          extracted: list[Any | None], records: list[Any] | None = None) -> list[Result]:
-        self._learn_unconfirmed()
+                          extracted: list[Any | None], records: list[Any] | None = None) -> _Flight:
+        """Decide a batch and build its documents (merges and regroups it needs are written now); the batch's
+        own write is `_send`'s. Decided while the write before it may still be in flight (`_await`)."""
         ids = [p["id"] for p in batch]
+        self._await(set(ids))  # a re-sent posting's stored version is its newest write
+        self._learn_unconfirmed()
         existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
         unchanged = set()
         for i, pid in enumerate(ids):
@@ -991,7 +1087,9 @@ class Ingestor:
         # every posting it judges); journaled as intended writes, learned for good once Solr has them
         learnt = [i for i in fresh if extracted[i] is not None]
         written = self.state.intend([(ids[i], _hex(feats[i]["content"]), extracted[i]) for i in learnt],
-                                    [records[i] for i in learnt] if records is not None else None)
+                                    [records[i] for i in learnt] if records is not None else None,
+                                    keep_open=int(self._pending is not None))
+        self._unwritten.append(written)
         for i, rec in zip(learnt, written, strict=True):
             new_recs[i].lines = (rec[1], rec[2])  # its scopes and line hashes (`_prepare`)
         self._count_recent(written)
@@ -1024,6 +1122,8 @@ class Ingestor:
                 if existing.get(ids[i], {}).get("dup_group") == ids[i] and \
                         not ((label[:npool] == label[npool + k]) & (in_group == ids[i])).any():
                     orphaned.add(ids[i])
+        if orphaned:
+            self._await()
         regrouped = self._regroup(orphaned, skip={ids[i] for i in fresh}) if orphaned else {}
         groups = [regrouped[r.id][0] if r.id in regrouped else g for r, g in zip(pool_recs, groups, strict=True)]
         outcome: dict[str, Outcome] = {}
@@ -1069,8 +1169,85 @@ class Ingestor:
             results.append(Result(pid, status, group, dup_of, None if score is None else round(float(score), 4),
                                   why=why, matched=matched))
         if merges:  # before the batch: written after it, a failure between the two would leave the groups
-            self._merge(merges, via)  # apart for good (the re-sent batch is unchanged, so never decided again)
-        refused = self._write(docs)
+            self._await()  # apart for good (the re-sent batch is unchanged, so never decided again)
+            self._merge(merges, via)
+        return _Flight(ids, existing, unchanged, extracted, new_recs, docs, results)
+
+    def _send(self, fl: _Flight) -> None:
+        """Send a decided batch's write to Solr (the writer thread) without waiting for it; the window and the
+        extraction cache take its postings now, so the next batch is decided with them while Solr writes this
+        one (`_settle` takes back what Solr refuses or fails)."""
+        fl.replaced = {r.id: self.window.recs.get(r.id) for r in fl.new_recs}
+        for i, r in enumerate(fl.new_recs):
+            self.window.add(r)
+            if fl.extracted[i] is not None:
+                self._remember(r.id, r.feats["content"], fl.extracted[i])
+        fl.future = self._writer.submit(self._write, fl.docs)
+        self._pending = fl
+
+    def _wait_write(self, fl: _Flight) -> dict[int, str]:
+        """The write's outcome (position -> Solr's reason for each refused document), once Solr answered."""
+        assert fl.future is not None
+        return fl.future.result()
+
+    def _await(self, ids: set[str] | None = None) -> None:
+        """Settle the write in flight before the batch being decided reads or writes what it holds: when the
+        batch re-sends one of its postings (`ids`), before merges and regroups (None), and on SolrCloud always
+        (a document's revision and shard follow its stored copy). Raises _Void when that write failed."""
+        fl = self._pending
+        if fl is not None and (ids is None or self.solr.is_cloud() or not ids.isdisjoint(fl.ids)) and \
+                not self._settle():
+            raise _Void
+
+    def _settle(self) -> bool:
+        """Wait for the write in flight and finish its batch (`_finish`); its ticket gets the results or the
+        error. False when the write failed or Solr refused some of its postings: the batch being decided
+        after it counted them, so it is decided again (`_void_deciding`)."""
+        fl = self._pending
+        if fl is None:
+            return True
+        try:
+            refused = self._wait_write(fl)
+        except Exception as exc:  # unknown outcome (Solr down, a cut connection): nothing of it is learned
+            self._void_deciding()
+            self._pending = None
+            self._unwritten.pop(0)
+            self.state.abandon()
+            for i in range(len(fl.ids)):
+                self._unsend(fl, i)
+            self._reset_recent()
+            fl.ticket.fail(exc)
+            return False
+        if refused:
+            self._void_deciding()
+        self._pending = None
+        self._unwritten.pop(0)
+        try:
+            out = self._finish(fl, refused)
+        except BaseException as exc:
+            fl.ticket.fail(exc)
+            raise
+        fl.ticket.done(out)
+        return not refused
+
+    def _void_deciding(self) -> None:
+        """Forget the counting and the intended write of the batch being decided (decided again later)."""
+        if len(self._unwritten) > (self._pending is not None):
+            self._unwritten.pop()
+            self.state.withdraw()
+
+    def _unsend(self, fl: _Flight, i: int) -> None:
+        """Take the batch's posting i back out of the window (its earlier version, if any, back in)."""
+        pid = fl.ids[i]
+        self.window.remove(pid)
+        if (old := fl.replaced.get(pid)) is not None:
+            self.window.add(old)
+
+    def _finish(self, fl: _Flight, refused: Mapping[int, str]) -> list[Result]:
+        """After the batch's write: refused postings reported and taken out of the window, the written ones
+        made durable for the boilerplate model (and learned in its next step), groups that lost their head
+        to a refusal decided again."""
+        ids, existing, results, unchanged, extracted = fl.ids, fl.existing, fl.results, fl.unchanged, fl.extracted
         if self.solr.is_cloud():  # a posting re-added under another group may have left a copy on the old shard
             drop_old_copies(self.solr, {pid: results[i].dup_group for i, pid in enumerate(ids) if i not in refused
                                         and pid in existing
@@ -1078,15 +1255,9 @@ class Ingestor:
                             self.commit_within_ms)
         for i, reason in refused.items():
             results[i] = Result(ids[i], "rejected", reason=f"Solr refused it: {reason}")
-        # written: now (and only now) the window, the caches and the boilerplate model learn the batch
-        for i, r in enumerate(new_recs):
-            if i not in refused:
-                self.window.add(r)
-        learn = [extracted[i] for i in range(len(batch))
+            self._unsend(fl, i)
+        learn = [extracted[i] for i in range(len(ids))
                  if i not in unchanged and i not in refused and extracted[i] is not None]
-        for i in range(len(batch)):
-            if extracted[i] is not None and i not in refused:
-                self._remember(ids[i], feats[i]["content"], extracted[i])
         self._to_learn.extend(self.state.journal(learn))  # durable before the batch is acknowledged
         if refused:
             self._reset_recent()

@@ -23,7 +23,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
@@ -136,8 +136,9 @@ class BoilerplateState:
         # journal records appended (since the start), of those the model holds, and dropped after saves
         self._journaled = self._held = self._dropped = 0
         self._journal: LearningJournal | None = None
-        # writes whose outcome is unknown, as (intent number in the journal or None, entries)
-        self._inflight: tuple[int | None, list[Intent]] | None = None
+        # writes whose outcome is not known yet, oldest first, as (intent number in the journal or None, entries,
+        # ids of their Extracted); those whose outcome is unknown for good (the write raised), the same way
+        self._inflight: list[tuple[int | None, list[Intent], list[int]]] = []
         self._unconfirmed: list[tuple[int | None, list[Intent]]] = []
         self._records: dict[int, LearningRecord] = {}  # id(Extracted) -> its record, from `intend` to `journal`
         if path is not None:
@@ -161,46 +162,69 @@ class BoilerplateState:
         return cls(model_path(state_dir, solr_url) if state_dir is not None else None, save_interval_s)
 
     def intend(self, writes: Iterable[tuple[str, str, Any]],
-               records: Iterable[LearningRecord | None] | None = None) -> list[LearningRecord]:
+               records: Iterable[LearningRecord | None] | None = None, keep_open: int = 0) -> list[LearningRecord]:
         """Before a write: the (id, content key, Extracted) of the postings it would teach the model (`records`:
         their learning records where already computed, e.g. by a worker process), kept
         (and journaled, fsynced) until `journal` settles them, so a write whose outcome never becomes known
         -- the process killed during the Solr request, a failed request Solr stored anyway -- is learned
-        later if Solr holds it (`unconfirmed`). Returns their learning records."""
-        self._settle_inflight()
+        later if Solr holds it (`unconfirmed`). Earlier intents not settled by then are writes that raised
+        (outcome unknown), except the newest `keep_open` (writes still in flight). Returns their learning
+        records."""
+        self._settle_inflight(keep_open)
         entries: list[Intent] = []
+        exids: list[int] = []
         for (pid, key, ex), rec in zip(writes, repeat(None) if records is None else records, strict=False):
             rec = self._records[id(ex)] = rec if rec is not None else learning_record(ex)
             entries.append((pid, key, rec))
-        if entries:
-            seq = None
-            if self._journal is not None:
-                with self._io_lock:
-                    seq = self._journal.intend(entries)
-            self._inflight = (seq, entries)
+            exids.append(id(ex))
+        seq = None
+        if entries and self._journal is not None:
+            with self._io_lock:
+                seq = self._journal.intend(entries)
+        self._inflight.append((seq, entries, exids))
         return [rec for _, _, rec in entries]
 
-    def _settle_inflight(self) -> None:
-        if self._inflight is not None:  # `intend` without `journal`: the write raised, its outcome is unknown
-            self._unconfirmed.append(self._inflight)
-            self._inflight = None
+    def _settle_inflight(self, keep_open: int = 0) -> None:
+        """Intents without `journal` but the newest `keep_open`: their writes raised, the outcome is unknown."""
+        while len(self._inflight) > keep_open:
+            self.abandon()
+
+    def abandon(self) -> None:
+        """The oldest write in flight failed: its outcome is unknown (`unconfirmed` settles it)."""
+        seq, entries, exids = self._inflight.pop(0)
+        self._forget(exids)
+        if entries:
+            self._unconfirmed.append((seq, entries))
+
+    def withdraw(self) -> None:
+        """The newest intent's write was never sent (its batch is decided again): settled, nothing learned."""
+        seq, _, exids = self._inflight.pop()
+        self._forget(exids)
+        if seq is not None:
+            self._append([], [seq])
+
+    def _forget(self, exids: Sequence[int]) -> None:
+        for k in exids:
+            self._records.pop(k, None)
 
     def journal(self, extracted: Iterable[Any]) -> list[LearningRecord]:
-        """After a successful write: make the written postings (Extracted or raw mappings) durable before
-        they are learned -- their learning records are appended to this process's journal and fsynced --
-        and settle the write's intent. Returns the records (for `add`)."""
+        """After a successful write (the oldest in flight): make the written postings (Extracted or raw
+        mappings) durable before they are learned -- their learning records are appended to this process's
+        journal and fsynced -- and settle the write's intent. Returns the records (for `add`)."""
         records = [self._records.get(id(ex)) or learning_record(ex) for ex in extracted]
-        self._records.clear()
-        ok = [self._inflight[0]] if self._inflight is not None and self._inflight[0] is not None else []
-        self._inflight = None
+        ok: list[int] = []
+        if self._inflight:
+            seq, _, exids = self._inflight.pop(0)
+            self._forget(exids)
+            ok = [seq] if seq is not None else []
         self._append(records, ok)
         return records
 
-    def unconfirmed(self) -> list[Intent]:
+    def unconfirmed(self, keep_open: int = 0) -> list[Intent]:
         """(id, content key, record) of the postings of writes whose outcome is unknown (this process's failed
-        writes, a dead process's cut-off one): the caller learns those Solr holds with that content key and
-        calls `confirm`."""
-        self._settle_inflight()
+        writes, a dead process's cut-off one; not the newest `keep_open` in flight): the caller learns those
+        Solr holds with that content key and calls `confirm`."""
+        self._settle_inflight(keep_open)
         return [e for _, entries in self._unconfirmed for e in entries]
 
     def confirm(self, records: Iterable[LearningRecord]) -> list[LearningRecord]:
