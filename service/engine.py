@@ -335,7 +335,8 @@ def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
 
 def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None,
                 extra: tuple[np.ndarray, np.ndarray] | None = None,
-                phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None) -> dict[str, Any]:
+                phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None,
+                trace: dict[str, Any] | None = None) -> dict[str, Any]:
     """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays.
 
     Candidates: equal exact keys (content, canonical URL, profile signature) and equal LSH band keys
@@ -348,7 +349,9 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
     it gets them anyway or their rows are already connected. `phases` (a `Phases`) shows and times
     the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`). Consumes `f`: its sketch
-    and band columns are released once the candidates are decided, before the verifier runs.
+    and band columns are released once the candidates are decided, before the verifier runs. `trace` (a dict,
+    for evaluation): filled with the pairs the Verifier scored, `verified` (i, j, accepted, score), and every
+    accepted pair, `accepted` (i, j).
     """
     n = len(f.content)
     nn = max(n, 1)
@@ -371,10 +374,15 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
         del pending
         ok, vscore, why = verify(vi, vj, ve)
         ok = np.asarray(ok, bool)
+        if trace is not None:
+            trace["verified"] = (vi, vj, ok, np.asarray(vscore, np.float32))
         vbits = np.full(int(ok.sum()), decision_glue.VERIFIED, np.int32)
         parts.append((vi[ok], vj[ok], np.asarray(vscore, np.float32)[ok], vbits, ve[ok]))
         for k in np.flatnonzero(ok).tolist():
             verified_why[int(_codes(vi[k], vj[k], nn))] = why[k]
+    if trace is not None:
+        trace["accepted"] = tuple(np.concatenate([p[k] for p in parts]).astype(np.int64) if parts
+                                  else np.zeros(0, np.int64) for k in range(2))
     with phases("grouping", 1, " steps") as bar:
         res = _groups(n, first_key, parts, verified_why, nn)
         bar.update(1)
