@@ -162,7 +162,8 @@ def how_joined(pairs: Sequence[tuple[int, int]], n: int, trace: Mapping[str, Any
     return out
 
 
-def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None) -> list[dict[str, Any]]:
+def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, seed: int | None = None
+               ) -> list[dict[str, Any]]:
     """Group-level grouped CV (see the module docstring): one result per language and label file."""
     from service import train as recipe_mod
     from service.eval import load_label_sets, read_postings, train_rows_of, training_set
@@ -176,7 +177,7 @@ def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None) ->
         sets = load_label_sets(postings, paths)
     ts = training_set(sets)
     recipe = recipe_mod.model_recipe(ts, load_model(), k)
-    folds = recipe_mod.group_folds(ts.groups, k)
+    folds = recipe_mod.group_folds(ts.groups, k, seed)
     rows_of = train_rows_of(sets)
     same = np.zeros(len(ts.labels), bool)
     pairwise = np.zeros(len(ts.labels), bool)
@@ -252,10 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line per setting")
     ap.add_argument("--cv", type=int, default=0, metavar="K",
                     help="group-level grouped K-fold CV of the shipped recipe on the training side (default mode)")
+    ap.add_argument("--cv-seed", type=int, default=None, metavar="S",
+                    help="with --cv: groups to folds in a seeded random order (service.train.group_folds)")
     args = ap.parse_args(argv)
     root = Path(args.data_dir)
     if args.cv:
-        for r in grouped_cv(root, args.lang or ["en", "zh", "ja"], args.cv, args.workers):
+        for r in grouped_cv(root, args.lang or ["en", "zh", "ja"], args.cv, args.workers, args.cv_seed):
             if args.json:
                 print(orjson.dumps(r).decode())
                 continue
