@@ -106,6 +106,26 @@ def pair_evidence(cols: Mapping[str, np.ndarray], ntok: np.ndarray, ii: np.ndarr
     return accept, score, bits, conflict("company")
 
 
+#: Verified pairs join two groups only while the pairs the Verifier scored across them (accepted and rejected)
+#: average at least `link_cut()`: this -- more likely one job than two; vetoed pairs are capped below it -- or
+#: the model's lowest threshold when that is lower (service.graph.constrained_labels: average linkage).
+#: Grouped CV off the groups (benchmarks/eval_dedup_pairs.py --cv 5, README): the chains that merged PARTIAL
+#: pairs went through pairs scored 0.09 and 0.23, the chains that joined true duplicates through 0.90-0.94.
+CANNOT_LINK = 0.5
+
+
+def link_cut() -> float:
+    """The average score of the pairs across two groups below which verified pairs do not join them:
+    CANNOT_LINK, or the verifier model's lowest threshold (global or per language) when lower, so a lone
+    accepted pair always joins."""
+    try:
+        from signatures.decide import load_model
+    except ImportError:
+        return CANNOT_LINK
+    model = load_model()
+    return min([CANNOT_LINK, model.threshold, *(model.thresholds or {}).values()])
+
+
 def make_verifier(boilerplate: Any | None = None) -> Any | None:
     """A Verifier using `boilerplate` (a signatures.boilerplate.BoilerplateModel), or None when
     signatures.decide is not available."""

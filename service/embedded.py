@@ -205,13 +205,15 @@ def _call(task: tuple[Callable[..., _Rows], tuple]) -> _Rows:
 
 
 def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Mapping[str, str] | None = None,
-               workers: int | None = None, quiet: bool = False, verify: bool = True) -> Summary:
+               workers: int | None = None, quiet: bool = False, verify: bool = True,
+               trace: dict[str, Any] | None = None) -> Summary:
     """Deduplicate a postings file and write one JSON line per posting to `output`.
 
     `verify` (default): ambiguous MinHash pairs (no exact-content/URL evidence, estimated Jaccard >=
     FIELD_JACCARD) are decided by the issue-5 Verifier with a boilerplate model fitted on the postings
     involved; they are read again, so stdin is spooled to a temporary file. `verify=False` is the fast
-    placeholder rule (vectorized, for very large inputs).
+    placeholder rule (vectorized, for very large inputs). `trace`: see `engine.find_groups` (rows are the
+    output's line numbers).
     """
     kind = io.detect_format(path, fmt)
     if verify and path == "-":
@@ -221,7 +223,7 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         with tempfile.NamedTemporaryFile("wb", suffix="." + kind, delete=False) as tmp:
             shutil.copyfileobj(sys.stdin.buffer, tmp)
         try:
-            return dedup_file(tmp.name, output, kind, mapping, workers, quiet, verify)
+            return dedup_file(tmp.name, output, kind, mapping, workers, quiet, verify, trace)
         finally:
             os.unlink(tmp.name)
     t0 = time.perf_counter()
@@ -248,7 +250,8 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         verifier = PairVerifier(source, len(store.ids), pool, workers, phases, phases.timings) if verify else None
         store.index.clear()  # folding re-sightings is done; the id -> row map is not needed any more
         res = find_groups(feats, first_key, verifier,
-                          candidates.block_pairs(store.block_keys(), first_key) if verify else None, phases)
+                          candidates.block_pairs(store.block_keys(), first_key) if verify else None, phases,
+                          trace=trace)
     del feats
     with phases("writing", len(store.ids), " postings") as bar:
         _write(output, store, res, bar)

@@ -6,7 +6,9 @@ call `find_groups`; ambiguous pairs go to a `verify` callback (service.verify_st
 Verifier in bounded memory). Candidate sources: equal exact keys (content, canonical URL, profile
 signature), equal LSH band keys (sorted neighbourhood per band, so a huge bucket costs linear time)
 and, with the Verifier, the blocking keys of service.candidates. Groups are the connected components
-of the accepted pairs; a group's canonical posting is its earliest first_seen, then input order.
+of the accepted pairs, except that verified pairs do not join two groups whose pairs the Verifier scored
+average below decision_glue.link_cut() (service.graph.constrained_labels: a chain A~B~C does not merge A and C
+the Verifier scored clearly apart); a group's canonical posting is its earliest first_seen, then input order.
 `Phases` names and times each step and shows a progress bar with ETA for it.
 """
 
@@ -26,7 +28,7 @@ import numpy as np
 
 from service import candidates, decision_glue
 from service.features import FeatureBatch
-from service.graph import component_labels
+from service.graph import constrained_labels
 
 WINDOW = 3            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
 PREFIX_SLOTS = 16     # sketch slots compared first ...
@@ -294,13 +296,26 @@ def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, np.ndarray], par
 
 
 def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
-            verified_why: dict[int, tuple[str, ...]], nn: int) -> dict[str, Any]:
-    """Connected components of the accepted pairs, the canonical row per group (earliest first_seen, then
-    input order) and each row's best accepted edge (score, evidence bits, estimate, matched row, reasons)."""
+            verified_why: dict[int, tuple[str, ...]], nn: int, scored: tuple[np.ndarray, ...],
+            links: tuple[np.ndarray, np.ndarray]) -> dict[str, Any]:
+    """The groups of the accepted pairs (service.graph.constrained_labels: exact / URL / placeholder pairs and
+    `links` always join, verified pairs strongest first while the `scored` pairs (i, j, score) across the two
+    groups average at least decision_glue.link_cut()), the canonical row
+    per group (earliest first_seen, then input order) and each row's best accepted edge inside its group
+    (score, evidence bits, estimate, matched row, reasons)."""
     cat = [np.concatenate([p[k] for p in parts]) if parts else np.zeros(0) for k in range(5)]
     ai, aj = cat[0].astype(np.int64), cat[1].astype(np.int64)
     ascore, abits, aest = cat[2].astype(np.float32), cat[3].astype(np.int32), cat[4].astype(np.float32)
-    label = component_labels(ai, aj, n)
+    accepted = len(ai)
+    li, lj = (np.asarray(x, np.int64) for x in links)
+    label = constrained_labels(np.concatenate([ai, li]), np.concatenate([aj, lj]),
+                               np.concatenate([(abits & decision_glue.VERIFIED) == 0, np.ones(len(li), bool)]),
+                               np.concatenate([ascore, np.zeros(len(li), np.float32)]),
+                               np.asarray(scored[0], np.int64), np.asarray(scored[1], np.int64), scored[2], n,
+                               decision_glue.link_cut() if len(scored[0]) else 0.0)
+    joined = label[ai] == label[aj]  # an accepted pair whose groups stayed apart is no row's match
+    if not joined.all():
+        ai, aj, ascore, abits, aest = ai[joined], aj[joined], ascore[joined], abits[joined], aest[joined]
     order = np.lexsort((np.arange(n), first_key, label))
     first_of = np.ones(n, bool)
     first_of[1:] = label[order][1:] != label[order][:-1]
@@ -330,12 +345,14 @@ def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
             reasons[r] = verified_why.get(int(_codes(np.int64(r), match[r], nn)), ())
     evidence = {name: int(((abits & bit) != 0).sum()) for bit, name in decision_glue.WHY_NAMES}
     return {"label": label, "canonical": canonical, "score": best_score, "bits": best_bits, "est": best_est,
-            "match": match, "accepted": len(ai), "evidence": evidence, "reasons": reasons}
+            "match": match, "accepted": accepted, "evidence": evidence, "reasons": reasons}
 
 
 def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None,
                 extra: tuple[np.ndarray, np.ndarray] | None = None,
-                phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None) -> dict[str, Any]:
+                phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None,
+                trace: dict[str, Any] | None = None, links: tuple[np.ndarray, np.ndarray] | None = None
+                ) -> dict[str, Any]:
     """Group postings: returns per row `label`, `canonical`, `score`, `bits`, `est`, `match` arrays.
 
     Candidates: equal exact keys (content, canonical URL, profile signature) and equal LSH band keys
@@ -348,7 +365,11 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
     it gets them anyway or their rows are already connected. `phases` (a `Phases`) shows and times
     the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`). Consumes `f`: its sketch
-    and band columns are released once the candidates are decided, before the verifier runs.
+    and band columns are released once the candidates are decided, before the verifier runs. `trace` (a dict,
+    for evaluation): filled with the pairs the Verifier scored, `verified` (i, j, accepted, score), and every
+    accepted pair, `accepted` (i, j). Groups: `_groups` -- verified pairs join two groups only while the pairs
+    the Verifier scored across them average at least decision_glue.link_cut(); `links` (rows i, rows j) join
+    rows known to be together beforehand (the index's stored groups) like exact evidence.
     """
     n = len(f.content)
     nn = max(n, 1)
@@ -359,6 +380,8 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     parts, pending, n_pairs, n_candidates = _evidence(f, nn, source, verify is not None, phases)
     del source
     verified_why: dict[int, tuple[str, ...]] = {}
+    e = np.zeros(0, np.int64)
+    scored: tuple[np.ndarray, ...] = (e, e, np.zeros(0))
     if verify is not None and extra is not None and len(extra[0]):
         xi, xj, xe = _blocking_pending(f, extra, parts, pending, nn)
         n_pairs += len(xi)
@@ -371,12 +394,19 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
         del pending
         ok, vscore, why = verify(vi, vj, ve)
         ok = np.asarray(ok, bool)
+        if trace is not None:
+            trace["verified"] = (vi, vj, ok, np.asarray(vscore, np.float32))
+        known = ~np.isnan(np.asarray(vscore, np.float64))  # NaN: not decided (index), no evidence either way
+        scored = (vi[known], vj[known], np.asarray(vscore, np.float64)[known])
         vbits = np.full(int(ok.sum()), decision_glue.VERIFIED, np.int32)
         parts.append((vi[ok], vj[ok], np.asarray(vscore, np.float32)[ok], vbits, ve[ok]))
         for k in np.flatnonzero(ok).tolist():
             verified_why[int(_codes(vi[k], vj[k], nn))] = why[k]
+    if trace is not None:
+        trace["accepted"] = tuple(np.concatenate([p[k] for p in parts]).astype(np.int64) if parts
+                                  else np.zeros(0, np.int64) for k in range(2))
     with phases("grouping", 1, " steps") as bar:
-        res = _groups(n, first_key, parts, verified_why, nn)
+        res = _groups(n, first_key, parts, verified_why, nn, scored, links if links is not None else (e, e))
         bar.update(1)
     res["pairs"] = np.array([n_pairs, n_candidates, res.pop("accepted")])
     return res

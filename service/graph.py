@@ -1,4 +1,6 @@
-"""Connected components of accepted duplicate pairs: the groups of embedded dedup and recompute."""
+"""Groups of accepted duplicate pairs, one implementation for dedup, recompute and index: the connected
+components of the accepted pairs, except that verified pairs do not join two groups whose pairs the verifier
+scored (accepted and rejected) average below a cut: average linkage over the scored pairs."""
 
 from __future__ import annotations
 
@@ -12,3 +14,68 @@ def component_labels(ai: np.ndarray, aj: np.ndarray, n: int) -> np.ndarray:
 
     graph = coo_matrix((np.ones(len(ai), np.int8), (ai, aj)), shape=(n, n))
     return connected_components(graph, directed=False)[1]
+
+
+def constrained_labels(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, strength: np.ndarray,
+                       si: np.ndarray, sj: np.ndarray, sscore: np.ndarray, n: int, cut: float) -> np.ndarray:
+    """Group label (0..G-1) per row. Accepted pairs (ai, aj) join their rows' groups: `hard` ones (exact
+    content, URL, a stored group) always, the others strongest first, and only when the pairs the verifier
+    scored across the two groups (si, sj, sscore: accepted and rejected) average at least `cut` -- so a chain
+    A~B~C does not merge A and C when the verifier said A and C are clearly different jobs, yet one doubtful
+    pair among several agreeing ones does not split a group. Without a scored pair below `cut` inside a
+    component these are exactly its connected components; only components holding one are decided pair by
+    pair (in Python, over their rows only: the cost follows the conflicts, not the input)."""
+    label = component_labels(ai, aj, n)
+    sscore = np.asarray(sscore, np.float64)
+    inside = label[si] == label[sj]
+    low = inside & (sscore < cut)
+    if not low.any():
+        return label
+    hot = np.zeros(int(label.max()) + 1, bool)
+    hot[label[si[low]]] = True
+    hard = np.asarray(hard, bool)
+    e = np.flatnonzero(hot[label[ai]])
+    lo, hi = np.minimum(ai[e], aj[e]), np.maximum(ai[e], aj[e])
+    e = e[np.lexsort((hi, lo, -np.asarray(strength, np.float64)[e], ~hard[e]))]
+    parent: dict[int, int] = {}
+    across: dict[int, dict[int, list[float]]] = {}  # root -> other root -> [score sum, pairs] of the pairs across
+    c = np.flatnonzero(inside & hot[label[si]])
+    for x, y, v in zip(si[c].tolist(), sj[c].tolist(), sscore[c].tolist(), strict=True):
+        for p, q in ((x, y), (y, x)):
+            acc = across.setdefault(p, {}).setdefault(q, [0.0, 0])
+            acc[0] += v
+            acc[1] += 1
+
+    def find(x: int) -> int:
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    for a, b, h in zip(ai[e].tolist(), aj[e].tolist(), hard[e].tolist(), strict=True):
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            continue
+        total, count = across.get(ra, {}).get(rb, (0.0, 0))
+        if not h and count and total < cut * count:
+            continue
+        if len(across.get(ra, ())) < len(across.get(rb, ())):
+            ra, rb = rb, ra
+        parent[rb] = ra
+        mine = across.setdefault(ra, {})
+        mine.pop(rb, None)
+        for z, (total, count) in across.pop(rb, {}).items():  # rb's pairs across are ra's now
+            if z == ra:
+                continue
+            theirs = across[z]
+            del theirs[rb]
+            acc = mine.setdefault(z, [0.0, 0])
+            acc[0] += total
+            acc[1] += count
+            theirs[ra] = list(acc)
+    rows = np.flatnonzero(hot[label])
+    key = label.astype(np.int64)
+    key[rows] = len(hot) + np.fromiter((find(r) for r in rows.tolist()), np.int64, len(rows))
+    return np.unique(key, return_inverse=True)[1].reshape(-1)

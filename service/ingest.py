@@ -896,15 +896,14 @@ class Ingestor:
     def _pair_verifier(self, recs: Sequence[_Rec], together: np.ndarray) -> Verify | None:
         """The engine's `verify` over rows of `recs`: the Verifier with the collection's boilerplate model
         (prepared postings reused across batches while the model is unchanged); the text from the record,
-        the cache, else Solr. A pair whose text is gone (deleted meanwhile) is no duplicate. Pairs are
-        decided in rounds, per two parts the likeliest pair (highest estimate) first: a pair whose postings
-        are already together -- the same `together` code (their stored group) or joined by a pair accepted
-        in an earlier round -- cannot change the grouping, so it is not decided (not accepted, score 0)."""
+        the cache, else Solr. Every pair is decided, as dedup decides it (the engine's grouping weighs the
+        rejected pairs across two groups too), but a pair whose postings are already together -- the same
+        `together` code, their stored group -- and a pair whose text is gone (deleted meanwhile): not
+        accepted, score NaN (not decided)."""
         v = self.verifier
         if v is None:
             return None
         prepared: dict[int, Any] = {}
-        link_i, link_j = _chain(together)
 
         def prep(r: int) -> Any | None:
             if r not in prepared:
@@ -916,30 +915,17 @@ class Ingestor:
         def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
             accept = np.zeros(len(vi), bool)
-            score = np.zeros(len(vi), np.float32)
+            score = np.full(len(vi), np.nan, np.float32)
             why: list[tuple[str, ...]] = [()] * len(vi)
-            left = np.arange(len(vi))
-            while len(left):
-                acc = np.flatnonzero(accept)
-                lab = component_labels(np.concatenate([vi[acc], link_i]), np.concatenate([vj[acc], link_j]), len(recs))
-                left = left[lab[vi[left]] != lab[vj[left]]]
-                if not len(left):
-                    break
-                a, b = lab[vi[left]], lab[vj[left]]
-                lo, hi = np.minimum(a, b), np.maximum(a, b)
-                order = np.lexsort((-est[left], hi, lo))
-                first = np.ones(len(order), bool)
-                first[1:] = (lo[order][1:] != lo[order][:-1]) | (hi[order][1:] != hi[order][:-1])
-                sel = left[order[first]]
-                left = np.setdiff1d(left, sel, assume_unique=True)
-                rows = np.unique(np.concatenate([vi[sel], vj[sel]])).tolist()
-                self._fetch_extracted([recs[r] for r in rows if r not in prepared])
-                todo = [k for k in sel.tolist() if prep(int(vi[k])) is not None and prep(int(vj[k])) is not None]
-                pairs = [(prepared[int(vi[k])], prepared[int(vj[k])]) for k in todo]
-                for k, d in zip(todo, v.decide_many(pairs, explain_all=False), strict=True):  # reasons: duplicates only
-                    accept[k], score[k] = d.duplicate, d.score
-                    why[k] = tuple(d.reasons) if d.duplicate else ()
-                self.stats["verifier_pairs"] += len(todo)
+            left = np.flatnonzero(together[vi] != together[vj])
+            rows = np.unique(np.concatenate([vi[left], vj[left]])).tolist()
+            self._fetch_extracted([recs[r] for r in rows if r not in prepared])
+            todo = [k for k in left.tolist() if prep(int(vi[k])) is not None and prep(int(vj[k])) is not None]
+            pairs = [(prepared[int(vi[k])], prepared[int(vj[k])]) for k in todo]
+            for k, d in zip(todo, v.decide_many(pairs, explain_all=False), strict=True):  # reasons: duplicates only
+                accept[k], score[k] = d.duplicate, d.score
+                why[k] = tuple(d.reasons) if d.duplicate else ()
+            self.stats["verifier_pairs"] += len(todo)
             return accept, score, why
 
         return verify
@@ -963,7 +949,8 @@ class Ingestor:
                 xi, xj = xi[keep], xj[keep]
             extra = (xi, xj)
         source = BatchSource(f, first_new, max(len(recs), 1)) if first_new is not None else None
-        return find_groups(f, first_key, verify, extra, source=source)
+        return find_groups(f, first_key, verify, extra, source=source,
+                           links=_chain(together) if together is not None else None)
 
     def _dates(self, p: Mapping[str, Any], old: Mapping[str, Any] | None, now: str) -> tuple[str, str, int]:
         """first_seen, last_seen and seen_count of a posting as it will be stored (a re-sighting moves them)."""
