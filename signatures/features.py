@@ -39,7 +39,7 @@ from signatures.extract import (
     normalize_line,
     role_families,
 )
-from signatures.roles_zh import ZhRole, same_zh_role, zh_announced, zh_role
+from signatures.roles_zh import ZhRole, same_zh_role, zh_announced, zh_role, zh_title_roles
 
 __all__ = [
     "ALWAYS_KNOWN",
@@ -96,7 +96,7 @@ FEATURES: tuple[str, ...] = (
     "employer_jobs",  # English: 1 same employer and the same particular job set by the GUIDE: every role kept, or one of
     # three or more added, dropped or swapped (roles_changed < 0.5, at most one role each way), whatever the
     # rewording; roles naming no particular job
-    # ("Software Engineer" at a company hiring for many teams) give 0
+    # ("Software Engineer" at a company hiring for many teams) give 0. Chinese: the same, read strictly (_zh_same_jobs)
     "roles_halved",  # English: 1 when both announce roles, each with a role word, no evidence of two employers, and
     # half or more of the larger role list changed (one of two roles added or dropped, another single role):
     # another job set (PARTIAL)
@@ -324,6 +324,7 @@ class Prepared:
     role_names: tuple[str, ...] = ()  # the name of each of `roles`
     role_parts: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()  # _cjk_role_parts of each
     zh_roles: tuple[ZhRole, ...] = ()  # Chinese postings: each of `role_names` read as a name (see roles_zh)
+    zh_title: tuple[ZhRole, ...] = ()  # Chinese postings: the distinct roles the title announces (zh_title_roles)
     duties: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))  # see duty_shingles
     terms: frozenset[str] = frozenset()  # employment type, pay unit, shift as "dimension:value" (see job_terms)
     worded: bool = False  # English: every announced role has a role word (see _worded)
@@ -480,6 +481,8 @@ def prepare_unweighted(ex: Extracted, needs: frozenset[str] | None = None,
         role_names=merged[1],
         role_parts=tuple(map(_cjk_role_parts, merged[1])),
         zh_roles=tuple(map(zh_role, merged[1])) if ex.lang == "zh" else (),
+        zh_title=tuple(map(zh_role, _merge_named(zh_title_roles(ex.title, employers), True)[1]))
+        if ex.lang == "zh" else (),
         duties=_NO_SHINGLES if "duties" in skip else duty_shingles(ex),
         role_keys=tuple(k for k in dict.fromkeys(_search_form(r) for r in announced) if len(k) >= 4),
         employers=employers,
@@ -835,6 +838,32 @@ def _unspecific(role_words: Sequence[frozenset[str]]) -> bool:
     """Whether an English posting's roles are all unspecific ("Software Engineer", "Engineers"): the same
     name at one employer may be another team's job (`employer_jobs` does not count it)."""
     return all(w <= _UNSPECIFIC_ROLE_WORDS for w in role_words)
+
+
+def _zh_same_jobs(a: Prepared, b: Prepared) -> bool:
+    """`employer_jobs` of two Chinese postings of one employer: the GUIDE's same job set read strictly, as their
+    role lists are read less reliably than English ones. The employer named alike (a recruiter's shared contact
+    posts several projects' jobs); not two pay tiers posted within a day (two offers); particular roles (not a
+    head alone: 工程师, 开发, 实习生); at most one role added and one dropped, fewer than half changed, each kept
+    role the same specialty (区块链开发 is not 区块链协议与架构工程师) — in the role lists and, when both titles name
+    roles, in the titles too (the body adds roles named in passing). `roles_halved` stays English-only: on
+    Chinese training pairs it lowered duplicates whose lists the body had inflated and kept out no PARTIAL."""
+    if not (names_agree(a.employers, b.employers) or a.sites & b.sites):
+        return False
+    if a.salaries and b.salaries and not a.salaries & b.salaries and abs(a.day - b.day) < 1.0:
+        return False
+    if any(all(not (k.spec or k.latin) for k in p.zh_roles) for p in (a, b)):
+        return False
+    return _zh_kept(a.zh_roles, b.zh_roles) and (not (a.zh_title and b.zh_title) or _zh_kept(a.zh_title, b.zh_title))
+
+
+def _zh_kept(a: tuple[ZhRole, ...], b: tuple[ZhRole, ...]) -> bool:
+    """Whether two Chinese role lists are one job set by the GUIDE: at most one role added and one dropped and
+    fewer than half changed, roles matched only as the same specialty and Latin words (`same_zh_role` otherwise
+    lets one specialty within another agree)."""
+    m = _role_match(a, b, lambda x, y: x.spec == y.spec and x.latin == y.latin and same_zh_role(x, y),
+                    lambda x, y: 0.0)
+    return len(a) + len(b) - 2 * m <= 2 and _roles_changed(a, b, m) < 0.5
 
 
 def _worded(announced: tuple[str, ...]) -> bool:
@@ -1228,6 +1257,8 @@ def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None)
         if f[_I["employer_same"]] and not halved and len(ra) + len(rb) - 2 * matched <= 2 and \
                 not (_unspecific(ra) or _unspecific(rb)):  # at most one role added and one dropped
             f[_I["employer_jobs"]] = 1.0
+    elif jobs and f[_I["employer_same"]] and a.zh_roles and b.zh_roles and _zh_same_jobs(a, b):
+        f[_I["employer_jobs"]] = 1.0
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from signatures.extract import _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
 
-__all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role"]
+__all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role", "zh_title_roles"]
 
 
 class ZhRole(NamedTuple):
@@ -205,12 +205,18 @@ def title_role_key(title: str, employer: str = "") -> str:
     words; `employer`, the employer's name, left out of it: coarser than `same_zh_role`, a candidate key, not a
     decision), "" when the title names none:
     a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师)."""
-    from signatures.extract import _title_roles
     from signatures.features import _simplified
 
-    roles = zh_announced(tuple(_title_roles(title, "zh", True)), title, (), frozenset({employer} - {""}))
-    for name in roles:
+    for name in zh_title_roles(title, frozenset({employer} - {""})):
         k = zh_role(_simplified(name))
         if k.head and (k.spec or k.latin):
             return f"{k.head}|{','.join(sorted(k.families))}|{','.join(sorted(k.latin))}"
     return ""
+
+
+def zh_title_roles(title: str, employers: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The roles a Chinese title announces, as names (`zh_announced` of the title alone): what the poster put up
+    front, without the roles the body adds (a team member named in a duty line, "(developer, devops)")."""
+    from signatures.extract import _title_roles
+
+    return zh_announced(tuple(_title_roles(title, "zh", True)), title, (), employers)

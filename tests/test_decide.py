@@ -971,6 +971,49 @@ def test_several_roles_changed_in_a_long_list_are_no_same_job_set() -> None:
     assert f["roles_changed"] < 0.5 and f["employer_jobs"] == 0.0
 
 
+# --- issue 9, Chinese job sets (helper s8-zhjobs) ------------------------------------------------------------
+
+def _zh_board_post(pid: str, company: str, roles: list[str], date: str = "2026-01-05T08:00:00Z",
+                   contact: str = "lin.hr@gmail.com", pay: str = "") -> dict[str, Any]:
+    """A Chinese hiring-board post written for these tests: `公司招聘岗位` title, one duty line per role."""
+    body = ["青禾链科做跨链结算网关，团队十二人，全员远程。", "### 招聘岗位",
+            *(f"- {r}：负责相关模块的开发与维护" for r in roles), "### 工作地点", "远程",
+            *((f"### 薪资\n{pay}",) if pay else ()), f"### 联系方式\n简历请发送至 {contact}"]
+    return {"id": pid, "title": f"{company}招聘{'、'.join(roles)}", "company": company,
+            "description": "\n".join(body), "posted_at": date}
+
+
+def _zh_jobs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
+    return dict(zip(FEATURES, pair_features(prepare(a), prepare(b)).tolist(), strict=True))
+
+
+def test_chinese_posts_of_one_employer_and_one_job_set_read_as_employer_jobs() -> None:
+    """employer_jobs for Chinese posts (the GUIDE's "one role added or dropped among three or more" is an update):
+    the employer named alike, every kept role the same specialty. Not for one of two roles dropped, a head alone
+    (工程师), one specialty within another (区块链 / 区块链协议与架构), two companies sharing a recruiter's contact, two
+    pay tiers posted minutes apart; roles_halved stays English-only (texts written for this test)."""
+    three = ["前端工程师", "智能合约工程师", "测试工程师"]
+    later = "2026-02-05T08:00:00Z"
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", three), _zh_board_post("b", "青禾链科", three[:2], later))
+    assert f["employer_jobs"] == 1.0 and f["roles_changed"] < 0.5
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", ["智能合约工程师"], pay="月薪 20000-30000 元"),
+                 _zh_board_post("b", "青禾链科", ["高级智能合约工程师"], later, pay="月薪 25000-35000 元"))
+    assert f["employer_jobs"] == 1.0  # re-levelled and the pay changed a month later: the same job
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", ["前端工程师", "后端工程师"]),
+                 _zh_board_post("b", "青禾链科", ["前端工程师"], later))
+    assert f["roles_changed"] == 0.5 and f["employer_jobs"] == 0.0 and f["roles_halved"] == 0.0
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", ["工程师"]), _zh_board_post("b", "青禾链科", ["工程师"], later))
+    assert f["roles_known"] == 1.0 and f["employer_jobs"] == 0.0
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", ["区块链开发工程师"]),
+                 _zh_board_post("b", "青禾链科", ["区块链协议与架构工程师"], later))
+    assert f["role_sim"] == 1.0 and f["employer_jobs"] == 0.0
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", three), _zh_board_post("b", "石桥数据", three, later))
+    assert f["employer_same"] == 1.0 and f["employer_jobs"] == 0.0  # the same recruiter's mail, two companies
+    f = _zh_jobs(_zh_board_post("a", "青禾链科", ["智能合约工程师"], pay="月薪 20000-30000 元"),
+                 _zh_board_post("b", "青禾链科", ["智能合约工程师"], "2026-01-05T08:40:00Z", pay="月薪 40000-50000 元"))
+    assert f["salary_differs"] == 1.0 and f["employer_jobs"] == 0.0
+
+
 def test_roles_named_in_lowercase_in_a_sentence_count_when_nothing_else_names_one() -> None:
     """A post naming its roles only in sentences in lowercase ("We need product minded engineers who ...",
     "we are looking for implementation leads that ...") announces them: two roles then one is half the job set
