@@ -61,6 +61,11 @@ _EMPLOYER_WORDS = frozenset("crypto cex dex web3 defi exchange fintech startup r
 _LEVEL_FAMILIES = frozenset({"lead", "founding"})
 _LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#]*|[0-9]+[a-z][a-z0-9]*")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
+#: Specialty words that say the same (general vocabulary, not one employer's): a region is 区域 / 地区 / 大区
+#: (区域负责人 = 地区经理: one regional head, the level head re-worded), overseas is 海外 / 国际, customer
+#: service is 客服 / 客户服务 / 客户支持.
+_SPEC_SYNONYMS = {"地区": "区域", "大区": "区域", "国际": "海外", "客户服务": "客服", "客户支持": "客服"}
+_SPEC_SYNONYM_RE = re.compile("|".join(sorted(_SPEC_SYNONYMS, key=len, reverse=True)))
 
 
 @line_cache
@@ -68,7 +73,7 @@ def zh_role(name: str) -> ZhRole:
     """`ZhRole` of one role name (written in simplified characters)."""
     low = _LEVEL_RE.sub(" ", unicodedata.normalize("NFKC", name).lower())
     words = _LATIN_WORD_RE.findall(low)
-    han = "".join(_HAN_RE.findall(low))
+    han = _SPEC_SYNONYM_RE.sub(lambda m: _SPEC_SYNONYMS[m.group()], "".join(_HAN_RE.findall(low)))
     head = ""
     m = _HEAD_RE.search(han)
     if m:
@@ -120,11 +125,14 @@ _NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|�
                           # 对密码学…有研究, 必须掌握自动化测试, 以上职缺…欢迎联络hr)
                           r"使用|熟练|必须|需要|要求|拥有|具有|有(?!限)|对(?!冲)|欢迎|以上|愿意|深入|扎实|良好|至少|实现|主导|跟进)|"
                           # two activities joined: a duty, not a person (应用服务端架构设计和开发, 系统设计与开发)
-                          r"(?:和|与|及)(?:开发|研究|测试|设计|维护|实现|优化)$")
+                          r"(?:和|与|及)(?:开发|研究|测试|设计|维护|实现|优化)$|"
+                          # a way of working, not a person: AI 驱动开发 (AI-driven development), 测试驱动开发 (TDD),
+                          # AI辅助开发, 架构设计 (the architect's task, 架构师 the person)
+                          r"(?:驱动|辅助)\s*(?:开发|设计|测试)$|架构设计$")
 #: One role name run into the next at a seniority word: "跨链专家高级跨链工程师" = 跨链专家 + 高级跨链工程师.
 _RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
-#: A role line's label alone ("岗位", "职位名称"): names no role.
-_LABEL_RE = re.compile(r"(?:招聘|急招)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title|"
+#: A role line's label alone ("岗位", "职位名称"), or a count of jobs ("多岗位": several positions): names no role.
+_LABEL_RE = re.compile(r"(?:招聘|急招)?(?:多个?|多個|若干|各类?|各類|其他|其它|核心)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title|"
                        r"联系方式|聯繫方式|全职|全職|兼职|兼職")
 _HAN_GAP_RE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|寻找|招")

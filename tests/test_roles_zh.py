@@ -104,3 +104,38 @@ def test_employer_names_left_out_longest_first_whatever_the_string_hashes() -> N
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo,
                            env={"PYTHONHASHSEED": str(seed)}).stdout.strip() for seed in range(8)}
     assert outs == {"('后端工程师',)"}
+
+
+# --------------------------------------------------------------------------- s8-zhroles: synonyms, ways of working, job counts
+
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("青石诚聘 区域负责人", "青石诚聘 地区经理"),  # a regional head: 区域 = 地区, 负责人 / 经理 one level head re-worded
+    ("青石诚聘 大区经理", "青石诚聘 区域主管"),
+    ("青石诚聘 国际市场经理", "青石诚聘 海外市场经理"),  # 国际 = 海外
+    ("青石诚聘 客户服务专员", "青石诚聘 客服专员"),  # 客户服务 = 客服
+])
+def test_general_synonyms_of_a_specialty_name_one_role(t1: str, t2: str) -> None:
+    assert _f(t1, t2) == 1.0
+
+
+def test_a_synonym_does_not_join_two_specialties() -> None:
+    """Synonyms only map words that say the same: a regional head is still not a product head or a BD head."""
+    assert _f("青石诚聘 区域负责人", "青石诚聘 产品负责人") == 0.0
+    assert _f("青石诚聘 地区经理", "青石诚聘 BD经理") == 0.0
+
+
+def test_a_way_of_working_is_no_role() -> None:
+    """A requirement's heading naming a way of working (AI 驱动开发 = AI-driven development, 测试驱动开发 = TDD) or an
+    architect's task (架构设计) ends in a role word but names no person: it adds no role to the posting."""
+    body = ("## 岗位要求、职责\nAI 驱动开发 (AI-Driven Workflow)：\n- 有用 AI 编码工具的经验\n测试驱动开发：\n- 有单元测试的习惯\n"
+            "- 分片架构设计\n" + BODY)
+    assert _roles("青石诚聘 前端开发工程师", body) == ("前端开发工程师",)
+    assert _roles("青石诚聘 前端开发工程师", "## 岗位\n- 前端开发\n- 系统架构师\n" + BODY) == (
+        "前端开发工程师", "前端开发", "系统架构师")  # a role list's own names stay roles
+
+
+def test_a_count_of_jobs_is_no_role() -> None:
+    """"高薪诚聘多岗位" (hiring for several positions) counts jobs, it names none: the roles listed below are the roles."""
+    desc = "岗位 1:\n- 智能合约工程师\n岗位 2:\n- 区块链应用后端工程师\n" + BODY
+    assert _roles("[杭州] 青石高薪诚聘多岗位！", desc) == ("智能合约工程师", "区块链应用后端工程师")
+    assert _roles("青石诚聘若干职位", desc) == ("智能合约工程师", "区块链应用后端工程师")
