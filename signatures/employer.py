@@ -203,10 +203,12 @@ def names_in_text(text: str, limit: int = 3, key: Callable[[str], str] = employe
 
 
 #: A company a Chinese post's title names before its hiring verb: `Lbank诚聘`, `Reddio 公司诚聘`, `非凸科技诚聘`,
+#: `各一网络科技有限公司诚聘`, `杭州星河数科技术有限公司招聘` (any Han name before its legal form),
 #: `Gate.io is looking for` (Latin words, or Han characters ending in a company word such as 科技 / 网络 / 实验室).
 _TITLE_NAME_RE = re.compile(
-    r"([A-Za-z][A-Za-z0-9.&-]{0,30}(?:\s[A-Za-z][A-Za-z0-9.&-]{0,30}){0,2}|[\u4e00-\u9fff]{2,6}(?:科技|网络|实验室|资本))"
-    r"[ \t]{0,3}(?:公司|团队|交易所|项目)?[ \t]{0,3}(?:高薪)?(?:诚聘|招聘|直招|急聘|诚招|招募)")
+    r"([A-Za-z][A-Za-z0-9.&-]{0,30}(?:\s[A-Za-z][A-Za-z0-9.&-]{0,30}){0,2}|[\u4e00-\u9fff]{2,6}(?:科技|网络|实验室|资本)"
+    r"|[\u4e00-\u9fff]{2,16}(?=股份有限公司|有限责任公司|有限公司))"
+    r"[ \t]{0,3}(?:股份有限公司|有限责任公司|有限公司|公司|团队|交易所|项目)?[ \t]{0,3}(?:高薪)?(?:诚聘|招聘|直招|急聘|诚招|招募)")
 #: The English form, its subject the whole title after bracketed tags: `[Remote] Gate.io is looking for`, `SoftGalaxy is
 #: hiring` (not `High-tech blockchain US startup Company is looking for`: a description of four words and more).
 _TITLE_NAME_EN_RE = re.compile(
