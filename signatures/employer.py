@@ -34,6 +34,8 @@ _NAME_AFTER_RE = re.compile(rf"\s?({_NAME_CHARS}{{2,16}})")
 _NAME_BEFORE_RE = re.compile(rf"({_NAME_CHARS}{{2,16}})\s?$")
 #: A name with hiragana (ゆりかご苑, あおば会計) right after its legal form, up to a space or punctuation.
 _KANA_NAME_AFTER_RE = re.compile(r"\s?([\u3040-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]{2,16})(?=[\s。、，,.:：(（【]|$)")
+#: What follows a legal form when the sentence goes on after a name written before it: a hiragana particle or a figure.
+_SENTENCE_GOES_ON_RE = re.compile(r"[\u3041-\u30960-9０-９%％]")
 _CITY_PREFIX_RE = re.compile(r"^(?:[\u4e00-\u9fff]{2,3}市)")  # 深圳市腾讯... -> 腾讯...
 
 #: Free mail providers: an address there names a person, not an employer (service.candidates keys it whole).
@@ -191,9 +193,12 @@ def names_in_text(text: str, limit: int = 3, key: Callable[[str], str] = employe
     if "会社" not in head and "公司" not in head and "法人" not in head:
         return out
     for m in _LEGAL_FORM_RE.finditer(head):
-        after = m.group(0).endswith(("会社", "法人", "社団"))
+        before = _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
+        # a name right before the form and a particle or figure after it: the name came first (佐藤製薬株式会社で扱う,
+        # ヤマハ株式会社100％出資), not "で扱う" / "100" after it
+        after = m.group(0).endswith(("会社", "法人", "社団")) and not (before and _SENTENCE_GOES_ON_RE.match(head, m.end()))
         name = (_NAME_AFTER_RE.match(head, m.end()) or _KANA_NAME_AFTER_RE.match(head, m.end())) if after else None
-        name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
+        name = name or before
         k = key(name.group(1)) if name else ""
         if k and k not in out:
             out.append(k)

@@ -86,3 +86,14 @@ def test_blocking_and_company_field_keys_use_the_core() -> None:
           {"id": "y", "company": "Driftwood Travel (YC W21)", "title": "Engineer"}]
     ek = blocking_keys(en)
     assert ek[0, 0] == ek[1, 0] != 0 and ek[0, 2] == ek[1, 2] != 0
+
+
+def test_a_name_written_before_its_legal_form_is_read_before_it() -> None:
+    """A Japanese text that goes on after `<name>株式会社` (a particle, a figure) names <name>, not what follows."""
+    from signatures.employer import names_in_text
+
+    assert names_in_text("医薬品は佐藤製薬株式会社で扱う製品です。") == ["佐藤製薬"]
+    assert names_in_text("当社はヤマハ株式会社100％出資のグループ会社です。") == ["ヤマハ"]
+    assert names_in_text("ミナト株式会社が運営する施設") == ["ミナト"]
+    assert names_in_text("運営：株式会社ミナト。") == ["ミナト"]  # the name after the form, as before
+    assert names_in_text("税理士法人と株式会社あおば会計") == ["あおば会計"]  # no name right before it: read after
