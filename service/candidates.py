@@ -7,7 +7,8 @@ much less, so LSH never proposes it. These keys are what such reposts keep:
 * `employer`: the `company` field, else the first segment of an HN-style first line
   (`Company | …` / `Company - …`), else the company a Chinese title names before its hiring verb (`Lbank诚聘`),
   else a company a Chinese / Japanese text names with its legal form,
-  normalized with signatures.employer.employer_key ("Acme (YC F24)" = "Acme, Inc."; 株式会社 / 有限公司 dropped);
+  normalized with signatures.employer.employer_core ("Acme (YC F24)" = "Acme, Inc."; 株式会社 / 有限公司, leading
+  places and trailing line-of-business words dropped: 三亚飞鱼旅行旅行社有限公司 = 飞鱼旅行);
 * `contact`: the first contact e-mail's domain (the whole address at a free-mail provider), else the
   first linked domain that is not a job platform, social site or link shortener;
 * `employer_title`: employer plus the normalized title (or the first line's role segment); a Chinese posting
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from service.graph import component_labels
 from signatures.employer import (
     FREE_MAIL,
     PLATFORMS,
+    employer_core,
     employer_key,
     names_in_text,
     names_in_title,
@@ -95,23 +97,25 @@ def _parts_of(posting: Mapping[str, Any]) -> list[str]:
     return _first_line_parts(desc) if isinstance(desc, str) and desc else []
 
 
-def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None) -> str:
-    """Normalized employer (signatures.employer.employer_key: batch tags, legal forms dropped): the company
-    field, else the first segment of an HN-style first line, else the company a Chinese title names before its
-    hiring verb, else the first company a Chinese / Japanese text names with its legal form."""
+def employer_of(posting: Mapping[str, Any], parts: list[str] | None = None,
+                key: Callable[[str], str] = employer_core) -> str:
+    """Normalized employer (`key`; signatures.employer.employer_core: batch tags, legal forms, places and
+    line-of-business words dropped, so 三亚飞鱼旅行旅行社有限公司 = 飞鱼旅行 and "Acme, Inc." = "Acme (YC F24)"): the
+    company field, else the first segment of an HN-style first line, else the company a Chinese title names
+    before its hiring verb, else the first company a Chinese / Japanese text names with its legal form."""
     company = posting.get("company")
     if isinstance(company, str) and company.strip():
-        return employer_key(company)
+        return key(company)
     parts = _parts_of(posting) if parts is None else parts
     if not parts:
         title, desc = posting.get("title"), posting.get("description")
-        named = names_in_title(title) if isinstance(title, str) else []
-        named = named or (names_in_text(desc, 1) if isinstance(desc, str) and not desc.isascii() else [])
+        named = names_in_title(title, key) if isinstance(title, str) else []
+        named = named or (names_in_text(desc, 1, key) if isinstance(desc, str) and not desc.isascii() else [])
         return named[0] if named else ""
     name = _PAREN_RE.sub(" ", parts[0]).strip()
     if not name or len(name) > 40 or len(name.split()) > 5 or "://" in name:
         return ""
-    return employer_key(name)
+    return key(name)
 
 
 def contact_of(posting: Mapping[str, Any]) -> str:
@@ -175,7 +179,8 @@ def blocking_keys(postings: Sequence[Mapping[str, Any]]) -> np.ndarray:
             # a name from the title or text; else synfutures.com and synfutures.xyz: one employer's two domains;
             # a handle stays whole
             label = emp or (contact if contact.startswith(HANDLE) else site_label(contact))
-            role = title_role_key(t, label.removeprefix(HANDLE))
+            named = employer_of(p, parts, employer_key) if emp else label.removeprefix(HANDLE)  # the name as written
+            role = title_role_key(t, named)
             out[i, 2] = _h(label + "\x00role\x00" + role) if role else 0
         elif emp:
             out[i, 2] = _h(emp + "\x00" + title) if title else 0
@@ -207,6 +212,17 @@ def block_pairs(keys: np.ndarray, first_key: np.ndarray, window: int = WINDOW, s
     ii = np.concatenate([f[0] for f in found] or [np.zeros(0, np.int64)]).astype(np.int64)
     jj = np.concatenate([f[1] for f in found] or [np.zeros(0, np.int64)]).astype(np.int64)
     return ii, jj
+
+
+def employer_column(keys: np.ndarray) -> np.ndarray:
+    """Per row the employer blocking key (column 0 of `keys`; 0: none): the third part of the engine's `extra`,
+    so a blocking pair of one employer key is verified whatever its company fields' exact keys say."""
+    return keys[:, 0].copy() if keys.ndim == 2 and keys.shape[1] else np.zeros(len(keys), np.uint64)
+
+
+def extra_pairs(keys: np.ndarray, first_key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The engine's `extra` candidates (service.engine.find_groups): `block_pairs` and `employer_column`."""
+    return (*block_pairs(keys, first_key), employer_column(keys))
 
 
 def unconnected(ii: np.ndarray, jj: np.ndarray, ai: np.ndarray, aj: np.ndarray, n: int) -> np.ndarray:

@@ -250,7 +250,7 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         verifier = PairVerifier(source, len(store.ids), pool, workers, phases, phases.timings) if verify else None
         store.index.clear()  # folding re-sightings is done; the id -> row map is not needed any more
         res = find_groups(feats, first_key, verifier,
-                          candidates.block_pairs(store.block_keys(), first_key) if verify else None, phases,
+                          candidates.extra_pairs(store.block_keys(), first_key) if verify else None, phases,
                           trace=trace)
     del feats
     with phases("writing", len(store.ids), " postings") as bar:

@@ -278,10 +278,12 @@ def _evidence(f: FeatureBatch, nn: int, source: CandidateSource, verifying: bool
     return parts, pending, n_pairs, n_candidates
 
 
-def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, np.ndarray], parts: list[tuple[np.ndarray, ...]],
+def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, ...], parts: list[tuple[np.ndarray, ...]],
                       pending: list[tuple[np.ndarray, ...]], nn: int) -> tuple[np.ndarray, ...]:
     """The blocking pairs worth the Verifier's time: not pending anyway, rows not yet connected, no two
-    different explicit companies; (i, j, estimated Jaccard)."""
+    different explicit companies -- unless the rows share their employer key (`extra`'s third array, per row:
+    the blocking employer key, signatures.employer.employer_core: 三亚飞鱼旅行旅行社有限公司 = 飞鱼旅行);
+    (i, j, estimated Jaccard)."""
     n = len(f.content)
     xc, _ = _unique_multi(_codes(extra[0], extra[1], nn))
     if pending:  # pairs the verifier gets anyway
@@ -289,7 +291,11 @@ def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, np.ndarray], par
     xi, xj = xc // nn, xc % nn
     done = [np.concatenate([p[k] for p in parts]) for k in range(2)] if parts else [np.zeros(0, np.int64)] * 2
     keep = candidates.unconnected(xi, xj, done[0].astype(np.int64), done[1].astype(np.int64), n)
-    keep &= (f.company[xi] == f.company[xj]) | (f.company[xi] == 0) | (f.company[xj] == 0)
+    named = (f.company[xi] == f.company[xj]) | (f.company[xi] == 0) | (f.company[xj] == 0)
+    if len(extra) > 2:
+        emp = extra[2]
+        named |= (emp[xi] == emp[xj]) & (emp[xi] != 0)
+    keep &= named
     xi, xj = xi[keep], xj[keep]
     return xi, xj, (np.count_nonzero(f.sketch[xi] == f.sketch[xj], axis=1)
                     / max(f.sketch.shape[1], 1)).astype(np.float32)
@@ -349,7 +355,7 @@ def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
 
 
 def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = None,
-                extra: tuple[np.ndarray, np.ndarray] | None = None,
+                extra: tuple[np.ndarray, ...] | None = None,
                 phases: Callable[..., Any] = _no_phases, source: CandidateSource | None = None,
                 trace: dict[str, Any] | None = None, links: tuple[np.ndarray, np.ndarray] | None = None
                 ) -> dict[str, Any]:
@@ -361,9 +367,10 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     the rest get a 16-slot prefix test, then the full estimate, then the decision. With `verify`
     (rows i, rows j, estimates -> accept, score, reasons), pairs without exact evidence whose estimate is
     at least FIELD_JACCARD are decided by it instead (the issue-5 Verifier); `reasons` maps a row whose
-    best edge was verified to the verifier's reasons. `extra` (rows i, rows j; with `verify` only): more
-    candidate pairs (service.candidates blocking), sent to the verifier whatever their estimate unless
-    it gets them anyway or their rows are already connected. `phases` (a `Phases`) shows and times
+    best edge was verified to the verifier's reasons. `extra` (rows i, rows j[, per-row employer key]; with
+    `verify` only): more candidate pairs (service.candidates blocking), sent to the verifier whatever their
+    estimate unless it gets them anyway, their rows are already connected or they name two companies (not one
+    employer key). `phases` (a `Phases`) shows and times
     the steps; `source` proposes the candidates (default: `ArrayIndex` over `f`). Consumes `f`: its sketch
     and band columns are released once the candidates are decided, before the verifier runs. `trace` (a dict,
     for evaluation): filled with the pairs the Verifier scored, `verified` (i, j, accepted, score), and every

@@ -941,13 +941,14 @@ class Ingestor:
         verify = self._pair_verifier(recs, np.arange(len(recs)) if together is None else together)
         extra = None
         if verify is not None and len(recs) > 1:
+            employer = candidates.employer_column(blocks)  # before big blocks are left out, as dedup's
             if skip:
                 blocks[np.isin(blocks, np.fromiter(skip, np.uint64, len(skip)))] = 0
             xi, xj = candidates.block_pairs(blocks, first_key)
             if first_new is not None:
                 keep = np.maximum(xi, xj) >= first_new
                 xi, xj = xi[keep], xj[keep]
-            extra = (xi, xj)
+            extra = (xi, xj, employer)
         source = BatchSource(f, first_new, max(len(recs), 1)) if first_new is not None else None
         return find_groups(f, first_key, verify, extra, source=source,
                            links=_chain(together) if together is not None else None)

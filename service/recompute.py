@@ -257,7 +257,7 @@ def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, r
                                                     [str(x) for x in ids]),
                                       len(ids), pool, workers, phases, phases.timings)
             # dedup's candidates: LSH / exact keys, plus (verifier mode) the blocking pairs, in the same order
-            extra = candidates.block_pairs(blocks, first) if verify is not None and blocks.shape[1] else None
+            extra = candidates.extra_pairs(blocks, first) if verify is not None and blocks.shape[1] else None
             res = find_groups(fb, first, verify, extra, phases)
         timings = phases.timings
         ck.verified_pairs = int(timings.get("verify_pairs", 0))

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from signatures.boilerplate import company_key
 from signatures.extract import Extracted
 
-__all__ = ["FREE_MAIL", "PLATFORMS", "employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text",
-           "names_in_title",
-           "registrable", "site_label"]
+__all__ = ["FREE_MAIL", "PLATFORMS", "employer_core", "employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text",
+           "names_in_title", "registrable", "site_label"]
 
 #: Batch and funding tags written after a name: "(YC F24)", "[YC W21]", "YC S19", "(Series B)".
 _TAG_RE = re.compile(r"(?i)[(\[（【][^)\]）】]{0,30}[)\]）】]|\b(?:yc|y combinator)\s*[swfx]?\d{2}\b")
@@ -24,7 +23,7 @@ _CJK_LEGAL_RE = re.compile(
     r"\(株\)|（株）|\(有\)|（有）|㈱|㈲|股份有限公司|有限责任公司|有限責任公司|有限公司|集团|集團"
 )
 #: Latin legal forms boilerplate.company_key keeps (it drops inc, ltd, gmbh, corp, co, llc, ...).
-_LATIN_LEGAL_RE = re.compile(r"(?i)\b(?:corporation|incorporated|plc|llp|pty|sarl|s\.?r\.?l|oy|kk|k\.k)\b\.?")
+_LATIN_LEGAL_RE = re.compile(r"(?i)\b(?:corporation|incorporated|plc|llp|pty|pvt|sarl|s\.?r\.?l|oy|kk|k\.k)\b\.?")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 #: A company named in Chinese / Japanese text: a legal form, then the name after it (株式会社ミナト) or before it
 #: (ミナト株式会社, 腾讯科技有限公司); names are katakana, Han or Latin (hiragana is the sentence around them).
@@ -35,6 +34,8 @@ _NAME_AFTER_RE = re.compile(rf"\s?({_NAME_CHARS}{{2,16}})")
 _NAME_BEFORE_RE = re.compile(rf"({_NAME_CHARS}{{2,16}})\s?$")
 #: A name with hiragana (ゆりかご苑, あおば会計) right after its legal form, up to a space or punctuation.
 _KANA_NAME_AFTER_RE = re.compile(r"\s?([\u3040-\u30ff\u4e00-\u9fffA-Za-z0-9&・ー]{2,16})(?=[\s。、，,.:：(（【]|$)")
+#: What follows a legal form when the sentence goes on after a name written before it: a hiragana particle or a figure.
+_SENTENCE_GOES_ON_RE = re.compile(r"[\u3041-\u30960-9０-９%％]")
 _CITY_PREFIX_RE = re.compile(r"^(?:[\u4e00-\u9fff]{2,3}市)")  # 深圳市腾讯... -> 腾讯...
 
 #: Free mail providers: an address there names a person, not an employer (service.candidates keys it whole).
@@ -60,8 +61,32 @@ mp.weixin.qq.com weixin.qq.com feishu.cn larksuite.com rikunabi.com indeed.com g
 _SECOND_LEVEL = frozenset({"co", "com", "ac", "org", "net", "gov", "edu", "ne", "or", "go"})
 
 
-def employer_key(name: str) -> str:
-    """An employer name without batch tags, legal forms, city prefixes or punctuation ("" when nothing is left)."""
+#: Latin legal forms written at the end of a name only ("Nordvik AB", "Acme SAS", "Acme Pvt"): as words they are
+#: too short or too common to drop anywhere.
+_LATIN_LEGAL_END_RE = re.compile(
+    r"(?i)[\s,]+(?:ab|as|asa|aps|nv|sas|sa|spa|s\.p\.a|sl|kg|ug|e\.?v|ltda|pbc|lp|pllc|sro|s\.r\.o|kft|bhd|sdn|oü)\.?$")
+#: Places a Chinese registered name starts with (北京 / 广东省 / 深圳市 ...): provinces, municipalities, big cities.
+_ZH_PLACES = """北京 天津 上海 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 贵州
+云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 香港 澳门 深圳 广州 杭州 南京 苏州 成都 武汉 西安 厦门 青岛 大连 宁波 长沙
+郑州 济南 合肥 福州 昆明 沈阳 哈尔滨 长春 石家庄 太原 南昌 南宁 贵阳 兰州 海口 三亚 珠海 佛山 东莞 无锡 常州 温州 绍兴 嘉兴
+金华 台州 烟台 泉州 中山 惠州 徐州 扬州 南通 洛阳 呼和浩特 乌鲁木齐 银川 西宁 拉萨""".split()
+_ZH_PLACE_RE = re.compile(rf"^(?:{'|'.join(sorted(_ZH_PLACES, key=len, reverse=True))})(?:省|市|自治区)?")
+#: What a Chinese / Japanese registered name adds after the trade name (its line of business, 科技 / 网络科技 /
+#: 旅行社 / 文化传媒 / ホールディングス): a short name often leaves it out (飞鱼旅行 of 三亚飞鱼旅行旅行社有限公司).
+_CJK_TRADE_WORDS = """科技 技术 网络 信息 软件 数据 数字 智能 电子 电子商务 商务 文化 传媒 传播 广告 咨询 管理 投资 资本 资产 基金 金融
+服务 实业 贸易 商贸 控股 集团 发展 生物 医药 医疗 健康 教育 培训 能源 新能源 环保 物流 供应链 互动 娱乐 游戏 影视 旅行社 旅行 旅游
+酒店 餐饮 家居 装饰 建筑 工程 设计 装备 制造 工业 机械 汽车 美容 护理院 护理 养老 物业 人力资源 安全 支付 工作室 实验室 研究院
+研究所 中心 分公司 总公司 事务所 法律 科学 系统 区块链 公司 ホールディングス グループ""".split()
+_CJK_TRADE_RE = re.compile(rf"(?:{'|'.join(sorted(_CJK_TRADE_WORDS, key=len, reverse=True))})$")
+#: The same for Latin names, as whole words: "Mantle Network", "Desyn Protocol", "Gear Foundation", "Gate.io",
+#: "Team Taoist" (company_key already drops labs / technologies / ai / co / company).
+_LATIN_TRADE_WORDS = frozenset("""network networks protocol foundation dao team tech group holdings studio studios software systems
+solutions global io xyz finance exchange ventures capital research app""".split())
+_LATIN_LEAD_WORDS = frozenset({"the", "team"})
+
+
+def _employer_words(name: str) -> str:
+    """`name` NFKC-normalized without batch tags, legal forms, city prefixes or punctuation, words space-separated."""
     if not name:
         return ""
     s = unicodedata.normalize("NFKC", name)
@@ -69,7 +94,33 @@ def employer_key(name: str) -> str:
     if _CJK_RE.search(s):
         s = _CJK_LEGAL_RE.sub(" ", s)
         s = _CITY_PREFIX_RE.sub("", s.strip())
-    return company_key(_LATIN_LEGAL_RE.sub(" ", s)).replace(" ", "")
+    return company_key(_LATIN_LEGAL_END_RE.sub("", _LATIN_LEGAL_RE.sub(" ", s).strip()))
+
+
+def employer_key(name: str) -> str:
+    """An employer name without batch tags, legal forms, city prefixes or punctuation ("" when nothing is left):
+    the verifier's employer names (compared with containment, names_agree)."""
+    return _employer_words(name).replace(" ", "")
+
+
+def employer_core(name: str) -> str:
+    """The employer's trade name, compared by equality where containment is too costly (service.candidates'
+    blocking keys): employer_key without a leading Chinese place (三亚, 广东省) or trailing line-of-business words (科技,
+    旅行社, Network, Protocol), so a registered name and its short name agree: 三亚飞鱼旅行旅行社有限公司 = 飞鱼旅行,
+    "Mantle Network" = "Mantle". Coarser than employer_key: two firms sharing a trade name agree here (a candidate
+    pair the verifier then decides), never less than 2 CJK characters or 3 letters."""
+    words = _employer_words(name).split()
+    while len(words) > 1 and words[0] in _LATIN_LEAD_WORDS:
+        words.pop(0)
+    while len(words) > 1 and words[-1] in _LATIN_TRADE_WORDS and len("".join(words[:-1])) >= 3:
+        words.pop()
+    s = "".join(words)
+    if _CJK_RE.search(s):
+        if len(rest := _ZH_PLACE_RE.sub("", s)) >= 2:
+            s = rest
+        while (m := _CJK_TRADE_RE.search(s)) and m.start() >= 2:
+            s = s[:m.start()]
+    return s
 
 
 def registrable(host: str) -> str:
@@ -134,30 +185,35 @@ def _labels_not_inside(names: set[str], labels: Iterable[str]) -> list[str]:
 MAX_SITE_NAMES = 32
 
 
-def names_in_text(text: str, limit: int = 3) -> list[str]:
-    """Normalized names of up to `limit` companies a Chinese / Japanese text names with their legal form
+def names_in_text(text: str, limit: int = 3, key: Callable[[str], str] = employer_key) -> list[str]:
+    """Names (normalized by `key`) of up to `limit` companies a Chinese / Japanese text names with their legal form
     (株式会社ミナト, 腾讯科技有限公司), in order, from its first 3000 characters."""
     head = text[:3000]
     out: list[str] = []
     if "会社" not in head and "公司" not in head and "法人" not in head:
         return out
     for m in _LEGAL_FORM_RE.finditer(head):
-        after = m.group(0).endswith(("会社", "法人", "社団"))
+        before = _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
+        # a name right before the form and a particle or figure after it: the name came first (佐藤製薬株式会社で扱う,
+        # ヤマハ株式会社100％出資), not "で扱う" / "100" after it
+        after = m.group(0).endswith(("会社", "法人", "社団")) and not (before and _SENTENCE_GOES_ON_RE.match(head, m.end()))
         name = (_NAME_AFTER_RE.match(head, m.end()) or _KANA_NAME_AFTER_RE.match(head, m.end())) if after else None
-        name = name or _NAME_BEFORE_RE.search(head, max(0, m.start() - 17), m.start())
-        key = employer_key(name.group(1)) if name else ""
-        if key and key not in out:
-            out.append(key)
+        name = name or before
+        k = key(name.group(1)) if name else ""
+        if k and k not in out:
+            out.append(k)
             if len(out) >= limit:
                 break
     return out
 
 
 #: A company a Chinese post's title names before its hiring verb: `Lbank诚聘`, `Reddio 公司诚聘`, `非凸科技诚聘`,
+#: `各一网络科技有限公司诚聘`, `杭州星河数科技术有限公司招聘` (any Han name before its legal form),
 #: `Gate.io is looking for` (Latin words, or Han characters ending in a company word such as 科技 / 网络 / 实验室).
 _TITLE_NAME_RE = re.compile(
-    r"([A-Za-z][A-Za-z0-9.&-]{0,30}(?:\s[A-Za-z][A-Za-z0-9.&-]{0,30}){0,2}|[\u4e00-\u9fff]{2,6}(?:科技|网络|实验室|资本))"
-    r"[ \t]{0,3}(?:公司|团队|交易所|项目)?[ \t]{0,3}(?:高薪)?(?:诚聘|招聘|直招|急聘|诚招|招募)")
+    r"([A-Za-z][A-Za-z0-9.&-]{0,30}(?:\s[A-Za-z][A-Za-z0-9.&-]{0,30}){0,2}|[\u4e00-\u9fff]{2,6}(?:科技|网络|实验室|资本)"
+    r"|[\u4e00-\u9fff]{2,16}(?=股份有限公司|有限责任公司|有限公司))"
+    r"[ \t]{0,3}(?:股份有限公司|有限责任公司|有限公司|公司|团队|交易所|项目)?[ \t]{0,3}(?:高薪)?(?:诚聘|招聘|直招|急聘|诚招|招募)")
 #: The English form, its subject the whole title after bracketed tags: `[Remote] Gate.io is looking for`, `SoftGalaxy is
 #: hiring` (not `High-tech blockchain US startup Company is looking for`: a description of four words and more).
 _TITLE_NAME_EN_RE = re.compile(
@@ -172,9 +228,9 @@ _GENERIC_TOP_RE = re.compile(r"(?i)^(?:top\d*|top\d+\w*|\d+\w*)$")
 _GENERIC_HAN_RE = re.compile(r"^(?:某|一家|知名|头部|大型|中型|小型|金融|互联网|区块链|数字|加密)")
 
 
-def names_in_title(title: str) -> list[str]:
-    """Normalized name of the company a Chinese post's title names before its hiring verb (`Lbank诚聘`, `非凸科技诚聘`,
-    `Gate.io is looking for`), [] for a description instead of a name (`Web3公司诚聘`, `Top20 CEX诚聘`, `某金融科技诚聘`)."""
+def names_in_title(title: str, key: Callable[[str], str] = employer_key) -> list[str]:
+    """Name (normalized by `key`) of the company a Chinese post's title names before its hiring verb (`Lbank诚聘`,
+    `非凸科技诚聘`, `Gate.io is looking for`), [] for a description instead of a name (`Web3公司诚聘`, `Top20 CEX诚聘`)."""
     head = title[:300] if title else ""
     m = _TITLE_NAME_RE.search(head) if any(v in head for v in _HIRING_VERBS) else None
     m = m or (_TITLE_NAME_EN_RE.match(head) if " is " in head.lower() or " are " in head.lower() else None)
@@ -188,8 +244,8 @@ def names_in_title(title: str) -> list[str]:
         words = name.lower().split()
         if all(w in _GENERIC_NAME_WORDS or _GENERIC_TOP_RE.match(w) for w in words) or len(name.replace(" ", "")) < 3:
             return []
-    key = employer_key(name)
-    return [key] if len(key) >= 2 else []
+    k = key(name)
+    return [k] if len(k) >= 2 else []
 
 
 def _long_enough(key: str) -> bool:

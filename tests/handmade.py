@@ -1814,10 +1814,36 @@ def _s7_zh_cases() -> list[Case]:
 # ============================================================================ end of s7-zh block
 
 
+# ============================================================================ s8-legal block (employer identity)
+# Block of branch s8-legal: one employer under its registered and its short name where nothing else (no contact,
+# no company field, the text rewritten) joins the two -- blocking must read both as one trade name
+# (signatures.employer.employer_core) -- and two employers sharing the trade-name words, kept apart.
+
+def _s8_legal_cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    lz = ZhCo("林泽科技", "苏州林泽科技有限公司", "linze.tech", "苏州", "社区药房的处方流转系统")
+    add(Case("zh-s8-title-legal", "employer_name", "zh",
+             zh_post("zh-s8-title-legal-a", lz, ["测试工程师"], "2026-01-05", contact=False,
+                     title=f"【苏州】{lz.legal}招聘测试工程师"),
+             zh_post("zh-s8-title-legal-b", lz, ["测试工程师"], "2026-02-09", v=1, contact=False,
+                     title=f"【苏州】{lz.name}招聘测试工程师"),
+             True, "TEMPORAL", note="registered name in one title, short name in the other; no contact"))
+    lc = ZhCo("林泽资本", "上海林泽资本管理有限公司", "linzecap.com", "上海", "早期医疗项目的股权投资")
+    add(Case("zh-s8-tradename-two", "employer_name", "zh",
+             zh_post("zh-s8-tradename-two-a", lz, ["数据分析师"], "2026-01-05", contact=False,
+                     title=f"【苏州】{lz.legal}招聘数据分析师"),
+             zh_post("zh-s8-tradename-two-b", lc, ["数据分析师"], "2026-01-12", contact=False,
+                     title=f"【上海】{lc.legal}招聘数据分析师"),
+             False, "NON", note="two employers sharing the trade name 林泽: one blocking key, two employers"))
+    return out
+# ============================================================================ end of s8-legal block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases()]
+            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block
