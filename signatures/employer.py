@@ -64,7 +64,7 @@ _SECOND_LEVEL = frozenset({"co", "com", "ac", "org", "net", "gov", "edu", "ne", 
 #: Latin legal forms written at the end of a name only ("Nordvik AB", "Acme SAS", "Acme Pvt"): as words they are
 #: too short or too common to drop anywhere.
 _LATIN_LEGAL_END_RE = re.compile(
-    r"(?i)[\s,]+(?:ab|as|asa|aps|nv|sas|sa|spa|s\.p\.a|sl|kg|ug|e\.?v|ltda|pbc|lp|pllc|sro|s\.r\.o|kft|bhd|sdn|oü)\.?$")
+    r"(?i)(?<=[\s,])(?:ab|as|asa|aps|nv|sas|sa|spa|s\.p\.a|sl|kg|ug|e\.?v|ltda|pbc|lp|pllc|sro|s\.r\.o|kft|bhd|sdn|oü)\.?$")
 #: Places a Chinese registered name starts with (北京 / 广东省 / 深圳市 ...): provinces, municipalities, big cities.
 _ZH_PLACES = """北京 天津 上海 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 贵州
 云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 香港 澳门 深圳 广州 杭州 南京 苏州 成都 武汉 西安 厦门 青岛 大连 宁波 长沙
@@ -77,7 +77,7 @@ _CJK_TRADE_WORDS = """科技 技术 网络 信息 软件 数据 数字 智能 �
 服务 实业 贸易 商贸 控股 集团 发展 生物 医药 医疗 健康 教育 培训 能源 新能源 环保 物流 供应链 互动 娱乐 游戏 影视 旅行社 旅行 旅游
 酒店 餐饮 家居 装饰 建筑 工程 设计 装备 制造 工业 机械 汽车 美容 护理院 护理 养老 物业 人力资源 安全 支付 工作室 实验室 研究院
 研究所 中心 分公司 总公司 事务所 法律 科学 系统 区块链 公司 ホールディングス グループ""".split()
-_CJK_TRADE_RE = re.compile(rf"(?:{'|'.join(sorted(_CJK_TRADE_WORDS, key=len, reverse=True))})$")
+_CJK_TRADE_ENDS = tuple(sorted(_CJK_TRADE_WORDS, key=len, reverse=True))  # longest first: the longest suffix wins
 #: The same for Latin names, as whole words: "Mantle Network", "Desyn Protocol", "Gear Foundation", "Gate.io",
 #: "Team Taoist" (company_key already drops labs / technologies / ai / co / company).
 _LATIN_TRADE_WORDS = frozenset("""network networks protocol foundation dao team tech group holdings studio studios software systems
@@ -94,7 +94,19 @@ def _employer_words(name: str) -> str:
     if _CJK_RE.search(s):
         s = _CJK_LEGAL_RE.sub(" ", s)
         s = _CITY_PREFIX_RE.sub("", s.strip())
-    return company_key(_LATIN_LEGAL_END_RE.sub("", _LATIN_LEGAL_RE.sub(" ", s).strip()))
+    return company_key(_without_latin_legal_end(_LATIN_LEGAL_RE.sub(" ", s).strip()))
+
+
+def _without_latin_legal_end(s: str) -> str:
+    """`s` without a Latin legal form at its end and the spaces / commas before it ("Nordvik AB" -> "Nordvik");
+    linear in `s` (a pattern starting with a run of separators backtracks over every long run of spaces)."""
+    m = _LATIN_LEGAL_END_RE.search(s)
+    if not m:
+        return s
+    i = m.start()
+    while i and (s[i - 1].isspace() or s[i - 1] == ","):
+        i -= 1
+    return s[:i]
 
 
 def employer_key(name: str) -> str:
@@ -112,14 +124,17 @@ def employer_core(name: str) -> str:
     words = _employer_words(name).split()
     while len(words) > 1 and words[0] in _LATIN_LEAD_WORDS:
         words.pop(0)
-    while len(words) > 1 and words[-1] in _LATIN_TRADE_WORDS and len("".join(words[:-1])) >= 3:
-        words.pop()
+    kept = sum(map(len, words))
+    while len(words) > 1 and words[-1] in _LATIN_TRADE_WORDS and kept - len(words[-1]) >= 3:
+        kept -= len(words.pop())
     s = "".join(words)
     if _CJK_RE.search(s):
         if len(rest := _ZH_PLACE_RE.sub("", s)) >= 2:
             s = rest
-        while (m := _CJK_TRADE_RE.search(s)) and m.start() >= 2:
-            s = s[:m.start()]
+        end = len(s)
+        while (w := next((w for w in _CJK_TRADE_ENDS if s.endswith(w, 0, end)), "")) and end - len(w) >= 2:
+            end -= len(w)
+        s = s[:end]
     return s
 
 

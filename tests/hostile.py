@@ -159,6 +159,11 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     "bracketed title": lambda n: {"id": "hostile", "title": _rep("[a", n), "description": "x"},
     "pay words title": lambda n: {"id": "hostile", "title": _rep("salary薪水", n) + "\nx", "description": "x"},
     "long url": lambda n: {"id": "hostile", "url": "https://a.example/?" + _rep("utm_a=b&", n), "description": "x"},
+    # company fields (employer names: legal forms at the end, trade words, Chinese places; session 8 review)
+    "company spaces": lambda n: {"id": "hostile", "company": "Acme" + " " * n + "x", "description": "x"},
+    "company commas": lambda n: {"id": "hostile", "company": "Acme" + _rep(", ", n) + "x", "description": "x"},
+    "company trade words": lambda n: {"id": "hostile", "company": "飞鱼" + _rep("科技", n), "description": "x"},
+    "company network words": lambda n: {"id": "hostile", "company": "Mantle " + _rep("network ", n), "description": "x"},
     # new code paths of issue 9 (job facts, role-line heads, sought roles, CJK title roles) and the header split
     "header pipe after ws": lambda n: _desc("Acme | " + "\x0c" * n + "x | Engineer"),
     **_ISSUE9,
