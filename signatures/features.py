@@ -850,11 +850,17 @@ def _zh_same_jobs(a: Prepared, b: Prepared) -> bool:
     Chinese training pairs it lowered duplicates whose lists the body had inflated and kept out no PARTIAL."""
     if not (names_agree(a.employers, b.employers) or a.sites & b.sites):
         return False
-    if a.salaries and b.salaries and not a.salaries & b.salaries and abs(a.day - b.day) < 1.0:
+    if _pay_tiers(a, b):
         return False
     if any(all(not (k.spec or k.latin) for k in p.zh_roles) for p in (a, b)):
         return False
     return _zh_kept(a.zh_roles, b.zh_roles) and (not (a.zh_title and b.zh_title) or _zh_kept(a.zh_title, b.zh_title))
+
+
+def _pay_tiers(a: Prepared, b: Prepared) -> bool:
+    """Both give pay, no figure agrees and they were posted within a day (NaN, a date missing, compares False):
+    two pay tiers of one job, two offers (the `pay_tiers` feature; no Chinese `employer_jobs`)."""
+    return bool(a.salaries and b.salaries and not a.salaries & b.salaries and abs(a.day - b.day) < 1.0)
 
 
 def _zh_kept(a: tuple[ZhRole, ...], b: tuple[ZhRole, ...]) -> bool:
@@ -1279,7 +1285,7 @@ def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None)
     if len(a.duties) >= 5 and len(b.duties) >= 5 and not f[_I["employer_differs"]]:
         f[_I["duties_known"]] = 1.0
         f[_I["duties_containment"]] = len(_common(a.duties, b.duties)[0]) / min(len(a.duties), len(b.duties))
-    if pay_tiers and f[_I["salary_differs"]] and abs(a.day - b.day) < 1.0:  # NaN (a date missing) compares False
+    if pay_tiers and _pay_tiers(a, b):
         f[_I["pay_tiers"]] = 1.0
     if a.places and b.places:  # places_moved(a, b) both non-empty; the second side only read when the first is
         f[_I["places_moved"]] = 1.0 if any(not b.mentions_place(p) for p in a.places) and \
