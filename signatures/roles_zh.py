@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
-from signatures.extract import _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
+from signatures.extract import _LOC_HINT_RE, _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
 
 __all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role", "zh_title_roles"]
 
@@ -119,7 +119,7 @@ def same_zh_role(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = 
 #: Where a role line's parts meet: `职位名称：X`, `base北京：X`, `远程办公 - web3 交易所 - X`, `X（备注）`.
 _PART_CUT_RE = re.compile(r"\s[-–—→|｜]\s|[:：→—|｜]|\s\(|（|\(")
 #: A sentence or a duty, not a name: "我们的研究" (our research), "编写性能测试脚本" (write test scripts).
-_NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|维护|推动|撰写|搭建|优化|构建|参与|负责|熟悉|具备|协助|完成|"
+_NOT_NAME_RE = re.compile(r"的|参与|并(?:执行|完成|负责|推动|落地|优化)|^(?:编写|写|如|执行|进行|开展|建立|制定|维护|推动|撰写|搭建|优化|构建|参与|负责|熟悉|具备|协助|完成|"
                           r"配合|根据|掌握|了解|精通|擅长|能够|支持|提供|保障|确保|"
                           # a requirement or an invitation (使用vue框架进行开发, 熟练掌握golang后端开发, 有热情参与…研究,
                           # 对密码学…有研究, 必须掌握自动化测试, 以上职缺…欢迎联络hr)
@@ -128,7 +128,11 @@ _NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|�
                           r"(?:和|与|及)(?:开发|研究|测试|设计|维护|实现|优化)$|"
                           # a way of working, not a person: AI 驱动开发 (AI-driven development), 测试驱动开发 (TDD),
                           # AI辅助开发, 架构设计 (the architect's task, 架构师 the person)
-                          r"(?:驱动|辅助)\s*(?:开发|设计|测试)$|架构设计$")
+                          r"(?:驱动|辅助)\s*(?:开发|设计|测试)$|架构设计$|"
+                          # a kind of test is a task, its tester a person (单元测试 / 测试工程师): 写小测试, 规范代码测试, 全流程测试
+                          r"(?:小|单元|代码|流程|集成|自动化|性能|压力|功能|回归|接口|端到端)\s*测试$")
+#: Where a posting's jobs are, not what they are: 新加坡, 深圳, 海外, 全职远程 alone name no role (`_place_free`).
+_PLACE_WORD_RE = re.compile(_LOC_HINT_RE.pattern + r"|海外|国内|全球|全职|兼职|可选|\(|\)|/")
 #: One role name run into the next at a seniority word: "跨链专家高级跨链工程师" = 跨链专家 + 高级跨链工程师.
 _RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
 #: A role line's label alone ("岗位", "职位名称"), or a count of jobs ("多岗位": several positions): names no role.
@@ -144,6 +148,11 @@ def _split_names(name: str) -> list[str]:
     from signatures.extract import _looks_like_role
 
     parts = [p.strip() for x in _RUN_ON_RE.split(name) for p in _HIRE_VERB_RE.split(x)]
+    named = [p for p in parts if p and _looks_like_role(p, "zh")]
+    if len(parts) >= 2 and named:
+        # 我们正在招聘X, 比特鹰招X: who hires is no role; 海外招聘专家 (overseas recruiting expert) is one name
+        particular = all(k.spec or k.latin for k in map(zh_role, named))
+        parts = named if particular else [name]
     out = []
     for p in filter(None, parts):
         words = p.split(" ")
@@ -164,6 +173,18 @@ def _part_role(line: str, name: str) -> str:
         if c and _looks_like_role(c, "zh"):
             return c
     return ""
+
+
+#: A mobile platform written in brackets after a title's role name: "Flutter工程师（iOS）" and "Flutter 工程师（安卓）" are
+#: two roles (the GUIDE's iOS vs Android), "Flutter工程师（全职）" one.
+_PLATFORM_NOTE = r"\s*[（(]\s*(ios|android|安卓|鸿蒙|harmonyos)\s*[)）]"
+
+
+def _with_platform(title: str, name: str) -> str:
+    """`name` with the platform the title writes in brackets right after it, first ("ios flutter工程师"), else `name`."""
+    compact = unicodedata.normalize("NFKC", title).lower()
+    m = re.search(re.escape(name).replace(r"\ ", r"\s*") + _PLATFORM_NOTE, compact)
+    return f"{m.group(1)} {name}" if m else name
 
 
 def _whole_title_role(title: str, name: str) -> str:
@@ -196,7 +217,7 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             else:
                 names = []  # a Latin word that is no role ("web3", "position")
         for n in (x for name in names for x in _split_names(name)):
-            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n):
+            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n) or not _PLACE_WORD_RE.sub("", n).strip():
                 continue
             for k in sorted(employers, key=lambda k: (-len(k), k)):  # longest first, whatever the set's order
                 if len(k) >= 3 and k in n and len(n) > len(k) + 1:
@@ -204,6 +225,8 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             k = zh_role(n)
             if k.head and not k.spec and not k.latin and title:
                 n = _whole_title_role(title, n)
+            if title and ("(" in title or "（" in title):
+                n = _with_platform(title, n)
             out.append(n)
     return tuple(dict.fromkeys(out))
 
