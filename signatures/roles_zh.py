@@ -22,6 +22,7 @@ class ZhRole(NamedTuple):
     spec: frozenset[str]  # Han characters (and Latin synonyms written in Han) of the specialty
     latin: frozenset[str]  # Latin words of the specialty that have no Han synonym (ios, rust, kyc)
     families: frozenset[str]  # role families the name names, its level left out (see extract._families_in)
+    alts: tuple[ZhRole, ...] = ()  # the role's other names when a title writes it "X/Y" (区域负责人/地区经理)
 
 
 #: Heads of one kind of job, longest first within a kind: 前端开发 = 前端开发工程师 = 前端工程师; 产品经理 = 产品总监
@@ -70,7 +71,10 @@ _SPEC_SYNONYM_RE = re.compile("|".join(sorted(_SPEC_SYNONYMS, key=len, reverse=T
 
 @line_cache
 def zh_role(name: str) -> ZhRole:
-    """`ZhRole` of one role name (written in simplified characters)."""
+    """`ZhRole` of one role name (written in simplified characters); "X/Y": the role X also named Y (`alts`)."""
+    if "/" in name:
+        first, *rest = name.split("/")
+        return zh_role(first)._replace(alts=tuple(map(zh_role, rest)))
     low = _LEVEL_RE.sub(" ", unicodedata.normalize("NFKC", name).lower())
     words = _LATIN_WORD_RE.findall(low)
     han = _SPEC_SYNONYM_RE.sub(lambda m: _SPEC_SYNONYMS[m.group()], "".join(_HAN_RE.findall(low)))
@@ -96,7 +100,15 @@ def zh_role(name: str) -> ZhRole:
 
 
 def same_zh_role(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = None,
-                 b_writes: Callable[[str], bool] | None = None) -> bool:
+                 b_writes: Callable[[str], bool] | None = None, exact: bool = False) -> bool:
+    """Whether two Chinese roles name one job: some name of each agrees (`_same_name`; `exact`: with the same
+    specialty and Latin words too, not one specialty within the other)."""
+    return any(_same_name(x, y, a_writes, b_writes) and (not exact or (x.spec == y.spec and x.latin == y.latin))
+               for x in (a, *a.alts) for y in (b, *b.alts))
+
+
+def _same_name(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = None,
+               b_writes: Callable[[str], bool] | None = None) -> bool:
     """Whether two Chinese role names name one job: the same kind of head (or one name without a head); the
     same specialty characters (安全维运 = 安全运维), or one specialty within the other's naming no other role
     family (测试 in 交易所测试, not 后端 in 后端运维); each Latin word only one name has written in the other
@@ -228,7 +240,36 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             if title and ("(" in title or "（" in title):
                 n = _with_platform(title, n)
             out.append(n)
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(_lead_alternatives(out, title) if title and "/" in title else out))
+
+
+#: The head of a lead-level name: a level head or an architect.
+_LEAD_HEAD_RE = re.compile(r"(?:总经理|经理|总监|专家|负责人|主管|领导|架构师)$")
+
+
+def _lead_head(name: str) -> str:
+    """The lead-level head word of a name of a particular job (区域负责人 -> 负责人, 架构师 -> 架构师), "" for another
+    name or a level alone (专家 of 产品经理/专家 names no job)."""
+    m = _LEAD_HEAD_RE.search(name)
+    return m.group() if m and (m.group() == "架构师" or zh_role(name).spec or zh_role(name).latin) else ""
+
+
+def _lead_alternatives(names: list[str], title: str) -> list[str]:
+    """Lead-level names the title writes as "X/Y" with two head words joined into one role "X/Y" — one lead named
+    two ways (区域负责人/地区经理, BD负责人/地区经理, 技术负责人/架构师, 技术负责人/技术主管); the same head word twice
+    lists two leads (运营负责人/市场负责人), and so does a longer slash list (法务合规经理/券商负责人/财务实习生); other
+    names stay as they are."""
+    compact = "".join(unicodedata.normalize("NFKC", title).lower().replace("／", "/").split())
+    out: list[str] = []
+    for n in names:
+        last = out[-1] if out and "/" not in out[-1] else ""
+        hl, hn = _lead_head(last), _lead_head(n)
+        if hl and hn and hl != hn and (at := compact.find(f"{last}/{n}".replace(" ", ""))) >= 0 and \
+                compact[at - 1: at] != "/" and compact[at + len(last) + len(n) + 1: at + len(last) + len(n) + 2] != "/":
+            out[-1] += "/" + n
+        else:
+            out.append(n)
+    return out
 
 
 def title_role_key(title: str, employer: str = "") -> str:

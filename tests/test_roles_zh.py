@@ -194,3 +194,22 @@ def test_kinds_of_tests_duties_and_places_are_no_roles(line: str) -> None:
 
 def test_who_hires_is_no_role() -> None:
     assert _roles("青石诚聘 测试工程师", f"我们正在招聘区块链工程师\n{BODY}") == ("测试工程师", "区块链工程师")
+
+
+@pytest.mark.parametrize(("title", "roles"), [
+    ("青石诚聘BD负责人/地区经理(东南亚)", ("bd负责人/地区经理",)),  # one lead named two ways
+    ("青石诚聘 技术负责人/架构师", ("技术负责人/架构师",)),
+    ("青石诚聘 运营负责人/市场负责人", ("运营负责人", "市场负责人")),  # one head word twice: two leads
+    ("青石诚聘 产品经理/专家", ("产品经理", "专家")),  # a level alone names no job (dropped when roles merge)
+    ("青石诚聘 法务合规经理/券商负责人/财务实习生", ("法务合规经理", "券商负责人", "财务实习生")),  # a longer list
+])
+def test_two_lead_names_of_one_job_are_one_role(title: str, roles: tuple[str, ...]) -> None:
+    assert _title(title) == roles
+
+
+def test_a_role_named_two_ways_agrees_with_either_name() -> None:
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 架构师") == 1.0
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 技术负责人") == 1.0
+    assert _f("青石诚聘BD负责人/地区经理", "青石诚聘 区域负责人") == 1.0  # 地区 = 区域
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 产品负责人") == 0.0
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 架构师", name="roles_novel") == 0.0
