@@ -1881,6 +1881,15 @@ def _s9_zh_cases() -> list[Case]:
              _board_post("zh-s9-verb-in-name-b", "Web3公司诚聘“海外招聘专家”3000-6000U/月", "客服", "2025-03-17",
                          intro=intro_new, pay="3000-6000U / 月", place="远程", contact="TG@yunqiao_hr", duties=hr),
              True, "TEMPORAL", note="招聘 inside the role name (overseas recruiting expert) does not cut it"))
+    lead = ["负责钱包系统的整体架构设计与技术选型；", "带领八人后端团队完成核心模块的开发与评审；", "十年以上后端经验，主导过高并发系统。"]
+    lead_new = ["主导钱包系统的架构设计和技术选型；", "管理八人后端团队，负责核心模块开发与代码评审；", "十年以上后端开发经验，做过高并发系统的架构。"]
+    add(Case("zh-s9-lead-alias", "employer_name", "zh",
+             _board_post("zh-s9-lead-alias-a", "[杭州] 云桥钱包诚聘 技术负责人/架构师 薪水 60K-90K", "后端", "2025-03-03",
+                         intro=intro, pay="60K-90K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io", duties=lead),
+             _board_post("zh-s9-lead-alias-b", "[杭州] 云桥钱包诚聘 架构师 薪水 60K-90K", "后端", "2025-05-26",
+                         intro=intro_new, pay="60K-90K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io",
+                         duties=lead_new),
+             True, "TEMPORAL", note="技术负责人/架构师: one lead named two ways, reposted under one of the names"))
     mg = ZhCo("牧川科技", "杭州牧川网络科技有限公司", "muchuan.dev", "杭州", "跨境商家的多链收款")
     add(Case("zh-s9-trade-words", "employer_name", "zh",
              zh_post("zh-s9-trade-words-a", mg, ["后端工程师"], "2026-01-05", contact=False, company="牧川科技"),
