@@ -190,12 +190,13 @@ def _part_role(line: str, name: str) -> str:
 #: A mobile platform written in brackets after a title's role name: "Flutter工程师（iOS）" and "Flutter 工程师（安卓）" are
 #: two roles (the GUIDE's iOS vs Android), "Flutter工程师（全职）" one.
 _PLATFORM_NOTE = r"\s*[（(]\s*(ios|android|安卓|鸿蒙|harmonyos)\s*[)）]"
+_PLATFORM_NOTE_RE = re.compile(_PLATFORM_NOTE)
 
 
-def _with_platform(title: str, name: str) -> str:
-    """`name` with the platform the title writes in brackets right after it, first ("ios flutter工程师"), else `name`."""
-    compact = unicodedata.normalize("NFKC", title).lower()
-    m = re.search(re.escape(name).replace(r"\ ", r"\s*") + _PLATFORM_NOTE, compact)
+def _with_platform(low_title: str, name: str) -> str:
+    """`name` with the platform the title (`low_title`: NFKC, lowercase) writes in brackets right after it, first
+    ("ios flutter工程师"), else `name`."""
+    m = re.search(re.escape(name).replace(r"\ ", r"\s*") + _PLATFORM_NOTE, low_title)
     return f"{m.group(1)} {name}" if m else name
 
 
@@ -214,9 +215,12 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
     """The roles of a Chinese posting as names: a role line's label or place read as its role (`职位名称：X`,
     `base北京：X`, `远程办公 - 交易所 - X` name X), sentences and duties dropped (我们的研究, 编写…脚本), two names run
     into one split (跨链专家高级跨链工程师), a bare head completed from a spaced title (资深 前端 开发), the
-    employer's name left out (SynFutures智能合约工程师 = 智能合约工程师)."""
+    employer's name left out (SynFutures智能合约工程师 = 智能合约工程师), a platform in brackets after a title's role
+    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师)."""
     from signatures.extract import _looks_like_role
 
+    low = unicodedata.normalize("NFKC", title).lower() if "(" in title or "（" in title else ""
+    platform = low if low and _PLATFORM_NOTE_RE.search(low) else None
     out: list[str] = []
     for r in roles:
         names = [r]
@@ -229,7 +233,8 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             else:
                 names = []  # a Latin word that is no role ("web3", "position")
         for n in (x for name in names for x in _split_names(name)):
-            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n) or not _PLACE_WORD_RE.sub("", n).strip():
+            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n) or \
+                    len(n) <= 12 and not n.endswith(_ROLE_WORDS_CJK_ENDS) and not _PLACE_WORD_RE.sub("", n).strip():
                 continue
             for k in sorted(employers, key=lambda k: (-len(k), k)):  # longest first, whatever the set's order
                 if len(k) >= 3 and k in n and len(n) > len(k) + 1:
@@ -237,10 +242,11 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             k = zh_role(n)
             if k.head and not k.spec and not k.latin and title:
                 n = _whole_title_role(title, n)
-            if title and ("(" in title or "（" in title):
-                n = _with_platform(title, n)
+            if platform is not None:
+                n = _with_platform(platform, n)
             out.append(n)
-    return tuple(dict.fromkeys(_lead_alternatives(out, title) if title and "/" in title else out))
+    leads = "/" in title and sum(1 for n in out if _LEAD_HEAD_RE.search(n)) >= 2
+    return tuple(dict.fromkeys(_lead_alternatives(out, title) if leads else out))
 
 
 #: The head of a lead-level name: a level head or an architect.
