@@ -62,7 +62,7 @@ from service.solr import REV, Solr, SolrError, terms_query
 from service.solr_schema import Schema
 from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash, textprofile
-from signatures.boilerplate import BoilerplateModel, StackedBoilerplate, learning_record
+from signatures.boilerplate import BoilerplateModel, StackedBoilerplate, learning_record, line_hashes
 from signatures.features import prepare_unweighted, reweighted
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
@@ -151,6 +151,7 @@ class _Rec:
     ex: Any | None = None   # signatures.extract.Extracted of window postings (the Verifier's input)
     first_seen: str | None = None  # the canonical rule's key (earliest first_seen, then id)
     lines: tuple[list[str], list[int]] | None = None  # its boilerplate scopes and line hashes, when known
+    hashes: np.ndarray | None = None  # signatures.boilerplate.line_hashes of `ex`, when computed ahead (workers)
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -437,6 +438,7 @@ class Prepared:
     keys: list[list[str]]
     extracted: list[Any] | None = None   # signatures.extract.Extracted per `batch` posting, when computed
     records: list[Any] | None = None     # ... and its boilerplate learning record (signatures.boilerplate)
+    hashes: list[np.ndarray] | None = None  # ... and its line hashes (the model's line weights look them up)
 
 
 def extract_postings(postings: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -478,7 +480,8 @@ def prepare_batch(postings: Sequence[Mapping[str, Any]], max_text_chars: int = M
             np.zeros((0, sketching.NUM_PERM), np.uint64), []
     extracted = extract_postings(batch) if extract else None
     return Prepared(results, uniq, same_as, batch, feats, sketches, full, keys, extracted,
-                    [learning_record(ex) for ex in extracted] if extracted is not None else None)
+                    [learning_record(ex) for ex in extracted] if extracted is not None else None,
+                    [line_hashes(ex) for ex in extracted] if extracted is not None else None)
 
 
 def prepare_shipped(postings: Sequence[Mapping[str, Any]], **kw: Any) -> Prepared:
@@ -704,7 +707,7 @@ class Ingestor:
             self.stats["writes_overlapped"] += self._pending is not None  # decided while Solr writes the last one
             try:
                 fl = self._decide_and_write(prep.batch, prep.feats, prep.sketches, prep.full, prep.keys,
-                                            extracted, prep.records)
+                                            extracted, prep.records, prep.hashes)
                 if not self._settle():  # the write before it, now: this batch's goes after it
                     raise _Void
             except _Void:
@@ -777,8 +780,8 @@ class Ingestor:
         self.stats["extracted"] += len(todo)
         return out
 
-    def _prepare(self, v: Any, pid: str, content: int, ex: Any, lines: tuple[list[str], list[int]] | None = None
-                 ) -> Any:
+    def _prepare(self, v: Any, pid: str, content: int, ex: Any, lines: tuple[list[str], list[int]] | None = None,
+                 hashes: np.ndarray | None = None) -> Any:
         """v.prepare(ex) with the boilerplate model decisions use now: reused from an earlier batch while none
         of the posting's lines changed weight (`_touched`) or its weights came out the same; else the
         posting's unweighted preparation (made once) weighed anew."""
@@ -787,7 +790,7 @@ class Ingestor:
         if hit is not None and hit[0] >= self._epoch and (hit[0] == self._generation or not self._changed(*hit[3], hit[0])):
             self._keep(self._prepared, key, (self._generation, *hit[1:]))  # none of its lines changed weight
             return hit[2]
-        weights = self._model_now().line_weights(ex)
+        weights = self._model_now().line_weights(ex, hashes)
         if hit is not None and np.array_equal(hit[1], weights):
             got = hit[2]
             self.stats["prepared_kept"] += 1
@@ -909,7 +912,8 @@ class Ingestor:
             if r not in prepared:
                 rec = recs[r]
                 ex = rec.ex if rec.ex is not None else self._extracted.get((rec.id, rec.feats["content"]))
-                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex, rec.lines)
+                prepared[r] = None if ex is None else self._prepare(v, rec.id, rec.feats["content"], ex, rec.lines,
+                                                                  rec.hashes if ex is rec.ex else None)
             return prepared[r]
 
         def verify(vi: np.ndarray, vj: np.ndarray, est: np.ndarray
@@ -1049,7 +1053,8 @@ class Ingestor:
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
-                          extracted: list[Any | None], records: list[Any] | None = None) -> _Flight:
+                          extracted: list[Any | None], records: list[Any] | None = None,
+                          hashes: list[np.ndarray] | None = None) -> _Flight:
         """Decide a batch and build its documents (merges and regroups it needs are written now); the batch's
         own write is `_send`'s. Decided while the write before it may still be in flight (`_await`)."""
         ids = [p["id"] for p in batch]
@@ -1070,6 +1075,9 @@ class Ingestor:
         dates = [self._dates(p, existing.get(ids[i]), now) for i, p in enumerate(batch)]
         new_recs = [_Rec(ids[i], feats[i], sketches[i], ids[i], keys[i] + exact_keys(feats[i]) + block_keys(feats[i]),
                          extracted[i], dates[i][0]) for i in range(len(batch))]
+        if hashes is not None:  # computed with `extracted` (prepare_batch)
+            for r, h in zip(new_recs, hashes, strict=True):
+                r.hashes = h
         fresh = [i for i in range(len(batch)) if i not in unchanged]
         # the batch's postings are counted into the boilerplate model its decisions use (as dedup's model counts
         # every posting it judges); journaled as intended writes, learned for good once Solr has them

@@ -177,15 +177,32 @@ class BoilerplateModel:
                 best = max(best, n)
         return best
 
-    def line_weights(self, ex: Extracted) -> np.ndarray:
+    def line_weights(self, ex: Extracted, hashes: np.ndarray | None = None) -> np.ndarray:
         """Weight per line of `ex.lines`: `weight` for boilerplate lines, 1.0 for the rest (the posting's
-        scopes looked up once, not per line)."""
+        scopes looked up once, not per line; `hashes`: its `line_hashes`, when already computed)."""
         out = np.ones(len(ex.lines), dtype=np.float32)
         tables = self._scope_tables(ex)
-        if tables:
-            for i, ln in enumerate(ex.lines):
-                if self._jobs_in(tables, ln) >= self.min_jobs:
-                    out[i] = self.weight
+        if not tables:
+            return out
+        hashes = list(map(line_hash, ex.lines)) if hashes is None else hashes.tolist()
+        boiler = [False] * len(hashes)
+        for scope, ts in tables:  # `_jobs_in(...) >= min_jobs` per scope, for every line at once
+            # a global count n counts as n * min_jobs // global_min_jobs: at least min_jobs when n >= global_min_jobs
+            least = self.global_min_jobs if scope == "*" else self.min_jobs
+            if len(ts) == 1:
+                get = ts[0].get
+                got = [(keys := get(h)) is not None and len(keys) >= least for h in hashes]
+            else:  # the job keys of every layer united (capped): only counted when the larger layer is not enough
+                gets = [t.get for t in ts]
+                got = []
+                for h in hashes:
+                    found = [keys for g in gets if (keys := g(h))]
+                    got.append(bool(found) and (max(map(len, found)) >= least or (
+                        len(found) > 1 and min(len(set().union(*found)), _CAP) >= least)))
+            boiler = [b or x for b, x in zip(boiler, got, strict=True)]
+        hit = [i for i, (b, h) in enumerate(zip(boiler, hashes, strict=True)) if b and h]
+        if hit:
+            out[hit] = self.weight
         return out
 
     def boilerplate_lines(self, ex: Extracted) -> list[str]:

@@ -114,6 +114,28 @@ def test_stacked_layers_weigh_like_one_model_of_them_all(cut: int) -> None:
         stacked.add(exs[0])
 
 
+@pytest.mark.parametrize("global_min_jobs", [3, 6])
+def test_line_weights_are_the_per_line_job_counts(global_min_jobs: int) -> None:
+    """line_weights (all lines of a posting at once, from its `line_hashes` or not) flags exactly the lines whose
+    `jobs_with_line` reaches min_jobs, for one model and for stacked layers (job keys united across them)."""
+    from service.synth import generate
+    from signatures.boilerplate import StackedBoilerplate, line_hashes
+
+    posts = [*generate(200, seed=8), *generate(80, lang="zh", seed=8), *_corpus()]
+    exs = [extract(p) for p in posts]
+    kw = {"min_jobs": 3, "global_min_jobs": global_min_jobs}
+    models = [BoilerplateModel.fit(exs, **kw),
+              StackedBoilerplate(BoilerplateModel.fit(exs[::2], **kw), BoilerplateModel.fit(exs[1::2], **kw))]
+    for model in models:
+        flagged = 0
+        for ex in exs:
+            want = np.array([0.1 if model.jobs_with_line(ex, ln) >= 3 else 1.0 for ln in ex.lines], np.float32)
+            assert np.array_equal(model.line_weights(ex), want)
+            assert np.array_equal(model.line_weights(ex, line_hashes(ex)), want)
+            flagged += int((want < 1).sum())
+        assert flagged > 0
+
+
 def test_adding_to_the_top_layer_names_every_line_whose_weight_changed() -> None:
     """StackedBoilerplate.add_to_top counts a posting like one model would and returns the line hashes whose
     boilerplate status it changed in which scope: a posting none of whose scopes and lines is among them keeps its weights (the service
