@@ -1403,7 +1403,7 @@ class Ingestor:
         """Contested components (`contested`) decided again from all their members' pairs, as dedup decides
         them: the postings stored in `groups` (except the batch's `fresh` ones, decided anew) and the batch's
         `new` postings, through the engine with every pair proposed (service.graph.constrained_labels over
-        them all). A group keeps a stored head (its earliest stored posting), so no stored posting ever points
+        them all; blocking keys in `skip`, too big, left out as for the batch). A group keeps a stored head (its earliest stored posting), so no stored posting ever points
         at one Solr does not hold yet. Stored postings that change group are written now (service.regroup);
         returns the outcome of the batch's postings and of the stored ones that moved, by id, or None when the
         members are more than MAX_REDECIDE."""
@@ -1415,7 +1415,7 @@ class Ingestor:
             return None
         recs = sorted([*members.values(), *new], key=lambda r: (r.first_seen or "~", r.id))
         ids = [r.id for r in recs]
-        res = self._group_rows(recs, date_key([r.first_seen for r in recs]))
+        res = self._group_rows(recs, date_key([r.first_seen for r in recs]), skip=skip)
         label = res["label"]
         stored = np.array([pid in members for pid in ids], bool)
         order = np.lexsort((np.arange(len(recs)), ~stored, label))  # per group: stored first, then earliest
