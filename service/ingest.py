@@ -48,7 +48,7 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -1150,7 +1150,9 @@ class Ingestor:
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
         if res is not None:
-            hot = contested(trace, together, npool, decision_glue.link_cut())
+            # without the verifier the groups are the connected components, whatever the order: nothing to redo
+            hot = contested(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
+                np.zeros(len(rows), bool)
             if hot.any():  # decided again from all the members' pairs, as dedup decides them
                 self._await()
                 got = self._redecide({groups[j] for j in np.flatnonzero(hot[:npool]).tolist()},
@@ -1350,6 +1352,7 @@ class Ingestor:
         fields (service.regroup) and puts them in the window with their new group; returns (group,
         duplicate_of, score, why, matched) by id."""
         members = self._members(groups)
+        assert members is not None
         for pid in groups | skip:
             members.pop(pid, None)
         if not members:
@@ -1365,12 +1368,19 @@ class Ingestor:
         self.stats["regrouped"] += len(recs)
         return out
 
-    def _members(self, groups: set[str]) -> dict[str, _Rec]:
+    def _members(self, groups: set[str], limit: int | None = None) -> dict[str, _Rec] | None:
         """The postings stored in `groups` (Solr, and the window, which is newer than Solr's view), by id, with
-        their window lookup keys."""
+        their window lookup keys; None when Solr holds more than `limit` of them (then not read: one request)."""
+        query = {"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": STATE_FL}
+        if limit is None:
+            pages: Iterable[list[dict[str, Any]]] = (page for page, _, _ in self.solr.stream(query, rows=1000))
+        else:
+            got = self.solr.query({**query, "rows": limit + 1})["response"]
+            if got["numFound"] > limit:
+                return None
+            pages = [got["docs"]]
         members: dict[str, _Rec] = {}
-        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)),
-                                            "fl": STATE_FL}, rows=1000):
+        for page in pages:
             for r in _recs_from_docs(page, with_keys=True):
                 members[r.id] = r
         if members and self.solr.is_cloud():
@@ -1403,16 +1413,17 @@ class Ingestor:
         """Contested components (`contested`) decided again from all their members' pairs, as dedup decides
         them: the postings stored in `groups` (except the batch's `fresh` ones, decided anew) and the batch's
         `new` postings, through the engine with every pair proposed (service.graph.constrained_labels over
-        them all; blocking keys in `skip`, too big, left out as for the batch). A group keeps a stored head (its earliest stored posting), so no stored posting ever points
-        at one Solr does not hold yet. Stored postings that change group are written now (service.regroup);
-        returns the outcome of the batch's postings and of the stored ones that moved, by id, or None when the
-        members are more than MAX_REDECIDE."""
-        members = self._members(groups)
-        for pid in fresh:
-            members.pop(pid, None)
-        if len(members) + len(new) > MAX_REDECIDE:
+        them all; blocking keys in `skip`, too big, left out as for the batch). A group keeps a stored head
+        (its earliest stored posting), so no stored posting ever points at one Solr does not hold yet. Stored
+        postings that change group are written now (service.regroup). Returns the outcome of the batch's
+        postings and of the stored ones that moved, by id; None when the members are more than MAX_REDECIDE
+        (the arrival-order decision stands)."""
+        members = self._members(groups, MAX_REDECIDE)
+        if members is None or len(members.keys() - fresh) + len(new) > MAX_REDECIDE:
             self.stats["redecide_skipped"] += 1
             return None
+        for pid in fresh:
+            members.pop(pid, None)
         recs = sorted([*members.values(), *new], key=lambda r: (r.first_seen or "~", r.id))
         ids = [r.id for r in recs]
         res = self._group_rows(recs, date_key([r.first_seen for r in recs]), skip=skip)

@@ -48,3 +48,21 @@ def test_two_arrival_orders_give_the_same_groups(solr: Solr) -> None:  # noqa: F
     assert all(s["redecided"] > 0 for s in stats)  # both orders met contested components
     assert any(s["redecide_moved"] > 0 for s in stats)  # ... and re-decided stored postings into other groups
     assert got[0] == got[1]
+
+
+def test_a_component_over_the_cap_keeps_the_arrival_order_decision(clean_solr: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # bounded: a contested component of more than MAX_REDECIDE postings is not read nor decided again; its
+    # batch is decided as before (merges), every posting stored, every group with its head
+    import service.ingest
+
+    monkeypatch.setattr(service.ingest, "MAX_REDECIDE", 2)
+    data = postings()[::-1]
+    core = Solr(f"{clean_solr}/postings")
+    ing = Ingestor(core, commit_within_ms=300)
+    for s in range(0, len(data), BATCH):
+        ing.ingest(data[s:s + BATCH])
+    assert ing.stats["redecide_skipped"] > 0 and ing.stats["merged_groups"] > 0
+    state = groups(core)
+    assert state.keys() == {p["id"] for p in data}
+    assert_every_group_has_its_head(state)
