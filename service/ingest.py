@@ -295,7 +295,7 @@ def _chain(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order[:-1][same].astype(np.int64), order[1:][same].astype(np.int64)
 
 
-def contested(trace: Mapping[str, Any], together: np.ndarray, npool: int, cut: float) -> np.ndarray:
+def contested_rows(trace: Mapping[str, Any], together: np.ndarray, npool: int, cut: float) -> np.ndarray:
     """Per row of a batch's engine run (`trace`: find_groups' accepted and verified pairs; `together`: stored
     group codes; pool rows before `npool`): whether its component of the accepted pairs and stored groups holds
     a new posting and the grouping's guard decided it with part of the evidence -- two stored groups (whose
@@ -1151,7 +1151,7 @@ class Ingestor:
         via: dict[str, str] = {}
         if res is not None:
             # without the verifier the groups are the connected components, whatever the order: nothing to redo
-            hot = contested(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
+            hot = contested_rows(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
                 np.zeros(len(rows), bool)
             if hot.any():  # decided again from all the members' pairs, as dedup decides them
                 self._await()
@@ -1410,7 +1410,7 @@ class Ingestor:
 
     def _redecide(self, groups: set[str], new: Sequence[_Rec], fresh: set[str], skip: frozenset[int]
                   ) -> dict[str, Outcome] | None:
-        """Contested components (`contested`) decided again from all their members' pairs, as dedup decides
+        """Contested components (`contested_rows`) decided again from all their members' pairs, as dedup decides
         them: the postings stored in `groups` (except the batch's `fresh` ones, decided anew) and the batch's
         `new` postings, through the engine with every pair proposed (service.graph.constrained_labels over
         them all; blocking keys in `skip`, too big, left out as for the batch). A group keeps a stored head
