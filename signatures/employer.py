@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from signatures.boilerplate import company_key
 from signatures.extract import Extracted
@@ -121,12 +122,20 @@ def employer_core(name: str) -> str:
     旅行社, Network, Protocol), so a registered name and its short name agree: 三亚飞鱼旅行旅行社有限公司 = 飞鱼旅行,
     "Mantle Network" = "Mantle". Coarser than employer_key: two firms sharing a trade name agree here (a candidate
     pair the verifier then decides), never less than 2 CJK characters or 3 letters."""
+    return _trade_parts(name)[0]
+
+
+@lru_cache(maxsize=65536)
+def _trade_parts(name: str) -> tuple[str, tuple[str, ...]]:
+    """(employer_core of `name`, the line-of-business words it dropped, last first)."""
     words = _employer_words(name).split()
     while len(words) > 1 and words[0] in _LATIN_LEAD_WORDS:
         words.pop(0)
     kept = sum(map(len, words))
+    dropped: list[str] = []
     while len(words) > 1 and words[-1] in _LATIN_TRADE_WORDS and kept - len(words[-1]) >= 3:
-        kept -= len(words.pop())
+        kept -= len(words[-1])
+        dropped.append(words.pop())
     s = "".join(words)
     if _CJK_RE.search(s):
         if len(rest := _ZH_PLACE_RE.sub("", s)) >= 2:
@@ -134,8 +143,17 @@ def employer_core(name: str) -> str:
         end = len(s)
         while (w := next((w for w in _CJK_TRADE_ENDS if s.endswith(w, 0, end)), "")) and end - len(w) >= 2:
             end -= len(w)
+            dropped.append(w)
         s = s[:end]
-    return s
+    return s, tuple(dropped)
+
+
+def _same_trade(x: str, y: str) -> bool:
+    """Two employer names of one firm by its trade name (employer_core): the same trade name, and the
+    line-of-business words of one all in the other's — 牧国科技 = 牧国网络科技, 飞鱼旅行 = 三亚飞鱼旅行旅行社; 林泽科技 is
+    not 林泽资本管理 (two firms sharing the trade name, one blocking key)."""
+    (cx, wx), (cy, wy) = _trade_parts(x), _trade_parts(y)
+    return cx == cy and _long_enough(cx) and (set(wx) <= set(wy) or set(wy) <= set(wx))
 
 
 def registrable(host: str) -> str:
@@ -269,9 +287,9 @@ def _long_enough(key: str) -> bool:
 
 def names_agree(a: frozenset[str], b: frozenset[str]) -> bool:
     """Some name of `a` equals one of `b`, or contains it (the shorter at least 4 letters or 2 CJK characters):
-    "acmerobotics" ~ "acme"."""
+    "acmerobotics" ~ "acme"; or both name one firm by its trade name (`_same_trade`: 牧国科技 ~ 牧国网络科技)."""
     for x in a:
         for y in b:
-            if x == y or (_long_enough(min(x, y, key=len)) and (x in y or y in x)):
+            if x == y or (_long_enough(min(x, y, key=len)) and (x in y or y in x)) or _same_trade(x, y):
                 return True
     return False

@@ -815,7 +815,7 @@ _ROLE_WORDS_EN = re.compile(
     r"teachers?|instructors?|hacker|generalist|advocate|devrel|partner|tester|qa|principal|staff)\b"
 )
 _ROLE_WORDS_CJK = re.compile(
-    r"(?:工程师|工程師|开发|開發|開発|经理|經理|运营|運營|设计师|設計師|设计|产品|產品|测试|測試|实习生|實習生|实习|"
+    r"(?:工程师|工程師|开发|開發|開発|经理|經理|运营|運營|运维|運維|设计师|設計師|设计|产品|產品|测试|測試|实习生|實習生|实习|"
     r"专家|專家|总监|總監|负责人|研究员|研究員|分析师|分析師|架构师|架構師|主管|助理|客服|专员|專員|市场|商务|销售|"
     r"HR|BD|hr|bd|合伙人|CTO|cto|COO|CFO|顾问|顧問|讲师|编辑|翻译|风控|交易员|研究|开发者|"
     r"エンジニア|デザイナー|マネージャー|ディレクター|スタッフ|営業|事務|保守|担当|リーダー|職|士|師|員|"
@@ -981,6 +981,15 @@ _TAGLINE_RE = re.compile(r"(?:月給|年収|時給|日給|年俸|年間休日|�
 _JOB_COUNT_RE = re.compile(r"(?:ほか|他)\s*\d*\s*職種.*$|募集$")
 
 
+_NAME_CHAR_RE = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")
+
+
+def _glued(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] (a bracketed note) sits inside a name: a letter or Han character on both sides."""
+    return 0 < start and end < len(text) and bool(_NAME_CHAR_RE.match(text[start - 1])) and \
+        bool(_NAME_CHAR_RE.match(text[end]))
+
+
 def _middot_roles(part: str, lang: str) -> list[str]:
     """A CJK title segment `看護師・介護職員ほか4職種募集` as its roles (看護師, 介護職員) when every piece
     between the dots is one; else the segment as it is (`プロダクト・マネージャー` is one role)."""
@@ -989,8 +998,10 @@ def _middot_roles(part: str, lang: str) -> list[str]:
 
 
 def _title_parts(t: str, lang: str) -> list[str]:
-    """A title (or the part of it after / before the hiring verb) cut into cleaned role candidates."""
-    t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t, lambda m: " ")
+    """A title (or the part of it after / before the hiring verb) cut into cleaned role candidates; Chinese: a
+    note in brackets inside a name dropped (全栈（偏前端）开发工程师 = 全栈开发工程师)."""
+    t = _sub_spans(_TITLE_TAG_RE, _unopened(t, "[【(（", "]】)）"), t,
+                   (lambda m: "" if _glued(t, m.start(), m.end()) else " ") if lang == "zh" else (lambda m: " "))
     pieces = _TITLE_SPLIT_RE.split(t)
     if lang != "en":  # "英语客服  校招": a space between two Han words parts a role from a note
         pieces = [q for p in pieces for q in _HAN_SPACE_RE.split(p)]
@@ -1026,7 +1037,10 @@ def _title_role_list(title: str, lang: str, title_given: bool) -> list[str]:
         bar = max(title.rfind("|"), title.rfind("｜"))  # a site's category after the last bar ("... | Food & Hospitality")
         return _title_parts(title[:bar], lang) if lang == "en" and bar > 0 and not m else parts
     cut = [m.group(1) for m in map(_CJK_ROLE_TAIL_RE.match, parts) if m]  # "寻找资深前端工程师 synfutures"
-    return cut or (parts if len(parts) == 1 else [])  # one part is a role ("初级财务会计"), a list of them a tagline
+    # one part is a role ("初级财务会计"), a list of them a tagline; else the roles written in brackets
+    # (诚聘【区块链合约开发工程师】20K起, 招聘（后端工程师/前端工程师）, "[广州/AI开发] 国内领先的 AI 公司，氛围好")
+    return cut or (parts if len(parts) == 1 else []) or [
+        r for b in _BRACKET_RE.findall(title) for r in _title_parts(b, lang) if _looks_like_role(r, lang)]
 
 
 @lang_line_cache

@@ -699,8 +699,8 @@ def _zh_novel(a: Prepared, b: Prepared) -> tuple[int, int]:
     novel = 0
     for x, y, agree in ((a, b, same), (b, a, lambda j, i: same(i, j))):
         for i, name in enumerate(x.role_names):
-            key = name.replace(" ", "")
-            if not any(agree(i, j) for j in range(len(y.zh_roles))) and key not in y.simplified_text:
+            keys = name.replace(" ", "").split("/")  # a role named "X/Y" is written when either name is
+            if not any(agree(i, j) for j in range(len(y.zh_roles))) and not any(k in y.simplified_text for k in keys):
                 novel += 1
     return novel, len(a.role_names) + len(b.role_names)
 
@@ -867,8 +867,7 @@ def _zh_kept(a: tuple[ZhRole, ...], b: tuple[ZhRole, ...]) -> bool:
     """Whether two Chinese role lists are one job set by the GUIDE: at most one role added and one dropped and
     fewer than half changed, roles matched only as the same specialty and Latin words (`same_zh_role` otherwise
     lets one specialty within another agree)."""
-    m = _role_match(a, b, lambda x, y: x.spec == y.spec and x.latin == y.latin and same_zh_role(x, y),
-                    lambda x, y: 0.0)
+    m = _role_match(a, b, lambda x, y: same_zh_role(x, y, exact=True), lambda x, y: 0.0)
     return len(a) + len(b) - 2 * m <= 2 and _roles_changed(a, b, m) < 0.5
 
 

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
-from signatures.extract import _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
+from signatures.extract import _LOC_HINT_RE, _ROLE_WORDS_CJK_ENDS, _families_in, line_cache
 
 __all__ = ["ZhRole", "same_zh_role", "title_role_key", "zh_announced", "zh_role", "zh_title_roles"]
 
@@ -22,6 +22,7 @@ class ZhRole(NamedTuple):
     spec: frozenset[str]  # Han characters (and Latin synonyms written in Han) of the specialty
     latin: frozenset[str]  # Latin words of the specialty that have no Han synonym (ios, rust, kyc)
     families: frozenset[str]  # role families the name names, its level left out (see extract._families_in)
+    alts: tuple[ZhRole, ...] = ()  # the role's other names when a title writes it "X/Y" (区域负责人/地区经理)
 
 
 #: Heads of one kind of job, longest first within a kind: 前端开发 = 前端开发工程师 = 前端工程师; 产品经理 = 产品总监
@@ -70,7 +71,10 @@ _SPEC_SYNONYM_RE = re.compile("|".join(sorted(_SPEC_SYNONYMS, key=len, reverse=T
 
 @line_cache
 def zh_role(name: str) -> ZhRole:
-    """`ZhRole` of one role name (written in simplified characters)."""
+    """`ZhRole` of one role name (written in simplified characters); "X/Y": the role X also named Y (`alts`)."""
+    if "/" in name:
+        first, *rest = name.split("/")
+        return zh_role(first)._replace(alts=tuple(map(zh_role, rest)))
     low = _LEVEL_RE.sub(" ", unicodedata.normalize("NFKC", name).lower())
     words = _LATIN_WORD_RE.findall(low)
     han = _SPEC_SYNONYM_RE.sub(lambda m: _SPEC_SYNONYMS[m.group()], "".join(_HAN_RE.findall(low)))
@@ -96,7 +100,15 @@ def zh_role(name: str) -> ZhRole:
 
 
 def same_zh_role(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = None,
-                 b_writes: Callable[[str], bool] | None = None) -> bool:
+                 b_writes: Callable[[str], bool] | None = None, exact: bool = False) -> bool:
+    """Whether two Chinese roles name one job: some name of each agrees (`_same_name`; `exact`: with the same
+    specialty and Latin words too, not one specialty within the other)."""
+    return any(_same_name(x, y, a_writes, b_writes) and (not exact or (x.spec == y.spec and x.latin == y.latin))
+               for x in (a, *a.alts) for y in (b, *b.alts))
+
+
+def _same_name(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = None,
+               b_writes: Callable[[str], bool] | None = None) -> bool:
     """Whether two Chinese role names name one job: the same kind of head (or one name without a head); the
     same specialty characters (安全维运 = 安全运维), or one specialty within the other's naming no other role
     family (测试 in 交易所测试, not 后端 in 后端运维); each Latin word only one name has written in the other
@@ -119,7 +131,7 @@ def same_zh_role(a: ZhRole, b: ZhRole, a_writes: Callable[[str], bool] | None = 
 #: Where a role line's parts meet: `职位名称：X`, `base北京：X`, `远程办公 - web3 交易所 - X`, `X（备注）`.
 _PART_CUT_RE = re.compile(r"\s[-–—→|｜]\s|[:：→—|｜]|\s\(|（|\(")
 #: A sentence or a duty, not a name: "我们的研究" (our research), "编写性能测试脚本" (write test scripts).
-_NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|维护|推动|撰写|搭建|优化|构建|参与|负责|熟悉|具备|协助|完成|"
+_NOT_NAME_RE = re.compile(r"的|参与|并(?:执行|完成|负责|推动|落地|优化)|^(?:编写|写|如|执行|进行|开展|建立|制定|维护|推动|撰写|搭建|优化|构建|参与|负责|熟悉|具备|协助|完成|"
                           r"配合|根据|掌握|了解|精通|擅长|能够|支持|提供|保障|确保|"
                           # a requirement or an invitation (使用vue框架进行开发, 熟练掌握golang后端开发, 有热情参与…研究,
                           # 对密码学…有研究, 必须掌握自动化测试, 以上职缺…欢迎联络hr)
@@ -128,7 +140,11 @@ _NOT_NAME_RE = re.compile(r"的|^(?:编写|执行|进行|开展|建立|制定|�
                           r"(?:和|与|及)(?:开发|研究|测试|设计|维护|实现|优化)$|"
                           # a way of working, not a person: AI 驱动开发 (AI-driven development), 测试驱动开发 (TDD),
                           # AI辅助开发, 架构设计 (the architect's task, 架构师 the person)
-                          r"(?:驱动|辅助)\s*(?:开发|设计|测试)$|架构设计$")
+                          r"(?:驱动|辅助)\s*(?:开发|设计|测试)$|架构设计$|"
+                          # a kind of test is a task, its tester a person (单元测试 / 测试工程师): 写小测试, 规范代码测试, 全流程测试
+                          r"(?:小|单元|代码|流程|集成|自动化|性能|压力|功能|回归|接口|端到端)\s*测试$")
+#: Where a posting's jobs are, not what they are: 新加坡, 深圳, 海外, 全职远程 alone name no role (`_place_free`).
+_PLACE_WORD_RE = re.compile(_LOC_HINT_RE.pattern + r"|海外|国内|全球|全职|兼职|可选|\(|\)|/")
 #: One role name run into the next at a seniority word: "跨链专家高级跨链工程师" = 跨链专家 + 高级跨链工程师.
 _RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
 #: A role line's label alone ("岗位", "职位名称"), or a count of jobs ("多岗位": several positions): names no role.
@@ -144,6 +160,11 @@ def _split_names(name: str) -> list[str]:
     from signatures.extract import _looks_like_role
 
     parts = [p.strip() for x in _RUN_ON_RE.split(name) for p in _HIRE_VERB_RE.split(x)]
+    named = [p for p in parts if p and _looks_like_role(p, "zh")]
+    if len(parts) >= 2 and named:
+        # 我们正在招聘X, 比特鹰招X: who hires is no role; 海外招聘专家 (overseas recruiting expert) is one name
+        particular = all(k.spec or k.latin for k in map(zh_role, named))
+        parts = named if particular else [name]
     out = []
     for p in filter(None, parts):
         words = p.split(" ")
@@ -166,6 +187,19 @@ def _part_role(line: str, name: str) -> str:
     return ""
 
 
+#: A mobile platform written in brackets after a title's role name: "Flutter工程师（iOS）" and "Flutter 工程师（安卓）" are
+#: two roles (the GUIDE's iOS vs Android), "Flutter工程师（全职）" one.
+_PLATFORM_NOTE = r"\s*[（(]\s*(ios|android|安卓|鸿蒙|harmonyos)\s*[)）]"
+_PLATFORM_NOTE_RE = re.compile(_PLATFORM_NOTE)
+
+
+def _with_platform(low_title: str, name: str) -> str:
+    """`name` with the platform the title (`low_title`: NFKC, lowercase) writes in brackets right after it, first
+    ("ios flutter工程师"), else `name`."""
+    m = re.search(re.escape(name).replace(r"\ ", r"\s*") + _PLATFORM_NOTE, low_title)
+    return f"{m.group(1)} {name}" if m else name
+
+
 def _whole_title_role(title: str, name: str) -> str:
     """A bare head read from a title written with spaces between its words ("资深 前端 开发" -> 开发) with the Han
     words before it, after the hiring verb (资深前端开发); `name` when there are none."""
@@ -181,9 +215,12 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
     """The roles of a Chinese posting as names: a role line's label or place read as its role (`职位名称：X`,
     `base北京：X`, `远程办公 - 交易所 - X` name X), sentences and duties dropped (我们的研究, 编写…脚本), two names run
     into one split (跨链专家高级跨链工程师), a bare head completed from a spaced title (资深 前端 开发), the
-    employer's name left out (SynFutures智能合约工程师 = 智能合约工程师)."""
+    employer's name left out (SynFutures智能合约工程师 = 智能合约工程师), a platform in brackets after a title's role
+    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师)."""
     from signatures.extract import _looks_like_role
 
+    low = unicodedata.normalize("NFKC", title).lower() if "(" in title or "（" in title else ""
+    platform = low if low and _PLATFORM_NOTE_RE.search(low) else None
     out: list[str] = []
     for r in roles:
         names = [r]
@@ -196,7 +233,8 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             else:
                 names = []  # a Latin word that is no role ("web3", "position")
         for n in (x for name in names for x in _split_names(name)):
-            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n):
+            if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n) or \
+                    len(n) <= 12 and not n.endswith(_ROLE_WORDS_CJK_ENDS) and not _PLACE_WORD_RE.sub("", n).strip():
                 continue
             for k in sorted(employers, key=lambda k: (-len(k), k)):  # longest first, whatever the set's order
                 if len(k) >= 3 and k in n and len(n) > len(k) + 1:
@@ -204,8 +242,40 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             k = zh_role(n)
             if k.head and not k.spec and not k.latin and title:
                 n = _whole_title_role(title, n)
+            if platform is not None:
+                n = _with_platform(platform, n)
             out.append(n)
-    return tuple(dict.fromkeys(out))
+    leads = "/" in title and sum(1 for n in out if _LEAD_HEAD_RE.search(n)) >= 2
+    return tuple(dict.fromkeys(_lead_alternatives(out, title) if leads else out))
+
+
+#: The head of a lead-level name: a level head or an architect.
+_LEAD_HEAD_RE = re.compile(r"(?:总经理|经理|总监|专家|负责人|主管|领导|架构师)$")
+
+
+def _lead_head(name: str) -> str:
+    """The lead-level head word of a name of a particular job (区域负责人 -> 负责人, 架构师 -> 架构师), "" for another
+    name or a level alone (专家 of 产品经理/专家 names no job)."""
+    m = _LEAD_HEAD_RE.search(name)
+    return m.group() if m and (m.group() == "架构师" or zh_role(name).spec or zh_role(name).latin) else ""
+
+
+def _lead_alternatives(names: list[str], title: str) -> list[str]:
+    """Lead-level names the title writes as "X/Y" with two head words joined into one role "X/Y" — one lead named
+    two ways (区域负责人/地区经理, BD负责人/地区经理, 技术负责人/架构师, 技术负责人/技术主管); the same head word twice
+    lists two leads (运营负责人/市场负责人), and so does a longer slash list (法务合规经理/券商负责人/财务实习生); other
+    names stay as they are."""
+    compact = "".join(unicodedata.normalize("NFKC", title).lower().replace("／", "/").split())
+    out: list[str] = []
+    for n in names:
+        last = out[-1] if out and "/" not in out[-1] else ""
+        hl, hn = _lead_head(last), _lead_head(n)
+        if hl and hn and hl != hn and (at := compact.find(f"{last}/{n}".replace(" ", ""))) >= 0 and \
+                compact[at - 1: at] != "/" and compact[at + len(last) + len(n) + 1: at + len(last) + len(n) + 2] != "/":
+            out[-1] += "/" + n
+        else:
+            out.append(n)
+    return out
 
 
 def title_role_key(title: str, employer: str = "") -> str:

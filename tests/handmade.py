@@ -1840,10 +1840,70 @@ def _s8_legal_cases() -> list[Case]:
 # ============================================================================ end of s8-legal block
 
 
+# ============================================================================ s9-zhroles block (Chinese role reading)
+# Block of branch s9-zhroles: Chinese titles whose roles are written in brackets (诚聘【X】, a platform note 「（iOS）」),
+# a hiring verb inside a role name (海外招聘专家), and one employer under two registered names whose business words
+# differ (X科技 / X网络科技). Texts written for these tests.
+
+_S9_DUTIES = ["负责钱包后端服务的开发，保证充值提现链路稳定；", "参与多链节点接入与地址管理模块的设计；", "排查线上故障并补齐监控。"]
+_S9_DUTIES_REWORDED = ["开发钱包后端服务，保障充提链路的稳定运行；", "参与设计多链节点接入、地址管理模块；", "定位线上问题，完善监控告警。"]
+
+
+def _s9_zh_cases() -> list[Case]:
+    intro = "云桥钱包服务二十多个国家的用户，团队三十人，分布在杭州和新加坡。"
+    intro_new = "我们做多链钱包，用户遍布二十多个国家，团队约三十人，杭州、新加坡两地办公。"
+    out: list[Case] = []
+    add = out.append
+    add(Case("zh-s9-title-bracket", "employer_name", "zh",
+             _board_post("zh-s9-title-bracket-a", "[杭州] 云桥网络诚聘【区块链Java开发工程师】20K-35K", "后端", "2025-04-07",
+                         intro=intro, pay="20K-35K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io",
+                         duties=_S9_DUTIES),
+             _board_post("zh-s9-title-bracket-b", "[杭州] 云桥网络诚聘 区块链Java开发工程师 （薪资20K-35K）", "后端", "2025-06-16",
+                         intro=intro_new, pay="20K-35K / 月，年终另计", place="杭州", contact="简历请发送至 jobs@yunqiao.io",
+                         duties=_S9_DUTIES_REWORDED),
+             True, "TEMPORAL", note="the role written in 【】 after the hiring verb is the title's role"))
+    def flutter(native: str, store: str) -> list[str]:
+        return ["负责钱包 App 的 Flutter 开发与维护；", f"对接{native}原生模块，完成推送、生物识别登录；",
+                f"两年以上 Flutter 经验，有上架{store}的作品。"]
+
+    add(Case("zh-s9-platform-note", "other_role", "zh",
+             _board_post("zh-s9-platform-note-a", "云桥钱包诚聘 Flutter工程师（iOS） 薪水 25K-40K", "后端", "2025-05-12",
+                         intro=intro, pay="25K-40K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io",
+                         duties=flutter(" iOS（Swift）", " App Store ")),
+             _board_post("zh-s9-platform-note-b", "云桥钱包诚聘 Flutter工程师（安卓） 薪水 25K-40K", "后端", "2025-05-12",
+                         intro=intro, pay="25K-40K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io",
+                         duties=flutter(" Android（Kotlin）", "应用市场")),
+             False, "PARTIAL", note="iOS vs Android written as a platform note in the title's brackets: two roles"))
+    hr = ["搭建海外招聘渠道，完成技术与运营岗位的招聘；", "维护候选人库，跟进面试与入职；", "熟悉 LinkedIn 等海外招聘平台，英语流利。"]
+    add(Case("zh-s9-verb-in-name", "employer_name", "zh",
+             _board_post("zh-s9-verb-in-name-a", "Web3公司招聘“海外招聘专家”3000-5000U/月", "客服", "2025-02-03",
+                         intro=intro, pay="3000-5000U / 月", place="远程", contact="TG@yunqiao_hr", duties=hr),
+             _board_post("zh-s9-verb-in-name-b", "Web3公司诚聘“海外招聘专家”3000-6000U/月", "客服", "2025-03-17",
+                         intro=intro_new, pay="3000-6000U / 月", place="远程", contact="TG@yunqiao_hr", duties=hr),
+             True, "TEMPORAL", note="招聘 inside the role name (overseas recruiting expert) does not cut it"))
+    lead = ["负责钱包系统的整体架构设计与技术选型；", "带领八人后端团队完成核心模块的开发与评审；", "十年以上后端经验，主导过高并发系统。"]
+    lead_new = ["主导钱包系统的架构设计和技术选型；", "管理八人后端团队，负责核心模块开发与代码评审；", "十年以上后端开发经验，做过高并发系统的架构。"]
+    add(Case("zh-s9-lead-alias", "employer_name", "zh",
+             _board_post("zh-s9-lead-alias-a", "[杭州] 云桥钱包诚聘 技术负责人/架构师 薪水 60K-90K", "后端", "2025-03-03",
+                         intro=intro, pay="60K-90K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io", duties=lead),
+             _board_post("zh-s9-lead-alias-b", "[杭州] 云桥钱包诚聘 架构师 薪水 60K-90K", "后端", "2025-05-26",
+                         intro=intro_new, pay="60K-90K / 月", place="杭州", contact="简历请发送至 jobs@yunqiao.io",
+                         duties=lead_new),
+             True, "TEMPORAL", note="技术负责人/架构师: one lead named two ways, reposted under one of the names"))
+    mg = ZhCo("牧川科技", "杭州牧川网络科技有限公司", "muchuan.dev", "杭州", "跨境商家的多链收款")
+    add(Case("zh-s9-trade-words", "employer_name", "zh",
+             zh_post("zh-s9-trade-words-a", mg, ["后端工程师"], "2026-01-05", contact=False, company="牧川科技"),
+             zh_post("zh-s9-trade-words-b", mg, ["后端工程师"], "2026-02-09", v=1, contact=False, company=mg.legal),
+             True, "TEMPORAL", note="牧川科技 / 杭州牧川网络科技有限公司: one trade name, the short name's business word in the "
+             "registered name's (employer_core, the blocking key, read by the verifier too)"))
+    return out
+# ============================================================================ end of s9-zhroles block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases()]
+            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases(), *_s9_zh_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block

@@ -23,9 +23,11 @@ SAME = [
     ("株式会社ミナト", "ミナト(株)", "ミナト株式会社", "㈱ミナト", "ミナトホールディングス株式会社"),
     ("有限会社イロハ出版", "(有)イロハ出版", "イロハ出版"),
 ]
-#: One employer whose registered names differ in their business words: one trade name (a candidate pair), while the
-#: verifier's names (containment) read 牧国科技 and 牧国网络科技 as two and leave it to the other evidence.
+#: One employer whose registered names differ in their business words (one's words all in the other's): one trade
+#: name for blocking and for the verifier's names alike (names_agree reads the trade name as employer_core does).
 CORE_ONLY = [("北京牧国科技", "牧国科技", "牧国网络科技有限公司")]
+#: Two firms sharing a trade name with other business words: one blocking key, two employers for the verifier.
+TRADE_TWO = [("苏州林泽科技有限公司", "上海林泽资本管理有限公司"), ("云杉数据", "云杉传媒"), ("Mantle Network", "Mantle Studio")]
 #: Two employers whose names share words: apart even as trade names.
 APART = [
     ("Greyhound Tax", "Greyhound Ventures"),
@@ -43,6 +45,14 @@ def test_one_employer_written_several_ways_has_one_core() -> None:
         assert all(names_agree(short, frozenset({employer_key(n)})) for n in names), names
     for names in CORE_ONLY:
         assert len({employer_core(n) for n in names}) == 1, {n: employer_core(n) for n in names}
+        keys = [frozenset({employer_key(n)}) for n in names]
+        assert all(names_agree(x, y) for x in keys for y in keys), names
+
+
+def test_two_firms_sharing_a_trade_name_are_two_employers_for_the_verifier() -> None:
+    for a, b in TRADE_TWO:
+        assert employer_core(a) == employer_core(b), (a, b)  # one candidate pair
+        assert not names_agree(frozenset({employer_key(a)}), frozenset({employer_key(b)})), (a, b)
 
 
 def test_two_trade_names_stay_apart() -> None:

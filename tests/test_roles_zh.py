@@ -139,3 +139,77 @@ def test_a_count_of_jobs_is_no_role() -> None:
     desc = "岗位 1:\n- 智能合约工程师\n岗位 2:\n- 区块链应用后端工程师\n" + BODY
     assert _roles("[杭州] 青石高薪诚聘多岗位！", desc) == ("智能合约工程师", "区块链应用后端工程师")
     assert _roles("青石诚聘若干职位", desc) == ("智能合约工程师", "区块链应用后端工程师")
+
+
+# ----------------------------------------------------------------------------- s9-zhroles: title reading
+def _title(title: str) -> tuple[str, ...]:
+    from signatures.roles_zh import zh_title_roles
+
+    return zh_title_roles(title)
+
+
+@pytest.mark.parametrize(("title", "roles"), [
+    ("[杭州] 青石网络诚聘【区块链Java开发工程师】15K-30K", ("区块链java开发工程师",)),  # the role in 【】 after the verb
+    ("青石科技招聘（后端工程师/前端工程师）", ("后端工程师", "前端工程师")),  # a list in parentheses
+    ("[成都/AI开发] 国内领先的链上数据公司，氛围好", ("ai开发",)),  # no hiring verb: the role in the leading tag
+])
+def test_roles_written_in_title_brackets_are_read(title: str, roles: tuple[str, ...]) -> None:
+    assert _title(title) == roles
+
+
+def test_a_note_in_brackets_inside_a_name_is_dropped() -> None:
+    assert _title("[远程] 青石诚聘 全栈（偏后端）开发工程师 薪水 20K") == ("全栈开发工程师",)
+    assert _title("[远程] 青石诚聘 前端（React）开发工程师 薪水 20K") == ("前端开发工程师",)
+
+
+def test_ops_is_a_role_word() -> None:
+    assert _title("青石诚聘 区块链开发/前端/运维/测试") == ("区块链开发", "运维", "测试")
+    assert _f("青石诚聘 运维", "青石诚聘 运维工程师") == 1.0
+
+
+@pytest.mark.parametrize(("title", "roles"), [
+    ("青石诚聘 Flutter工程师（iOS）", ("ios flutter工程师",)),
+    ("青石诚聘 Flutter 工程师（安卓） 薪水面议", ("安卓 flutter 工程师",)),
+    ("青石诚聘 Flutter工程师（全职）", ("flutter工程师",)),  # a note, not a platform
+])
+def test_a_platform_in_brackets_after_the_role_is_part_of_it(title: str, roles: tuple[str, ...]) -> None:
+    assert _title(title) == roles
+
+
+def test_ios_and_android_in_title_brackets_are_two_roles() -> None:
+    assert _f("青石诚聘 Flutter工程师（iOS）", "青石诚聘 Flutter工程师（安卓）") == 0.0
+    assert _f("青石诚聘 Flutter工程师（iOS）", "青石招聘 Flutter 工程师 (IOS)") == 1.0
+
+
+def test_a_hiring_verb_inside_a_role_name_does_not_cut_it() -> None:
+    """海外招聘专家 (overseas recruiting expert): 招聘 is part of the name when what follows it is a bare head."""
+    assert _title("Web3公司招聘“海外招聘专家”2000-5000U/月") == ("海外招聘专家",)
+
+
+@pytest.mark.parametrize("line", ["- 写单元测试", "5. 规范代码测试", "- 小测试", "2. 设计并执行 A/B 测试", "- 深度参与核心协议开发",
+                                  "- 全流程测试", "- 新加坡", "- 海外", "- 全职远程"])
+def test_kinds_of_tests_duties_and_places_are_no_roles(line: str) -> None:
+    assert _roles("青石诚聘 测试工程师", f"### 岗位\n{line}\n{BODY}") == ("测试工程师",)
+
+
+def test_who_hires_is_no_role() -> None:
+    assert _roles("青石诚聘 测试工程师", f"我们正在招聘区块链工程师\n{BODY}") == ("测试工程师", "区块链工程师")
+
+
+@pytest.mark.parametrize(("title", "roles"), [
+    ("青石诚聘BD负责人/地区经理(东南亚)", ("bd负责人/地区经理",)),  # one lead named two ways
+    ("青石诚聘 技术负责人/架构师", ("技术负责人/架构师",)),
+    ("青石诚聘 运营负责人/市场负责人", ("运营负责人", "市场负责人")),  # one head word twice: two leads
+    ("青石诚聘 产品经理/专家", ("产品经理", "专家")),  # a level alone names no job (dropped when roles merge)
+    ("青石诚聘 法务合规经理/券商负责人/财务实习生", ("法务合规经理", "券商负责人", "财务实习生")),  # a longer list
+])
+def test_two_lead_names_of_one_job_are_one_role(title: str, roles: tuple[str, ...]) -> None:
+    assert _title(title) == roles
+
+
+def test_a_role_named_two_ways_agrees_with_either_name() -> None:
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 架构师") == 1.0
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 技术负责人") == 1.0
+    assert _f("青石诚聘BD负责人/地区经理", "青石诚聘 区域负责人") == 1.0  # 地区 = 区域
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 产品负责人") == 0.0
+    assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 架构师", name="roles_novel") == 0.0
