@@ -128,6 +128,9 @@ class _IngestCollector:
             ("jobdedup_candidates", "candidates", "Candidate postings compared with new postings (Solr + window)"),
             ("jobdedup_merged_groups", "merged_groups",
              "Stored groups merged into another because a new posting duplicated both"),
+            ("jobdedup_redecided", "redecided",
+             "Postings of contested components decided again from all their members' pairs (Ingestor._redecide)"),
+            ("jobdedup_redecide_moved", "redecide_moved", "Stored postings moved to another group by such a decision"),
         ):
             yield CounterMetricFamily(name, doc, value=st.get(key, 0))
         yield GaugeMetricFamily("jobdedup_boilerplate_postings",

@@ -19,13 +19,11 @@ import numpy as np
 import xxhash
 
 from service import sketching
-from signatures.employer import employer_key
+from signatures.employer import employer_core
 from signatures.profile import posting_profile_signatures
 
 _TAG_RE = re.compile(r"<[^>]{0,2000}>")
 _NONWORD_RE = re.compile(r"[\W_]+", re.UNICODE)
-#: Chinese words a registered name adds to the short name (employer_key drops the legal forms themselves)
-_LEGAL_CJK_RE = re.compile(r"科技|网络|信息技术|信息|集团|公司")
 _SIMPLE_URL_RE = re.compile(r"(?i)^https?://([a-z0-9.\-]+)(/[^?#]*)?$")
 _TRACKING = ("utm_", "ref", "source", "src", "fbclid", "gclid", "trk", "campaign")
 
@@ -43,7 +41,8 @@ def plain_text(text: str | None) -> str:
 
 
 def field_key(value: Any, kind: str = "") -> int:
-    """64-bit key of a normalized metadata field (0 when empty); company keys drop legal suffixes."""
+    """64-bit key of a normalized metadata field (0 when empty); a company's key is its employer's trade name
+    (signatures.employer.employer_core, the blocking keys' reading: legal forms, places, business words dropped)."""
     if not value or not isinstance(value, str):
         return 0
     return _field_key(value, kind)
@@ -51,8 +50,8 @@ def field_key(value: Any, kind: str = "") -> int:
 
 @lru_cache(maxsize=200_000)
 def _field_key(value: str, kind: str) -> int:
-    if kind == "company":  # the verifier's employer name (batch tags, legal forms dropped), CJK words too
-        v = _LEGAL_CJK_RE.sub("", employer_key(value).casefold())
+    if kind == "company":
+        v = employer_core(value).casefold()
     else:
         v = _NONWORD_RE.sub("", value.casefold())
     return xxhash.xxh64_intdigest(v.encode("utf-8")) if v else 0

@@ -6,7 +6,11 @@ stored in `employer_key_s`, `contact_key_s`, `employer_title_key_s`), the recent
 postings -- go through the same candidate filter, evidence, Verifier, blocking pairs and connected
 components (`BatchSource` is the engine's candidate source for a batch). A new posting that duplicates
 postings of two stored groups merges them into the group whose canonical posting came first
-(`Ingestor._merge`), as dedup's components would.
+(`Ingestor._merge`), as dedup's components would. Where the grouping's guard (service.graph.constrained_labels)
+decided with part of the evidence -- a new posting's accepted pairs reach two stored groups, whose pairs across
+were never scored, or a stored group and a scored pair below the cut -- that component is decided again from all
+its members' pairs, as dedup decides it (`Ingestor._redecide`, up to MAX_REDECIDE postings), so the arrival
+order does not choose the groups.
 
 One `Ingestor` per process. Group assignment is serialized by a lock: the candidate lookup, the
 decision, sending the Solr write and the update of the in-process recent-postings window happen under it, so
@@ -44,7 +48,7 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -74,6 +78,9 @@ COMPUTED = ("signature", "profile_sig", "mh_bands", "mh_sketch", "dup_group", "d
             "sig_version", "seen_count", "content_key_s", "url_key_s", "company_key_s", "title_key_s",
             "location_key_s", "ntok_i", "dup_why_ss", "dup_match_s", "employer_key_s", "contact_key_s",
             "employer_title_key_s", REV)
+#: Most postings (stored and new) a contested component may hold to be decided again from all its pairs
+#: (`Ingestor._redecide`); a bigger one keeps the arrival-order decision.
+MAX_REDECIDE = 200
 #: Stored blocking keys (service.candidates.KEYS, in that order): the service's blocking candidates.
 BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
 _BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
@@ -287,6 +294,28 @@ def _chain(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(key, kind="stable")
     same = key[order][1:] == key[order][:-1]
     return order[:-1][same].astype(np.int64), order[1:][same].astype(np.int64)
+
+
+def contested_rows(trace: Mapping[str, Any], together: np.ndarray, npool: int, cut: float) -> np.ndarray:
+    """Per row of a batch's engine run (`trace`: find_groups' accepted and verified pairs; `together`: stored
+    group codes; pool rows before `npool`): whether its component of the accepted pairs and stored groups holds
+    a new posting and the grouping's guard decided it with part of the evidence -- two stored groups (whose
+    pairs across were never scored), or a stored group and a scored pair below `cut`. Such a component is
+    decided again from all its members' pairs (`Ingestor._redecide`), as dedup decides it."""
+    n = len(together)
+    ai, aj = trace["accepted"]
+    li, lj = _chain(together)
+    comp = component_labels(np.concatenate([ai, li]), np.concatenate([aj, lj]), n)
+    ncomp = int(comp.max()) + 1 if n else 0
+    has_new = np.bincount(comp[npool:], minlength=ncomp) > 0
+    first = np.unique(together[:npool], return_index=True)[1]  # one pool row per stored group
+    groups = np.bincount(comp[first], minlength=ncomp)
+    low = np.zeros(ncomp, bool)
+    if "verified" in trace:
+        vi, vj, _, vs = trace["verified"]
+        below = (vs < cut) & (comp[vi] == comp[vj])  # NaN (not decided) is not below
+        low[comp[vi[below]]] = True
+    return (has_new & ((groups >= 2) | ((groups >= 1) & low)))[comp]
 
 
 def row_outcome(res: Mapping[str, Any], i: int, ids: Sequence[str]) -> tuple[float | None, list[str], str | None]:
@@ -935,12 +964,13 @@ class Ingestor:
         return verify
 
     def _group_rows(self, recs: Sequence[_Rec], first_key: np.ndarray, first_new: int | None = None,
-                    skip: frozenset[int] = frozenset(), together: np.ndarray | None = None) -> dict[str, Any]:
+                    skip: frozenset[int] = frozenset(), together: np.ndarray | None = None,
+                    trace: dict[str, Any] | None = None) -> dict[str, Any]:
         """The engine (service.engine.find_groups) over `recs`: the same evidence, Verifier, blocking pairs
         and grouping as `jobdedup dedup`. `first_new`: rows from there on are the batch's new postings and
         only their pairs are proposed (BatchSource; blocking keys in `skip` left out); None: all pairs
         (ArrayIndex, e.g. a group decided again). `together`: per row a code, equal for rows known to be
-        in one group (default: none are)."""
+        in one group (default: none are). `trace`: filled as find_groups fills it."""
         f, blocks = feature_table(recs)
         verify = self._pair_verifier(recs, np.arange(len(recs)) if together is None else together)
         extra = None
@@ -954,7 +984,7 @@ class Ingestor:
                 xi, xj = xi[keep], xj[keep]
             extra = (xi, xj, employer)
         source = BatchSource(f, first_new, max(len(recs), 1)) if first_new is not None else None
-        return find_groups(f, first_key, verify, extra, source=source,
+        return find_groups(f, first_key, verify, extra, source=source, trace=trace,
                            links=_chain(together) if together is not None else None)
 
     def _dates(self, p: Mapping[str, Any], old: Mapping[str, Any] | None, now: str) -> tuple[str, str, int]:
@@ -982,21 +1012,22 @@ class Ingestor:
         return out
 
     def _assign(self, rows: list[_Rec], npool: int, groups: list[str], res: Mapping[str, Any],
-                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]]
+                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]], done: np.ndarray
                 ) -> tuple[dict[str, Outcome], dict[str, str], dict[str, str]]:
         """Groups of the new rows (from npool on): the engine's components joined with the stored groups of
         the pool rows (`groups`), so a posting that duplicates two groups merges them, like dedup's connected
         components. A component with stored groups takes the one whose canonical posting came first; one
         without takes its earliest new posting (or the group of straight-indexed copies of it, `straight`).
+        Rows `done` (decided again: `_redecide`) are left out.
         Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it)."""
         n = len(rows)
         (li, lj), (gi, gj) = _chain(res["label"]), _chain(_codes(groups + [f"\x00{r.id}" for r in rows[npool:]]))
         comp = component_labels(np.concatenate([li, gi]), np.concatenate([lj, gj]), n)
         stored: dict[int, set[str]] = {}
-        for j in range(npool):
+        for j in np.flatnonzero(~done[:npool]).tolist():
             stored.setdefault(int(comp[j]), set()).add(groups[j])
         members: dict[int, list[int]] = {}
-        for b in range(npool, n):
+        for b in (npool + np.flatnonzero(~done[npool:])).tolist():
             members.setdefault(int(comp[b]), []).append(b)
         contested = {g for c in members for g in stored.get(c, ()) if len(stored[c]) > 1}
         heads = self._head_dates(contested) if contested else {}
@@ -1107,7 +1138,8 @@ class Ingestor:
         first_key = date_key([r.first_seen for r in rows])
         groups = [r.dup_group for r in pool_recs]
         together = _codes(groups + [f"\x00{r.id}" for r in rows[npool:]])
-        res = self._group_rows(rows, first_key, npool, skip, together) if fresh else None
+        trace: dict[str, Any] = {}
+        res = self._group_rows(rows, first_key, npool, skip, together, trace) if fresh else None
         # a canonical posting re-sent as another job (no longer with any of its old group): the rest of its
         # group is decided again first, so the batch's postings join their new groups
         orphaned = set()
@@ -1126,8 +1158,22 @@ class Ingestor:
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
         if res is not None:
+            # without the verifier the groups are the connected components, whatever the order: nothing to redo
+            hot = contested_rows(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
+                np.zeros(len(rows), bool)
+            if hot.any():  # decided again from all the members' pairs, as dedup decides them
+                self._await()
+                got = self._redecide({groups[j] for j in np.flatnonzero(hot[:npool]).tolist()},
+                                     [rows[b] for b in npool + np.flatnonzero(hot[npool:])], {ids[i] for i in fresh},
+                                     skip)
+                if got is not None:
+                    outcome = {r.id: got[r.id] for r in rows[npool:] if r.id in got}
+                    regrouped.update((pid, o) for pid, o in got.items() if pid not in outcome)
+                else:
+                    hot[:] = False
             straight = {ids[i]: g for i, g in self._straight_groups({i: batch[i] for i in fresh}).items()}
-            outcome, merges, via = self._assign(rows, npool, groups, res, first_key, straight)
+            decided, merges, via = self._assign(rows, npool, groups, res, first_key, straight, hot)
+            outcome.update(decided)
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
         cloud = self.solr.is_cloud()
@@ -1313,9 +1359,36 @@ class Ingestor:
         components of the accepted pairs; canonical: earliest first_seen, then id). Writes their group
         fields (service.regroup) and puts them in the window with their new group; returns (group,
         duplicate_of, score, why, matched) by id."""
+        members = self._members(groups)
+        assert members is not None
+        for pid in groups | skip:
+            members.pop(pid, None)
+        if not members:
+            return {}
+        recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
+        ids = [r.id for r in recs]
+        res = self._group_rows(recs, date_key([r.first_seen for r in recs]))
+        out: dict[str, Outcome] = {}
+        for i, pid in enumerate(ids):
+            g = ids[int(res["canonical"][i])]
+            out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
+        self._write_moves(recs, out, recs)
+        self.stats["regrouped"] += len(recs)
+        return out
+
+    def _members(self, groups: set[str], limit: int | None = None) -> dict[str, _Rec] | None:
+        """The postings stored in `groups` (Solr, and the window, which is newer than Solr's view), by id, with
+        their window lookup keys; None when Solr holds more than `limit` of them (then not read: one request)."""
+        query = {"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": STATE_FL}
+        if limit is None:
+            pages: Iterable[list[dict[str, Any]]] = (page for page, _, _ in self.solr.stream(query, rows=1000))
+        else:
+            got = self.solr.query({**query, "rows": limit + 1})["response"]
+            if got["numFound"] > limit:
+                return None
+            pages = [got["docs"]]
         members: dict[str, _Rec] = {}
-        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(groups)),
-                                            "fl": STATE_FL}, rows=1000):
+        for page in pages:
             for r in _recs_from_docs(page, with_keys=True):
                 members[r.id] = r
         if members and self.solr.is_cloud():
@@ -1331,24 +1404,55 @@ class Ingestor:
                 members[r.id] = r
             else:
                 members.pop(r.id, None)
-        for pid in groups | skip:
-            members.pop(pid, None)
-        if not members:
-            return {}
-        recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
-        ids = [r.id for r in recs]
-        res = self._group_rows(recs, date_key([r.first_seen for r in recs]))
-        out: dict[str, Outcome] = {}
-        for i, pid in enumerate(ids):
-            g = ids[int(res["canonical"][i])]
-            out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
-        write_groups(self.solr, {pid: (g, d or "", sc, why, m or "") for pid, (g, d, sc, why, m) in out.items()},
-                     self.commit_within_ms)
+        return members
+
+    def _write_moves(self, recs: Sequence[_Rec], out: Mapping[str, Outcome], moved: Sequence[_Rec]) -> None:
+        """Write the `moved` stored postings' new group fields (`out`, service.regroup: heads first; SolrCloud:
+        re-add, then drop the old copy) and put every stored posting of `recs` in the window with its group."""
+        if moved:
+            write_groups(self.solr, {r.id: (g, d or "", sc, why, m or "")
+                                     for r in moved for g, d, sc, why, m in (out[r.id],)}, self.commit_within_ms)
         for r in recs:
             r.dup_group = out[r.id][0]
             self.window.add(r)
-        self.stats["regrouped"] += len(recs)
-        return out
+
+    def _redecide(self, groups: set[str], new: Sequence[_Rec], fresh: set[str], skip: frozenset[int]
+                  ) -> dict[str, Outcome] | None:
+        """Contested components (`contested_rows`) decided again from all their members' pairs, as dedup decides
+        them: the postings stored in `groups` (except the batch's `fresh` ones, decided anew) and the batch's
+        `new` postings, through the engine with every pair proposed (service.graph.constrained_labels over
+        them all; blocking keys in `skip`, too big, left out as for the batch). A group keeps a stored head
+        (its earliest stored posting), so no stored posting ever points at one Solr does not hold yet. Stored
+        postings that change group are written now (service.regroup). Returns the outcome of the batch's
+        postings and of the stored ones that moved, by id; None when the members are more than MAX_REDECIDE
+        (the arrival-order decision stands)."""
+        members = self._members(groups, MAX_REDECIDE)
+        if members is None or len(members.keys() - fresh) + len(new) > MAX_REDECIDE:
+            self.stats["redecide_skipped"] += 1
+            return None
+        for pid in fresh:
+            members.pop(pid, None)
+        recs = sorted([*members.values(), *new], key=lambda r: (r.first_seen or "~", r.id))
+        ids = [r.id for r in recs]
+        res = self._group_rows(recs, date_key([r.first_seen for r in recs]), skip=skip)
+        label = res["label"]
+        stored = np.array([pid in members for pid in ids], bool)
+        order = np.lexsort((np.arange(len(recs)), ~stored, label))  # per group: stored first, then earliest
+        first = np.ones(len(order), bool)
+        first[1:] = label[order][1:] != label[order][:-1]
+        head = np.empty(int(label.max()) + 1, np.int64)
+        head[label[order][first]] = order[first]
+        out: dict[str, Outcome] = {}
+        for i, pid in enumerate(ids):
+            g = ids[int(head[label[i]])]
+            out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
+        old = [members[pid] for pid in ids if pid in members]
+        moved = [r for r in old if r.dup_group != out[r.id][0]]
+        self._write_moves(old, out, moved)
+        self.stats["redecided"] += len(recs)
+        self.stats["redecide_moved"] += len(moved)
+        keep = {r.id for r in new} | {r.id for r in moved}
+        return {pid: o for pid, o in out.items() if pid in keep}
 
     def _write(self, docs: list[dict[str, Any]]) -> dict[int, str]:
         """Write `docs` in one update request. Solr stops at the first document it refuses (400) and keeps

@@ -94,12 +94,11 @@ def _posting(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: (v[0] if isinstance(v, list) and k != "id" and v else v) for k, v in doc.items()}
 
 
-def _changed_signatures(doc: dict[str, Any], prof: str, sketch_text: str, ck: str, uk: str, sig: str,
-                        blocks: list[str]) -> bool:
-    return ([doc.get(f) or "" for f in BLOCK_FIELDS] != blocks or doc.get("sig_version") != SIG_VERSION or (doc.get("profile_sig") or "") != prof
-            or (doc.get("signature") or "") != sig
-            or (doc.get("mh_sketch") or "") != sketch_text or (doc.get("content_key_s") or "") != ck
-            or (doc.get("url_key_s") or "") != uk)
+def _changed_signatures(doc: dict[str, Any], want: dict[str, str]) -> bool:
+    """Whether a stored posting's signatures and keys differ from `want` (field -> value, "" for none), e.g.
+    after an upgrade that reads a field otherwise (company_key_s: the employer's trade name), or are of
+    another SIG_VERSION."""
+    return doc.get("sig_version") != SIG_VERSION or any((doc.get(k) or "") != v for k, v in want.items())
 
 
 def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: int,
@@ -114,14 +113,16 @@ def _scan_page(solr: Solr, docs: list[dict[str, Any]], directory: Path, page: in
         sk_text = encode_sketch(fb.sketch_full[i])
         ck, uk = _hex(fb.content[i]), _hex(fb.url[i])
         bk = [_hex(int(k)) for k in blocks[i].tolist()]  # stored too: the service's blocking candidates
-        if _changed_signatures(d, fb.profile_hex[i], sk_text, ck, uk, solr_sigs[i], bk):
+        keys = {"company_key_s": _hex(fb.company[i]), "title_key_s": _hex(fb.title[i]),
+                "location_key_s": _hex(fb.location[i])}
+        if _changed_signatures(d, {"profile_sig": fb.profile_hex[i], "signature": solr_sigs[i], "mh_sketch": sk_text,
+                                   "content_key_s": ck, "url_key_s": uk, **keys, **dict(zip(BLOCK_FIELDS, bk, strict=True))}):
             updates.append({
                 "id": d["id"], "dup_group": d.get("dup_group") or d["id"],  # the route (SolrCloud router.field)
                 "signature": set_op(solr_sigs[i]),
                 "profile_sig": set_op(fb.profile_hex[i]), "mh_bands": set_op(fb.band_keys[i]),
                 "mh_sketch": set_op(sk_text), "content_key_s": set_op(ck), "url_key_s": set_op(uk),
-                "company_key_s": set_op(_hex(fb.company[i])), "title_key_s": set_op(_hex(fb.title[i])),
-                "location_key_s": set_op(_hex(fb.location[i])), "ntok_i": set_op(int(fb.ntok[i])),
+                **{k: set_op(v) for k, v in keys.items()}, "ntok_i": set_op(int(fb.ntok[i])),
                 "sig_version": set_op(SIG_VERSION), **{f: set_op(k) for f, k in zip(BLOCK_FIELDS, bk, strict=True)},
             })
     if updates:

@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from service.embedded import dedup_file
+from service.features import compute_features
 from service.ingest import Ingestor
 from service.solr import Solr
 from service.state import BoilerplateState, model_path
@@ -52,6 +53,8 @@ def corrupt(solr: Solr, ids: list[str]) -> None:
         if k % 5 == 0:  # a stale Solr signature too: signed over other fields (SIG_VERSION 1 signed company)
             updates.append({"id": pid, "profile_sig": {"set": "0" * 32}, "sig_version": {"set": "0"},
                             "signature": {"set": "1" * 32}})
+        elif k % 5 == 1:  # a company key of another reading (before the employer's trade name), all else current
+            updates.append({"id": pid, "company_key_s": {"set": "00000000deadbeef"}})
     solr.update(updates, commit=True)
 
 
@@ -100,6 +103,10 @@ def test_recompute_resumed_equals_uninterrupted_and_repairs(indexed: tuple[Solr,
     by_id = {p["id"]: p for p in postings}
     want = dict(zip(by_id, solr_fields_signatures(list(by_id.values()), PROFILE_FIELDS), strict=True))
     assert {k: v[6] for k, v in uninterrupted.items()} == want  # Solr's signature over the configset's fields
+    company = {d["id"]: d.get("company_key_s", "") for d in solr.query(
+        {"q": "*:*", "rows": 10000, "fl": "id,company_key_s"})["response"]["docs"]}
+    keys = [f"{k:016x}" if k else "" for k in compute_features(list(by_id.values())).company.tolist()]
+    assert company == dict(zip(by_id, keys, strict=True))  # every company key of the current reading
     path = tmp_path / "p.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(p) for p in postings))
     out = _io.BytesIO()
