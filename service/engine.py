@@ -328,15 +328,18 @@ def _verified(verify: Verify, vi: np.ndarray, vj: np.ndarray, ve: np.ndarray, pa
 def _chain_pairs(n: int, parts: list[tuple[np.ndarray, ...]], links: tuple[np.ndarray, np.ndarray] | None,
                  scored: tuple[np.ndarray, ...], verified: int) -> tuple[np.ndarray, np.ndarray]:
     """The pairs the accepted pairs would chain into one group unscored (service.graph.unscored_chain_pairs:
-    components of up to CHAIN_NODES postings joined by verified pairs), at most CHAIN_SHARE of the
-    `verified` pairs (and CHAIN_MIN at least) -- so the average-linkage guard has something to read."""
+    components of up to CHAIN_NODES postings joined by verified pairs or `links`, a stored group's members
+    each a posting of their own), at most CHAIN_SHARE of the `verified` pairs (and CHAIN_MIN at least) -- so
+    the average-linkage guard has something to read."""
     ai, aj, bits = (np.concatenate([p[k] for p in parts]) for k in (0, 1, 3))
     hard = (bits & decision_glue.VERIFIED) == 0
+    fixed = np.zeros(len(ai), bool)
     if links is not None and len(links[0]):
         ai, aj = np.concatenate([ai, links[0]]), np.concatenate([aj, links[1]])
-        hard = np.concatenate([hard, np.ones(len(links[0]), bool)])
+        hard = np.concatenate([hard, np.zeros(len(links[0]), bool)])
+        fixed = np.concatenate([fixed, np.ones(len(links[0]), bool)])
     return unscored_chain_pairs(ai.astype(np.int64), aj.astype(np.int64), hard, scored[0], scored[1], n,
-                                CHAIN_NODES, max(CHAIN_MIN, int(CHAIN_SHARE * verified)))
+                                CHAIN_NODES, max(CHAIN_MIN, int(CHAIN_SHARE * verified)), fixed)
 
 
 def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
