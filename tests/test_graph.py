@@ -199,3 +199,12 @@ def test_unscored_chain_pairs_one_per_two_postings_of_small_chains_within_budget
     # a pair scored (rejected) between two postings counts as scored
     a, _ = unscored_chain_pairs(ai, aj, hard, np.r_[ai[~hard], 0], np.r_[aj[~hard], 2], 10, 3, 100)
     assert len(a) == 0
+
+
+def test_a_stored_group_is_no_single_posting_to_the_chain_pairs() -> None:
+    """The index's stored group {0, 1, 2} (fixed pairs) and a new posting 3 verified with 1: 3 is asked about
+    0 and 2, and no pair inside the stored group is asked (it stays together anyway)."""
+    ai, aj = np.array([0, 1, 3]), np.array([1, 2, 1])
+    fixed = np.array([1, 1, 0], bool)
+    a, b = unscored_chain_pairs(ai, aj, np.zeros(3, bool), np.array([3]), np.array([1]), 4, 40, 100, fixed)
+    assert {frozenset(p) for p in zip(a.tolist(), b.tolist(), strict=True)} == {frozenset({0, 3}), frozenset({2, 3})}
