@@ -249,9 +249,14 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         store.spans = None
         verifier = PairVerifier(source, len(store.ids), pool, workers, phases, phases.timings) if verify else None
         store.index.clear()  # folding re-sightings is done; the id -> row map is not needed any more
-        res = find_groups(feats, first_key, verifier,
-                          candidates.extra_pairs(store.block_keys(), first_key) if verify else None, phases,
-                          trace=trace)
+        try:
+            res = find_groups(feats, first_key, verifier,
+                              candidates.extra_pairs(store.block_keys(), first_key) if verify else None, phases,
+                              trace=trace)
+        finally:
+            if verifier is not None:
+                verifier.close()
+        phases.timings["chain_pairs"] = res["chain_pairs"]
     del feats
     with phases("writing", len(store.ids), " postings") as bar:
         _write(output, store, res, bar)

@@ -28,13 +28,16 @@ import numpy as np
 
 from service import candidates, decision_glue
 from service.features import FeatureBatch
-from service.graph import constrained_labels
+from service.graph import constrained_labels, unscored_chain_pairs
 
 WINDOW = 3            # sorted-neighbourhood width per band: pairs (k, k+1..k+WINDOW-1) of equal keys
 PREFIX_SLOTS = 16     # sketch slots compared first ...
 PREFIX_MIN = 2        # ... and at least this many must agree (P(miss) ~3 % at Jaccard 0.3, ~0 at 0.5)
 PAIR_CHUNK = 1_000_000  # candidate pairs compared per step (bounds the temporary sketch copies)
 PAIR_BUDGET = 8_000_000  # raw band-key pairs generated per block (bounds the candidate arrays)
+CHAIN_NODES = 40      # components of verified pairs up to this many postings get their unscored pairs scored ...
+CHAIN_SHARE = 0.25    # ... at most this share of the pairs verified first ...
+CHAIN_MIN = 2000      # ... or this many
 
 
 #: A concurrent.futures.ProcessPoolExecutor, or None: work runs in this process.
@@ -301,6 +304,44 @@ def _blocking_pending(f: FeatureBatch, extra: tuple[np.ndarray, ...], parts: lis
                     / max(f.sketch.shape[1], 1)).astype(np.float32)
 
 
+def _verified(verify: Verify, vi: np.ndarray, vj: np.ndarray, ve: np.ndarray, parts: list[tuple[np.ndarray, ...]],
+              scored: tuple[np.ndarray, ...], verified_why: dict[int, tuple[str, ...]], nn: int,
+              trace: dict[str, Any] | None) -> tuple[np.ndarray, ...]:
+    """Ask `verify` about pairs (vi, vj): the accepted ones join `parts` (reasons in `verified_why`, by pair
+    code), the scored ones (NaN: not decided, as the index answers for rows already together) are appended to
+    `scored`, which is returned; `trace["verified"]` grows by (i, j, accepted, score)."""
+    ok, vscore, why = verify(vi, vj, ve)
+    ok = np.asarray(ok, bool)
+    vscore = np.asarray(vscore, np.float64)
+    if trace is not None:
+        got = (vi, vj, ok, vscore.astype(np.float32))
+        old = trace.get("verified")
+        trace["verified"] = got if old is None else tuple(np.concatenate([o, g]) for o, g in zip(old, got, strict=True))
+    known = ~np.isnan(vscore)
+    vbits = np.full(int(ok.sum()), decision_glue.VERIFIED, np.int32)
+    parts.append((vi[ok], vj[ok], vscore.astype(np.float32)[ok], vbits, ve[ok]))
+    for k in np.flatnonzero(ok).tolist():
+        verified_why[int(_codes(vi[k], vj[k], nn))] = why[k]
+    return tuple(np.concatenate([s, x]) for s, x in zip(scored, (vi[known], vj[known], vscore[known]), strict=True))
+
+
+def _chain_pairs(n: int, parts: list[tuple[np.ndarray, ...]], links: tuple[np.ndarray, np.ndarray] | None,
+                 scored: tuple[np.ndarray, ...], verified: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs the accepted pairs would chain into one group unscored (service.graph.unscored_chain_pairs:
+    components of up to CHAIN_NODES postings joined by verified pairs or `links`, a stored group's members
+    each a posting of their own), at most CHAIN_SHARE of the `verified` pairs (and CHAIN_MIN at least) -- so
+    the average-linkage guard has something to read."""
+    ai, aj, bits = (np.concatenate([p[k] for p in parts]) for k in (0, 1, 3))
+    hard = (bits & decision_glue.VERIFIED) == 0
+    fixed = np.zeros(len(ai), bool)
+    if links is not None and len(links[0]):
+        ai, aj = np.concatenate([ai, links[0]]), np.concatenate([aj, links[1]])
+        hard = np.concatenate([hard, np.zeros(len(links[0]), bool)])
+        fixed = np.concatenate([fixed, np.ones(len(links[0]), bool)])
+    return unscored_chain_pairs(ai.astype(np.int64), aj.astype(np.int64), hard, scored[0], scored[1], n,
+                                CHAIN_NODES, max(CHAIN_MIN, int(CHAIN_SHARE * verified)), fixed)
+
+
 def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
             verified_why: dict[int, tuple[str, ...]], nn: int, scored: tuple[np.ndarray, ...],
             links: tuple[np.ndarray, np.ndarray]) -> dict[str, Any]:
@@ -389,6 +430,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     verified_why: dict[int, tuple[str, ...]] = {}
     e = np.zeros(0, np.int64)
     scored: tuple[np.ndarray, ...] = (e, e, np.zeros(0))
+    ci = e
     if verify is not None and extra is not None and len(extra[0]):
         xi, xj, xe = _blocking_pending(f, extra, parts, pending, nn)
         n_pairs += len(xi)
@@ -399,16 +441,13 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     if verify is not None and pending:
         vi, vj, ve = (np.concatenate([p[k] for p in pending]) for k in range(3))
         del pending
-        ok, vscore, why = verify(vi, vj, ve)
-        ok = np.asarray(ok, bool)
-        if trace is not None:
-            trace["verified"] = (vi, vj, ok, np.asarray(vscore, np.float32))
-        known = ~np.isnan(np.asarray(vscore, np.float64))  # NaN: not decided (index), no evidence either way
-        scored = (vi[known], vj[known], np.asarray(vscore, np.float64)[known])
-        vbits = np.full(int(ok.sum()), decision_glue.VERIFIED, np.int32)
-        parts.append((vi[ok], vj[ok], np.asarray(vscore, np.float32)[ok], vbits, ve[ok]))
-        for k in np.flatnonzero(ok).tolist():
-            verified_why[int(_codes(vi[k], vj[k], nn))] = why[k]
+        scored = _verified(verify, vi, vj, ve, parts, scored, verified_why, nn, trace)
+        ci, cj = _chain_pairs(n, parts, links, scored, len(vi))
+        if len(ci):  # chains the first answers would make: ask about their unscored pairs too
+            with phases("chains", len(ci), " pairs") as bar:
+                scored = _verified(verify, ci, cj, np.zeros(len(ci), np.float32), parts, scored, verified_why, nn,
+                                   trace)
+                bar.update(len(ci))
     if trace is not None:
         trace["accepted"] = tuple(np.concatenate([p[k] for p in parts]).astype(np.int64) if parts
                                   else np.zeros(0, np.int64) for k in range(2))
@@ -416,6 +455,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
         res = _groups(n, first_key, parts, verified_why, nn, scored, links if links is not None else (e, e))
         bar.update(1)
     res["pairs"] = np.array([n_pairs, n_candidates, res.pop("accepted")])
+    res["chain_pairs"] = len(ci)
     return res
 
 

@@ -79,3 +79,62 @@ def constrained_labels(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, strengt
     key = label.astype(np.int64)
     key[rows] = len(hot) + np.fromiter((find(r) for r in rows.tolist()), np.int64, len(rows))
     return np.unique(key, return_inverse=True)[1].reshape(-1)
+
+
+def unscored_chain_pairs(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, si: np.ndarray, sj: np.ndarray, n: int,
+                         max_nodes: int, budget: int, fixed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (rows i, rows j) a chain of accepted pairs would put in one group although nobody scored them:
+    the `hard` pairs' components are the nodes (their rows are one posting to the verifier), and in each
+    component of the accepted pairs that joins 3 to `max_nodes` nodes, every two nodes with no scored pair
+    (si, sj) between them give one pair of their lowest rows in a pair across nodes. `fixed` pairs (rows known
+    to be together beforehand: the index's stored groups) join components but not nodes, and two nodes they
+    hold together need no pair: a posting joining a stored group is asked about the members it was never
+    scored with. Smallest components first, whole components while the pairs fit in `budget`: bounded work
+    (at most max_nodes/2 pairs per node), and the floods (bigger components) stay as they are."""
+    empty = np.zeros(0, np.int64)
+    hard = np.asarray(hard, bool)
+    fixed = np.zeros(len(ai), bool) if fixed is None else np.asarray(fixed, bool)
+    hard = hard & ~fixed
+    node = component_labels(ai[hard], aj[hard], n)
+    vi, vj = ai[~hard], aj[~hard]
+    keep = node[vi] != node[vj]
+    vi, vj = vi[keep], vj[keep]
+    if len(vi) < 2 or budget <= 0:
+        return empty, empty
+    rows = np.unique(np.concatenate([vi, vj]))
+    rows = rows[np.lexsort((rows, node[rows]))]
+    first = np.ones(len(rows), bool)
+    first[1:] = node[rows][1:] != node[rows][:-1]
+    rep = rows[first]  # one row per node: its lowest row in a pair across nodes
+    comp = component_labels(ai, aj, n)[rep]
+    rep = rep[np.argsort(comp, kind="stable")]
+    comp = np.sort(comp, kind="stable")
+    start = np.flatnonzero(np.r_[True, comp[1:] != comp[:-1]])
+    size = np.diff(np.r_[start, len(comp)])
+    small = (size >= 3) & (size <= max_nodes)
+    if not small.any():
+        return empty, empty
+    start, size = start[small], size[small]
+    # every pair of positions (p, q), p < q, inside each small component
+    pos = np.repeat(start, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)
+    later = np.repeat(start + size, size) - pos - 1
+    p = np.repeat(pos, later)
+    q = p + np.arange(len(p)) - np.repeat(np.cumsum(later) - later, later) + 1
+    a, b = rep[p], rep[q]
+    na, nb = node[a], node[b]
+    code = np.minimum(na, nb).astype(np.int64) * n + np.maximum(na, nb)
+    sa, sb = node[np.asarray(si, np.int64)], node[np.asarray(sj, np.int64)]
+    seen = np.minimum(sa, sb).astype(np.int64) * n + np.maximum(sa, sb)
+    fresh = ~np.isin(code, seen[sa != sb])
+    if fixed.any():
+        held = component_labels(ai[hard | fixed], aj[hard | fixed], n)
+        fresh &= held[a] != held[b]
+    a, b, pc = a[fresh], b[fresh], comp[p[fresh]]
+    # whole components, fewest nodes first, while they fit in the budget
+    cs = np.repeat(size, size * (size - 1) // 2)[fresh]
+    o = np.lexsort((pc, cs))
+    a, b, pc = a[o], b[o], pc[o]
+    ends = np.flatnonzero(np.r_[pc[1:] != pc[:-1], True]) + 1
+    fits = ends[ends <= budget]
+    take = int(fits[-1]) if len(fits) else 0
+    return a[:take], b[:take]

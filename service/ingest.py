@@ -57,7 +57,7 @@ import numpy as np
 import orjson
 
 from service import candidates, decision_glue, sketching
-from service.engine import Verify, date_key, find_groups
+from service.engine import CHAIN_NODES, Verify, date_key, find_groups
 from service.features import FeatureBatch, compute_features
 from service.graph import component_labels
 from service.regroup import drop_old_copies, write_groups
@@ -915,6 +915,30 @@ class Ingestor:
         self.stats["candidates_fetched"] += len(need)
         return _recs_from_docs(self.solr.get(need, fl=STATE_FL)) if need else []
 
+    def _group_members(self, pool: Mapping[str, _Rec], skip: Container[str]) -> list[_Rec]:
+        """The stored members of the pool's groups of at most engine.CHAIN_NODES postings that are not in the
+        pool (nor in `skip`): a batch posting that joins a group through one member is then asked about the
+        others it was never scored with (the engine's chain pairs), as dedup asks about them."""
+        counts = Counter(r.dup_group for r in pool.values() if r.dup_group)
+        if not counts:
+            return []
+        params = {"q": "*:*", "fq": terms_query("dup_group", sorted(counts)), "rows": 0, "facet": "true",
+                  "facet.field": "dup_group", "facet.limit": -1, "facet.mincount": 1}
+        flat = self.solr.query(params)["facet_counts"]["facet_fields"]["dup_group"]
+        small = sorted(g for g, k in zip(flat[::2], flat[1::2], strict=True) if counts[g] < k <= CHAIN_NODES)
+        if not small:
+            return []
+        found = self.solr.query({"q": "*:*", "fq": terms_query("dup_group", small), "fl": "id",
+                                 "rows": CHAIN_NODES * len(small)})["response"]["docs"]
+        need = [d["id"] for d in found if d["id"] not in pool and d["id"] not in skip]
+        wanted = set(small)
+        out = [r for r in _recs_from_docs(self.solr.get(need, fl=STATE_FL)) if r.dup_group in wanted] if need else []
+        have = {r.id for r in out}
+        out += [r for r in self.window.recs.values()  # newer than Solr's view
+                if r.dup_group in wanted and r.id not in pool and r.id not in skip and r.id not in have]
+        self.stats["group_members_fetched"] += len(out)
+        return out
+
     def _fetch_extracted(self, recs: Sequence[_Rec]) -> None:
         """Into the extraction cache: the stored text of postings known by their features only (Solr's)."""
         need = {r.id: r for r in recs if r.ex is None and (r.id, r.feats["content"]) not in self._extracted}
@@ -1128,6 +1152,9 @@ class Ingestor:
         for i in fresh:
             lookup = keys[i] + exact_keys(feats[i]) + (block_keys(feats[i], skip) if blocking else [])
             for r in self.window.candidates(lookup):
+                pool[r.id] = r
+        if fresh and blocking:  # the other members of the small stored groups the batch may join (chain pairs)
+            for r in self._group_members(pool, set(ids)):
                 pool[r.id] = r
         for i in fresh:  # the old version of a posting re-sent with new content is no candidate: the new one is
             pool.pop(ids[i], None)

@@ -259,7 +259,11 @@ def recompute(solr_url: str, checkpoint_dir: str | None, resume: bool = False, r
                                       len(ids), pool, workers, phases, phases.timings)
             # dedup's candidates: LSH / exact keys, plus (verifier mode) the blocking pairs, in the same order
             extra = candidates.extra_pairs(blocks, first) if verify is not None and blocks.shape[1] else None
-            res = find_groups(fb, first, verify, extra, phases)
+            try:
+                res = find_groups(fb, first, verify, extra, phases)
+            finally:
+                if verify is not None:
+                    verify.close()
         timings = phases.timings
         ck.verified_pairs = int(timings.get("verify_pairs", 0))
         canon = res["canonical"]

@@ -18,6 +18,7 @@ import os
 import pickle
 import shutil
 import tempfile
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -226,7 +227,10 @@ class PairVerifier:
     """Decides candidate pairs with the Verifier: `__call__(vi, vj, est) -> accept, score, reasons`.
 
     `postings(rows)` yields (row, posting) for the wanted rows (any order, each once), or `postings` is a
-    `LineSpans` the workers read from; `pool` runs the work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like)."""
+    `LineSpans` the workers read from; `pool` runs the work (None: in this process); `progress(name, total, unit)` makes a progress bar (tqdm-like).
+    The first call fits the boilerplate model on the postings of its pairs; later calls (the engine's chain
+    pairs) reuse it and the spooled postings, extracting only postings not seen yet, so a pair gets the same
+    score whichever call asks. `close()` (or leaving a `with` block) removes the spool."""
 
     def __init__(self, postings: Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]] | LineSpans, n: int,
                  pool: Pool, workers: int, progress: Callable[..., Any], timings: dict[str, float]) -> None:
@@ -236,6 +240,72 @@ class PairVerifier:
         self.ahead = max(1, workers) * 3
         self.progress = progress
         self.timings = timings
+        self.work: str | None = None
+        self.offs = np.zeros(n, np.int64)
+        self.lens = np.zeros(n, np.int64)
+        self._cleanup: Any = None
+
+    def __enter__(self) -> PairVerifier:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the spooled postings and the boilerplate model."""
+        if self._cleanup is not None:
+            self._cleanup()
+        self.work = self._cleanup = None
+
+    def _extract(self, rows: np.ndarray, unit_of_row: np.ndarray, model: Any) -> None:
+        """Extract `rows` (unit by unit) and append them to the spool; their line keys go into `model`
+        (None: the model is fitted already)."""
+        from service.errors import UserError
+
+        wanted = set(rows.tolist())
+
+        def chunks() -> Iterator[tuple[list[int], Any]]:
+            src = self.postings
+            if isinstance(src, LineSpans):  # the workers read them, unit by unit
+                by_unit = rows[np.argsort(unit_of_row[rows], kind="stable")]
+                for k in range(0, len(by_unit), EXTRACT_CHUNK):
+                    part = by_unit[k:k + EXTRACT_CHUNK]
+                    yield part.tolist(), (src.path, src.mapping, src.spans[part], [src.ids[r] for r in part])
+                return
+            got: list[int] = []
+            batch: list[dict[str, Any]] = []
+            for r, p in src(wanted):
+                got.append(r)
+                batch.append(p)
+                if len(batch) >= EXTRACT_CHUNK:
+                    yield got, batch
+                    got, batch = [], []
+            if batch:
+                yield got, batch
+
+        order: deque = deque()
+
+        def tasks() -> Iterator[Any]:
+            for got, batch in chunks():
+                order.append(got)
+                yield batch
+
+        spool = os.path.join(self.work, "extracted.bin")
+        with open(spool, "ab") as fh, self.progress("verify: extract", len(wanted), " postings") as bar:
+            at = fh.tell()
+            got = 0
+            for blobs, g, gj, s, sj in imap_ordered(self.pool, _extract_task, tasks(), self.ahead):
+                done = order.popleft()
+                for r, blob in zip(done, blobs, strict=True):
+                    fh.write(blob)
+                    self.offs[r], self.lens[r] = at, len(blob)
+                    at += len(blob)
+                if model is not None:
+                    model.add_keys(g, gj, s, sj, len(done))
+                got += len(done)
+                bar.update(len(done))
+        if got != len(wanted):
+            raise UserError(f"{len(wanted) - got} postings could not be read again (did the input change?)")
 
     def __call__(self, vi: np.ndarray, vj: np.ndarray, ve: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
@@ -246,63 +316,25 @@ class PairVerifier:
         main_verifier = decision_glue.make_verifier()
         if main_verifier is None:
             raise UserError("the verifier needs signatures.decide, which is not installed; use --fast")
-        work = tempfile.mkdtemp(prefix="jobdedup-verify-")
+        first = self.work is None
+        if first:
+            self.work = tempfile.mkdtemp(prefix="jobdedup-verify-")
+            self._cleanup = weakref.finalize(self, shutil.rmtree, self.work, True)
         try:
-            wanted = set(np.concatenate([vi, vj]).tolist())
-            offs = np.zeros(self.n, np.int64)
-            lens = np.zeros(self.n, np.int64)
-            model = ArrayBoilerplate()
-            spool = os.path.join(work, "extracted.bin")
-
             unit, unit_of_row = units(vi, vj, self.n)
-
-            def chunks() -> Iterator[tuple[list[int], Any]]:
-                src = self.postings
-                if isinstance(src, LineSpans):  # the workers read them, unit by unit
-                    by_unit = np.flatnonzero(unit_of_row >= 0)
-                    by_unit = by_unit[np.argsort(unit_of_row[by_unit], kind="stable")]
-                    for k in range(0, len(by_unit), EXTRACT_CHUNK):
-                        rows = by_unit[k:k + EXTRACT_CHUNK]
-                        yield rows.tolist(), (src.path, src.mapping, src.spans[rows], [src.ids[r] for r in rows])
-                    return
-                rows: list[int] = []
-                batch: list[dict[str, Any]] = []
-                for r, p in src(wanted):
-                    rows.append(r)
-                    batch.append(p)
-                    if len(batch) >= EXTRACT_CHUNK:
-                        yield rows, batch
-                        rows, batch = [], []
-                if batch:
-                    yield rows, batch
-
-            order: deque = deque()
-
-            def tasks() -> Iterator[Any]:
-                for rows, batch in chunks():
-                    order.append(rows)
-                    yield batch
-
-            with open(spool, "wb") as fh, self.progress("verify: extract", len(wanted), " postings") as bar:
-                at = got = 0
-                for blobs, g, gj, s, sj in imap_ordered(self.pool, _extract_task, tasks(), self.ahead):
-                    rows = order.popleft()
-                    for r, blob in zip(rows, blobs, strict=True):
-                        fh.write(blob)
-                        offs[r], lens[r] = at, len(blob)
-                        at += len(blob)
-                    model.add_keys(g, gj, s, sj, len(rows))
-                    got += len(rows)
-                    bar.update(len(rows))
-            if got != len(wanted):
-                raise UserError(f"{len(wanted) - got} postings could not be read again (did the input change?)")
-            wanted.clear()
-            model.finish()
-            model_dir = os.path.join(work, "boilerplate")
-            os.mkdir(model_dir)
-            for k, arr in model.arrays().items():
-                np.save(os.path.join(model_dir, k + ".npy"), arr)
-            del model
+            rows = np.unique(np.concatenate([vi, vj]))
+            rows = rows[self.lens[rows] == 0]
+            model_dir = os.path.join(self.work, "boilerplate")
+            model = ArrayBoilerplate() if first else None
+            if len(rows):
+                self._extract(rows, unit_of_row, model)
+            if model is not None:
+                model.finish()
+                os.mkdir(model_dir)
+                for k, arr in model.arrays().items():
+                    np.save(os.path.join(model_dir, k + ".npy"), arr)
+                del model
+            spool = os.path.join(self.work, "extracted.bin")
             scores = np.zeros(len(vi), np.float64)
             dup = np.zeros(len(vi), bool)
             why: list[tuple[str, ...]] = [()] * len(vi)
@@ -313,7 +345,7 @@ class PairVerifier:
             def decide_tasks() -> Iterator[tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
                 for sel in groups:
                     rows, inv = np.unique(np.concatenate([vi[sel], vj[sel]]), return_inverse=True)
-                    yield model_dir, spool, offs[rows], lens[rows], inv[:len(sel)], inv[len(sel):]
+                    yield model_dir, spool, self.offs[rows], self.lens[rows], inv[:len(sel)], inv[len(sel):]
 
             with self.progress("verify: decide", len(vi), " pairs") as bar:
                 for sel, (sc, d, w) in zip(groups, imap_ordered(self.pool, _decide_task, decide_tasks(), self.ahead),
@@ -324,7 +356,9 @@ class PairVerifier:
                         if reasons:
                             why[k] = reasons
                     bar.update(len(sel))
-            self.timings.update({"verify_postings": int((lens > 0).sum()), "verify_pairs": len(vi)})
+            self.timings.update({"verify_postings": int((self.lens > 0).sum()),
+                                 "verify_pairs": int(self.timings.get("verify_pairs", 0)) + len(vi)})
             return dup, scores, why
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        except BaseException:
+            self.close()
+            raise

@@ -3,6 +3,8 @@ pair units keep each posting's preparation to one, settings come from the enviro
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -75,6 +77,33 @@ def test_pair_verifier_decides_like_the_plain_verifier(monkeypatch: pytest.Monke
     assert why == [d.reasons if d.duplicate else () for d in want]
     assert ok.any() and not ok.all()
     assert timings["verify_postings"] == len(involved) and timings["verify_pairs"] == len(vi)
+
+
+def test_pair_verifier_asked_again_scores_with_the_first_calls_model() -> None:
+    """A second call (the engine's chain pairs) reuses the spool and the boilerplate model fitted on the first
+    call's postings, extracting only postings it has not seen: the scores are those of one model throughout."""
+    postings = list(generate(60, seed=4))
+    rng = np.random.default_rng(2)
+    vi, vj = _random_pairs(rng, 40, 60)
+    wi, wj = _random_pairs(rng, 50, 40)  # rows 40..49: new in the second call
+    read: list[int] = []
+
+    def source(rows: set[int]):
+        read.extend(rows)
+        for r in sorted(rows):
+            yield r, postings[r]
+
+    first = sorted(set(vi.tolist()) | set(vj.tolist()))
+    with verify_stage.PairVerifier(source, len(postings), None, 1, Phases("test", quiet=True), {}) as pv:
+        pv(vi, vj, np.zeros(len(vi), np.float32))
+        _, scores, _ = pv(wi, wj, np.zeros(len(wi), np.float32))
+        work = pv.work
+    assert work is not None and sorted(read) == sorted(first + sorted((set(wi.tolist()) | set(wj.tolist())) - set(first)))
+    assert not os.path.exists(work)
+    v = Verifier(boilerplate=BoilerplateModel.fit(extract(postings[r]) for r in first))
+    prepared = {r: v.prepare(extract(postings[r])) for r in set(wi.tolist()) | set(wj.tolist())}
+    want = v.decide_many([(prepared[a], prepared[b]) for a, b in zip(wi.tolist(), wj.tolist(), strict=True)])
+    assert np.allclose(scores, [d.score for d in want], rtol=0, atol=1e-12)
 
 
 def test_spool_gives_back_what_extraction_found() -> None:

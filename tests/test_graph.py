@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service import decision_glue, embedded
-from service.graph import component_labels, constrained_labels
+from service.graph import component_labels, constrained_labels, unscored_chain_pairs
 from service.synth import generate
 
 CUT = 0.5
@@ -107,6 +107,7 @@ class _TableVerifier:
 
     table: dict[frozenset[str], float] = {}
     asked: set[frozenset[str]] = set()
+    calls: list[set[frozenset[str]]] = []
 
     def __init__(self, source, n, *args) -> None:
         self.ids = list(source.ids)
@@ -114,9 +115,13 @@ class _TableVerifier:
     def __call__(self, vi, vj, est):
         keys = [frozenset((self.ids[a], self.ids[b])) for a, b in zip(vi.tolist(), vj.tolist(), strict=True)]
         type(self).asked |= set(keys)
+        type(self).calls.append(set(keys))
         score = np.array([self.table.get(k, 0.99) for k in keys])
         ok = score >= 0.7
         return ok, score, [("table",) if o else () for o in ok.tolist()]
+
+    def close(self) -> None:
+        pass
 
 
 def test_dedup_keeps_a_posting_out_of_a_chain_the_verifier_scored_it_apart_from(
@@ -143,3 +148,63 @@ def test_dedup_keeps_a_posting_out_of_a_chain_the_verifier_scored_it_apart_from(
     got = groups(0.1)
     assert got[b] == got[c] != got[a]
     assert len(set(groups(0.6).values())) == 1
+
+
+def test_dedup_asks_the_verifier_about_the_pair_a_chain_would_join_unscored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A = one generated job, C = another employer's job, B = both texts in one post: A~B (0.8) and B~C (0.99)
+    are candidates, A-C is not (the texts share nothing). The engine asks the verifier about A-C once the
+    chain is there; said apart (0.1), A stays out (0.8 and 0.1 average 0.45); said the same (0.9), all join."""
+    xs = list(generate(40, seed=5, dup_rate=0.0, resight_rate=0.0))
+    x = xs[0]
+    y = next(p for p in xs if p["company"] != x["company"])
+    texts = {"a": (x["title"], x["description"]), "b": (x["title"], x["description"] + "\n\n" + y["description"]),
+             "c": (y["title"], y["description"])}
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"".join(orjson.dumps({"id": k, "title": t, "description": d, "lang": "en"}) + b"\n"
+                              for k, (t, d) in texts.items()))
+    monkeypatch.setattr(embedded, "PairVerifier", _TableVerifier)
+    monkeypatch.setattr(decision_glue, "link_cut", lambda: CUT)
+    ab, bc, ac = frozenset("ab"), frozenset("bc"), frozenset("ac")
+
+    def groups(score: float) -> dict[str, str]:
+        _TableVerifier.table = {ab: 0.8, bc: 0.99, ac: score}
+        _TableVerifier.calls = []
+        out = _io.BytesIO()
+        embedded.dedup_file(str(path), out, workers=1, quiet=True)
+        assert _TableVerifier.calls == [{ab, bc}, {ac}]  # A-C: not a candidate, asked about afterwards
+        return {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())}
+
+    got = groups(0.1)
+    assert got["b"] == got["c"] != got["a"]
+    assert len(set(groups(0.9).values())) == 1
+
+
+def test_unscored_chain_pairs_one_per_two_postings_of_small_chains_within_budget() -> None:
+    """Chain 0~1~2 and 3~4~5~6 (verified, scored), 6=7 exact (one posting to the verifier), 8~9 alone: the
+    unscored pairs of the chains, 7 standing in for nothing (6 is its node's row in a verified pair); a cap
+    of 3 postings leaves the longer chain alone; a budget of 4 pairs takes the smaller chain only."""
+    ai = np.array([0, 1, 3, 4, 5, 6, 8])
+    aj = np.array([1, 2, 4, 5, 6, 7, 9])
+    hard = np.array([0, 0, 0, 0, 0, 1, 0], bool)
+
+    def pairs(max_nodes: int, budget: int) -> set[frozenset[int]]:
+        a, b = unscored_chain_pairs(ai, aj, hard, ai[~hard], aj[~hard], 10, max_nodes, budget)
+        return {frozenset(p) for p in zip(a.tolist(), b.tolist(), strict=True)}
+
+    small = {frozenset({0, 2})}
+    assert pairs(40, 100) == small | {frozenset(p) for p in ((3, 5), (3, 6), (4, 6))}
+    assert pairs(3, 100) == small
+    assert pairs(40, 2) == small
+    # a pair scored (rejected) between two postings counts as scored
+    a, _ = unscored_chain_pairs(ai, aj, hard, np.r_[ai[~hard], 0], np.r_[aj[~hard], 2], 10, 3, 100)
+    assert len(a) == 0
+
+
+def test_a_stored_group_is_no_single_posting_to_the_chain_pairs() -> None:
+    """The index's stored group {0, 1, 2} (fixed pairs) and a new posting 3 verified with 1: 3 is asked about
+    0 and 2, and no pair inside the stored group is asked (it stays together anyway)."""
+    ai, aj = np.array([0, 1, 3]), np.array([1, 2, 1])
+    fixed = np.array([1, 1, 0], bool)
+    a, b = unscored_chain_pairs(ai, aj, np.zeros(3, bool), np.array([3]), np.array([1]), 4, 40, 100, fixed)
+    assert {frozenset(p) for p in zip(a.tolist(), b.tolist(), strict=True)} == {frozenset({0, 3}), frozenset({2, 3})}
