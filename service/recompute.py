@@ -51,8 +51,9 @@ from signatures.profile import PROFILE_FIELDS
 from signatures.textprofile import solr_fields_signatures
 
 TEXT_FL = ",".join(VERIFY_FIELDS)
-STATE_FL = ("signature,profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,dup_group,duplicate_of,"
-            "dup_score,dup_why_ss,dup_match_s," + ",".join(BLOCK_FIELDS))
+STATE_FL = ("signature,profile_sig,mh_sketch,sig_version,content_key_s,url_key_s,company_key_s,title_key_s,"
+            "location_key_s,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s," + ",".join(BLOCK_FIELDS))
+"""Every stored field `_changed_signatures` compares: one left out reads as "" and rewrites every posting."""
 _SEP = "\x1f"  # joins the stored why list into one comparable string
 _ARRAYS = ("content", "url", "profile", "company", "title", "location", "ntok", "sketch", "bands")
 
