@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+CHAIN_BLOCK = 1_000_000  # candidate chain pairs built at a time (unscored_chain_pairs)
+
 
 def component_labels(ai: np.ndarray, aj: np.ndarray, n: int) -> np.ndarray:
     """Component label per row 0..n-1 of the undirected graph with edges (ai[k], aj[k])."""
@@ -115,26 +117,36 @@ def unscored_chain_pairs(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, si: n
     if not small.any():
         return empty, empty
     start, size = start[small], size[small]
-    # every pair of positions (p, q), p < q, inside each small component
-    pos = np.repeat(start, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)
-    later = np.repeat(start + size, size) - pos - 1
-    p = np.repeat(pos, later)
-    q = p + np.arange(len(p)) - np.repeat(np.cumsum(later) - later, later) + 1
-    a, b = rep[p], rep[q]
-    na, nb = node[a], node[b]
-    code = np.minimum(na, nb).astype(np.int64) * n + np.maximum(na, nb)
+    order = np.lexsort((comp[start], size))  # fewest nodes first, then by component
+    start, size = start[order], size[order]
     sa, sb = node[np.asarray(si, np.int64)], node[np.asarray(sj, np.int64)]
-    seen = np.minimum(sa, sb).astype(np.int64) * n + np.maximum(sa, sb)
-    fresh = ~np.isin(code, seen[sa != sb])
-    if fixed.any():
-        held = component_labels(ai[hard | fixed], aj[hard | fixed], n)
-        fresh &= held[a] != held[b]
-    a, b, pc = a[fresh], b[fresh], comp[p[fresh]]
-    # whole components, fewest nodes first, while they fit in the budget
-    cs = np.repeat(size, size * (size - 1) // 2)[fresh]
-    o = np.lexsort((pc, cs))
-    a, b, pc = a[o], b[o], pc[o]
-    ends = np.flatnonzero(np.r_[pc[1:] != pc[:-1], True]) + 1
-    fits = ends[ends <= budget]
-    take = int(fits[-1]) if len(fits) else 0
-    return a[:take], b[:take]
+    seen = np.unique(np.minimum(sa, sb).astype(np.int64)[sa != sb] * n + np.maximum(sa, sb)[sa != sb])
+    held = component_labels(ai[hard | fixed], aj[hard | fixed], n) if fixed.any() else None
+    # whole components while their fresh pairs fit in the budget, built a block of components at a time so the
+    # candidate pairs never exceed ~CHAIN_BLOCK (a flood of small chains costs no more memory than one block)
+    bound = np.cumsum(size * (size - 1) // 2)
+    out_a, out_b, total, c0 = [], [], 0, 0
+    while c0 < len(size):
+        c1 = max(c0 + 1, int(np.searchsorted(bound, (bound[c0 - 1] if c0 else 0) + max(CHAIN_BLOCK, budget),
+                                             side="right")))
+        st, sz = start[c0:c1], size[c0:c1]
+        pos = np.repeat(st, sz) + np.arange(sz.sum()) - np.repeat(np.cumsum(sz) - sz, sz)
+        later = np.repeat(st + sz, sz) - pos - 1
+        p = np.repeat(pos, later)  # every pair of positions (p, q), p < q, inside each component
+        q = p + np.arange(len(p)) - np.repeat(np.cumsum(later) - later, later) + 1
+        a, b = rep[p], rep[q]
+        na, nb = node[a], node[b]
+        fresh = ~np.isin(np.minimum(na, nb).astype(np.int64) * n + np.maximum(na, nb), seen)
+        if held is not None:
+            fresh &= held[a] != held[b]
+        per = np.bincount(np.repeat(np.arange(len(sz)), sz * (sz - 1) // 2)[fresh], minlength=len(sz))
+        fits = total + np.cumsum(per) <= budget
+        k = int(np.argmin(fits)) if not fits.all() else len(sz)  # components of this block that still fit
+        keep = np.flatnonzero(fresh)[: int(per[:k].sum())]
+        out_a.append(a[keep])
+        out_b.append(b[keep])
+        total += len(keep)
+        if k < len(sz):
+            break
+        c0 = c1
+    return (np.concatenate(out_a), np.concatenate(out_b)) if out_a else (empty, empty)

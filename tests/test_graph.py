@@ -208,3 +208,21 @@ def test_a_stored_group_is_no_single_posting_to_the_chain_pairs() -> None:
     fixed = np.array([1, 1, 0], bool)
     a, b = unscored_chain_pairs(ai, aj, np.zeros(3, bool), np.array([3]), np.array([1]), 4, 40, 100, fixed)
     assert {frozenset(p) for p in zip(a.tolist(), b.tolist(), strict=True)} == {frozenset({0, 3}), frozenset({2, 3})}
+
+
+def test_unscored_chain_pairs_built_block_by_block_are_the_same_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chain pairs are built a block of components at a time (memory bounded under a flood of small
+    chains): the tiniest blocks give exactly the pairs of one block, budget cut included."""
+    from service import graph
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n = int(rng.integers(3, 50))
+        ai, aj = rng.integers(0, n, 60), rng.integers(0, n, 60)
+        ai, aj = ai[ai != aj], aj[ai != aj]
+        hard, fixed, scored = (rng.random(len(ai)) < x for x in (0.2, 0.1, 0.5))
+        args = (ai, aj, hard, ai[scored], aj[scored], n, int(rng.integers(3, 15)), int(rng.integers(0, 40)), fixed)
+        monkeypatch.setattr(graph, "CHAIN_BLOCK", 1_000_000)
+        whole = sorted(zip(*(x.tolist() for x in graph.unscored_chain_pairs(*args)), strict=True))
+        monkeypatch.setattr(graph, "CHAIN_BLOCK", 1)
+        assert sorted(zip(*(x.tolist() for x in graph.unscored_chain_pairs(*args)), strict=True)) == whole
