@@ -340,29 +340,54 @@ def _key64(v: Any) -> int:
     return int(v)
 
 
+def _put(index: dict[str, str | set[str]], key: str, pid: str) -> None:
+    """Add `pid` under `key` of a one-id-or-set multimap (RecentWindow's indexes)."""
+    got = index.get(key)
+    if got is None:
+        index[key] = pid
+    elif isinstance(got, set):
+        got.add(pid)
+    elif got != pid:
+        index[key] = {got, pid}
+
+
+def _drop(index: dict[str, str | set[str]], key: str, pid: str) -> None:
+    """Take `pid` out from under `key` of a one-id-or-set multimap (a set of one becomes its id again)."""
+    got = index.get(key)
+    if isinstance(got, set):
+        got.discard(pid)
+        if len(got) == 1:
+            index[key] = next(iter(got))
+    elif got == pid:
+        del index[key]
+
+
+def _ids(got: str | set[str] | None) -> Iterable[str]:
+    return () if got is None else (got,) if isinstance(got, str) else got
+
+
 class RecentWindow:
-    """Postings written recently by this process, indexed by band and exact keys (bounded, FIFO). The
-    index maps a key to the id of its one posting, or to a set of ids when several share it: most keys
+    """Postings written recently by this process, indexed by band and exact keys (bounded, FIFO) and by group.
+    An index maps a key to the id of its one posting, or to a set of ids when several share it: most keys
     (band keys above all) belong to one posting, and ~40 one-id sets per posting made up half the objects
-    the garbage collector walked in `jobdedup index`."""
+    the garbage collector walked in `jobdedup index`. A window posting changes group by `regroup` (or a
+    re-`add`), so the group index stays its postings' `dup_group`."""
 
     def __init__(self, size: int = 20000) -> None:
         self.size = size
         self.recs: OrderedDict[str, _Rec] = OrderedDict()
         self.index: dict[str, str | set[str]] = {}
+        self.groups: dict[str, str | set[str]] = {}  # dup_group -> its postings in the window
+        self._group_of: dict[str, str] = {}  # id -> the group it is filed under in `groups`
 
     def add(self, rec: _Rec) -> None:
         self.remove(rec.id)
         pid, index = rec.id, self.index
         self.recs[pid] = rec
         for k in rec.keys:
-            got = index.get(k)
-            if got is None:
-                index[k] = pid
-            elif isinstance(got, set):
-                got.add(pid)
-            elif got != pid:
-                index[k] = {got, pid}
+            _put(index, k, pid)
+        _put(self.groups, rec.dup_group, pid)
+        self._group_of[pid] = rec.dup_group
         while len(self.recs) > self.size:
             self.remove(next(iter(self.recs)))
 
@@ -370,15 +395,18 @@ class RecentWindow:
         rec = self.recs.pop(pid, None)
         if rec is None:
             return
-        index = self.index
         for k in rec.keys:
-            got = index.get(k)
-            if isinstance(got, set):
-                got.discard(pid)
-                if len(got) == 1:
-                    index[k] = next(iter(got))
-            elif got == pid:
-                del index[k]
+            _drop(self.index, k, pid)
+        _drop(self.groups, self._group_of.pop(pid), pid)
+
+    def regroup(self, pid: str, group: str) -> None:
+        """Move a window posting (if held) into `group`."""
+        rec = self.recs.get(pid)
+        if rec is None:
+            return
+        _drop(self.groups, self._group_of[pid], pid)
+        rec.dup_group = self._group_of[pid] = group
+        _put(self.groups, group, pid)
 
     def candidates(self, keys: Sequence[str]) -> list[_Rec]:
         ids: set[str] = set()
@@ -389,6 +417,10 @@ class RecentWindow:
             elif got is not None:
                 ids.add(got)
         return [self.recs[i] for i in ids]
+
+    def members(self, groups: Iterable[str]) -> dict[str, _Rec]:
+        """The window's postings in `groups`, by id (newer than Solr's search view)."""
+        return {i: self.recs[i] for g in groups for i in _ids(self.groups.get(g))}
 
 
 def _clean_doc(p: Mapping[str, Any], derived: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -918,24 +950,35 @@ class Ingestor:
     def _group_members(self, pool: Mapping[str, _Rec], skip: Container[str]) -> list[_Rec]:
         """The stored members of the pool's groups of at most engine.CHAIN_NODES postings that are not in the
         pool (nor in `skip`): a batch posting that joins a group through one member is then asked about the
-        others it was never scored with (the engine's chain pairs), as dedup asks about them."""
+        others it was never scored with (the engine's chain pairs), as dedup asks about them. A group's members
+        are Solr's (searched, then read by real-time get) and the window's, which holds this process's writes
+        before Solr's search view does (it lags by the soft-commit delay): its size counts both."""
         counts = Counter(r.dup_group for r in pool.values() if r.dup_group)
         if not counts:
             return []
+        known = self.window.recs
+        windowed = self.window.members(counts)
+        ids: dict[str, set[str]] = {g: set() for g in counts}
+        for pid, r in windowed.items():
+            ids[r.dup_group].add(pid)
         params = {"q": "*:*", "fq": terms_query("dup_group", sorted(counts)), "rows": 0, "facet": "true",
                   "facet.field": "dup_group", "facet.limit": -1, "facet.mincount": 1}
         flat = self.solr.query(params)["facet_counts"]["facet_fields"]["dup_group"]
-        small = sorted(g for g, k in zip(flat[::2], flat[1::2], strict=True) if counts[g] < k <= CHAIN_NODES)
-        if not small:
-            return []
-        found = self.solr.query({"q": "*:*", "fq": terms_query("dup_group", small), "fl": "id",
-                                 "rows": CHAIN_NODES * len(small)})["response"]["docs"]
-        need = [d["id"] for d in found if d["id"] not in pool and d["id"] not in skip]
-        wanted = set(small)
-        out = [r for r in _recs_from_docs(self.solr.get(need, fl=STATE_FL)) if r.dup_group in wanted] if need else []
-        have = {r.id for r in out}
-        out += [r for r in self.window.recs.values()  # newer than Solr's view
-                if r.dup_group in wanted and r.id not in pool and r.id not in skip and r.id not in have]
+        searched = {g: k for g, k in zip(flat[::2], flat[1::2], strict=True) if g in counts}
+        # a group with more than CHAIN_NODES postings in either view is too big; one with no more than the pool
+        # holds has no others
+        ask = sorted(g for g, k in searched.items() if k <= CHAIN_NODES and len(ids[g]) <= CHAIN_NODES
+                     and k + len(ids[g]) > counts[g])
+        if ask:
+            for d in self.solr.query({"q": "*:*", "fq": terms_query("dup_group", ask), "fl": "id,dup_group",
+                                      "rows": CHAIN_NODES * len(ask)})["response"]["docs"]:
+                if d["id"] not in known and d.get("dup_group") in ids:  # the window's group is newer
+                    ids[d["dup_group"]].add(d["id"])
+        small = {g for g, members in ids.items() if counts[g] < len(members) <= CHAIN_NODES}
+        need = sorted(pid for g in small for pid in ids[g] if pid not in pool and pid not in skip)
+        out = [r for r in _recs_from_docs(self.solr.get([pid for pid in need if pid not in known], fl=STATE_FL))
+               if r.dup_group in small]  # real-time get: not moved on since the search saw it
+        out += [windowed[pid] for pid in need if pid in windowed]
         self.stats["group_members_fetched"] += len(out)
         return out
 
@@ -1092,18 +1135,23 @@ class Ingestor:
                                            rows=1000):
             ids.update(d["id"] for d in page)
         new: dict[str, tuple[str, str, float | None, list[str], str]] = {}
-        fl = "id,dup_group,dup_score,dup_why_ss,dup_match_s"
-        for d in self.solr.get(sorted(ids), fl=fl):  # real-time get: the latest version
+        moved = []
+        for d in self.solr.get(sorted(ids), fl=STATE_FL):  # real-time get: the latest version
             g = d.get("dup_group")
             if g not in merges:
                 continue
             w = merges[g]
             new[d["id"]] = (w, w, None, ["group_merged"], via[g]) if d["id"] == g else \
                 (w, w, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
+            if d["id"] not in self.window.recs:
+                moved.append(d)
         write_groups(self.solr, new, self.commit_within_ms)
+        # the window takes the moved postings in their new group: Solr's search sees the move only after the
+        # soft-commit delay, and the membership reads (`_members`, `_group_members`) must see it now
+        for r in _recs_from_docs(moved, with_keys=True):
+            self.window.add(r)
         for pid, (g, *_rest) in new.items():
-            if (r := self.window.recs.get(pid)) is not None:
-                r.dup_group = g
+            self.window.regroup(pid, g)
         self.stats["merged_groups"] += len(merges)
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
@@ -1404,33 +1452,34 @@ class Ingestor:
         return out
 
     def _members(self, groups: set[str], limit: int | None = None) -> dict[str, _Rec] | None:
-        """The postings stored in `groups` (Solr, and the window, which is newer than Solr's view), by id, with
-        their window lookup keys; None when Solr holds more than `limit` of them (then not read: one request)."""
-        query = {"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": STATE_FL}
+        """The postings stored in `groups`, by id, with their window lookup keys: Solr's (searched, then read by
+        real-time get) and the window's, which holds this process's writes and moves before Solr's search view
+        does. None when they are more than `limit` (counted from ids, so a group over the cap is not read; a
+        search answer cut at limit + 1 counts each posting it left out as a member)."""
+        query = {"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": "id"}
+        known = self.window.recs
+        windowed = self.window.members(groups)
+        pages: Iterable[list[dict[str, Any]]]
         if limit is None:
-            pages: Iterable[list[dict[str, Any]]] = (page for page, _, _ in self.solr.stream(query, rows=1000))
+            pages = (page for page, _, _ in self.solr.stream(query, rows=1000))
         else:
             got = self.solr.query({**query, "rows": limit + 1})["response"]
-            if got["numFound"] > limit:
+            unread = got["numFound"] - len(got["docs"])
+            if sum(d["id"] not in known for d in got["docs"]) + len(windowed) + unread > limit:
                 return None
             pages = [got["docs"]]
         members: dict[str, _Rec] = {}
-        for page in pages:
-            for r in _recs_from_docs(page, with_keys=True):
-                members[r.id] = r
-        if members and self.solr.is_cloud():
+        moved: dict[str, str] = {}
+        for page in pages:  # the window's version is newer: only the others are read
+            docs = self.solr.get([d["id"] for d in page if d["id"] not in known], fl=STATE_FL)
+            moved.update((d["id"], g) for d in docs if (g := d.get("dup_group")) and g not in groups)
+            members.update((r.id, r) for r in _recs_from_docs([d for d in docs if d.get("dup_group") in groups],
+                                                               with_keys=True))
+        if moved and self.solr.is_cloud():
             # SolrCloud: a copy left on its old group's shard (a move cut short) found a posting that has left
             # the group: no member, and that old copy is deleted now
-            newest = {d["id"]: d.get("dup_group") for d in self.solr.get(sorted(members), fl="id,dup_group")}
-            moved = [pid for pid in members if newest.get(pid) not in groups]
-            for pid in moved:
-                del members[pid]
-            drop_old_copies(self.solr, {pid: newest[pid] for pid in moved if newest.get(pid)}, self.commit_within_ms)
-        for r in list(self.window.recs.values()):  # newer than Solr's view
-            if r.dup_group in groups:
-                members[r.id] = r
-            else:
-                members.pop(r.id, None)
+            drop_old_copies(self.solr, moved, self.commit_within_ms)
+        members.update(windowed)
         return members
 
     def _write_moves(self, recs: Sequence[_Rec], out: Mapping[str, Outcome], moved: Sequence[_Rec]) -> None:

@@ -1,5 +1,5 @@
-"""The ingest's recent window (service.ingest.RecentWindow) against a plain key -> set-of-ids reference, and
-the garbage-collector settings the ingest runs under (service.gctune)."""
+"""The ingest's recent window (service.ingest.RecentWindow) against a plain key -> set-of-ids reference (its
+groups against its postings' dup_group), and the garbage-collector settings the ingest runs under (service.gctune)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,31 @@ def test_window_finds_what_a_set_index_finds(adds: list[tuple[str, list[str]]], 
         assert set(w.index) == {k for ks in held.values() for k in ks}
         assert all(len(v) >= 2 for v in w.index.values() if isinstance(v, set))
 
+
+
+GROUPS = [f"g{i}" for i in range(3)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["add", "regroup", "remove"]), st.sampled_from(IDS),
+                          st.sampled_from(GROUPS)), max_size=40), st.integers(1, 5))
+def test_window_members_are_its_postings_in_the_group(ops: list[tuple[str, str, str]], size: int) -> None:
+    """Adds (re-adds into another group), regroups, removes and FIFO eviction: the window's members of a group
+    are the postings it holds whose dup_group is that group, and no empty group is left behind."""
+    w = RecentWindow(size)
+    for op, pid, g in ops:
+        if op == "add":
+            rec = _rec(pid, [])
+            rec.dup_group = g
+            w.add(rec)
+        elif op == "regroup":
+            w.regroup(pid, g)
+        else:
+            w.remove(pid)
+        for group in GROUPS:
+            assert set(w.members([group])) == {p for p, r in w.recs.items() if r.dup_group == group}
+        assert set(w.members(GROUPS)) == set(w.recs)
+        assert set(w.groups) == {r.dup_group for r in w.recs.values()}
 
 def test_window_remove_leaves_nothing_behind() -> None:
     w = RecentWindow()

@@ -1,0 +1,82 @@
+"""A group's members as the ingest reads them (`Ingestor._group_members` for the chain pairs, `Ingestor._members`
+for a re-decision or a regroup) include what this process wrote or moved in the last seconds, which Solr's search
+view shows only after the soft-commit delay: the recent window stands in for them, so the groups do not depend
+on when Solr commits. Real Solr, standalone and SolrCloud."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from test_solr_regroup import assert_every_group_has_its_head, groups, solr  # noqa: F401  (fixture)
+
+import service.ingest
+from service.engine import CHAIN_NODES
+from service.ingest import MAX_REDECIDE, Ingestor, Result
+from service.solr import Solr
+from service.synth import generate
+
+pytestmark = pytest.mark.solr
+
+LATE = 600_000  # a commitWithin no test waits for: only the test's own commits make postings searchable
+
+
+def postings(n: int = 120) -> list[dict]:
+    """Generated Chinese postings with agency copies, each id once."""
+    seen: set[str] = set()
+    return [p for p in generate(n, lang="zh", seed=4, agency_rate=0.5, resight_rate=0.0)
+            if not (p["id"] in seen or seen.add(p["id"]))]
+
+
+def by_group(results: list[Result]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in results:
+        out.setdefault(r.dup_group, set()).add(r.id)
+    return out
+
+
+def test_chain_members_of_a_group_solr_does_not_show_yet(solr: Solr,  # noqa: F811
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # the group was written by this process, not committed: Solr's search does not see it, the window does
+    ing = Ingestor(solr, commit_within_ms=LATE)
+    members = by_group(ing.ingest(postings()))
+    g = next(g for g, ids in sorted(members.items(), key=lambda x: -len(x[1])) if 3 <= len(ids) <= CHAIN_NODES)
+    one = ing.window.recs[g]
+    assert solr.is_cloud() or solr.count(f"dup_group:{g}") == 0  # (SolrCloud's moves commit: drop_old_copies)
+    got = {r.id for r in ing._group_members({g: one}, set())}
+    assert got == members[g] - {g}
+    # a group over engine.CHAIN_NODES is not fetched, counting the window's members too
+    monkeypatch.setattr(service.ingest, "CHAIN_NODES", len(members[g]) - 1)
+    assert ing._group_members({g: one}, set()) == []
+    monkeypatch.undo()
+    solr.commit()
+    assert {r.id for r in ing._group_members({g: one}, set())} == members[g] - {g}
+
+
+def test_members_right_after_a_merge(solr: Solr) -> None:  # noqa: F811
+    # two stored, searchable groups; another process merges one into the other: its reads of the merged
+    # group see all of it at once, before Solr's search does
+    res = Ingestor(solr, commit_within_ms=300).ingest(postings())
+    solr.commit()
+    members = by_group(res)
+    (ga, na), (gb, nb) = Counter({g: len(ids) for g, ids in members.items()}).most_common(2)
+    assert nb >= 2
+    both = members[ga] | members[gb]
+    ing = Ingestor(solr, commit_within_ms=LATE)
+    ing._merge({gb: ga}, {gb: gb})
+    assert solr.is_cloud() or solr.count(f"dup_group:{ga}") == na  # Solr's search still shows them apart
+    got = ing._members({ga}, MAX_REDECIDE)
+    assert got is not None and set(got) == both
+    assert all(r.dup_group == ga for r in got.values())
+    assert ing._members({gb}, MAX_REDECIDE) == {}
+    # the cap counts both: the group is over a cap of one less than its size, and under its size
+    assert ing._members({ga}, na + nb - 1) is None
+    assert set(ing._members({ga}, na + nb) or {}) == both
+    assert set(ing._members({ga}) or {}) == both
+    # ... and so do the chain pairs' members
+    one = got[ga]
+    assert {r.id for r in ing._group_members({ga: one}, set())} == both - {ga}
+    solr.commit()
+    assert set(ing._members({ga}, MAX_REDECIDE) or {}) == both
+    assert_every_group_has_its_head(groups(solr))
+
