@@ -1013,6 +1013,11 @@ def _title_parts(t: str, lang: str) -> list[str]:
     return parts
 
 
+#: The most roles one posting names (and a Chinese title's bracket fallback reads): a longer list is a keyword
+#: flood, and roles are compared pairwise (features._merge_named, pair_features).
+MAX_ROLES = 40
+
+
 @line_cache
 def _title_roles(title: str, lang: str, title_given: bool) -> tuple[str, ...]:
     """`_title_role_list`, cached (near-duplicates and reposts share their titles)."""
@@ -1039,8 +1044,8 @@ def _title_role_list(title: str, lang: str, title_given: bool) -> list[str]:
     cut = [m.group(1) for m in map(_CJK_ROLE_TAIL_RE.match, parts) if m]  # "寻找资深前端工程师 synfutures"
     # one part is a role ("初级财务会计"), a list of them a tagline; else the roles written in brackets
     # (诚聘【区块链合约开发工程师】20K起, 招聘（后端工程师/前端工程师）, "[广州/AI开发] 国内领先的 AI 公司，氛围好")
-    return cut or (parts if len(parts) == 1 else []) or [
-        r for b in _BRACKET_RE.findall(title) for r in _title_parts(b, lang) if _looks_like_role(r, lang)]
+    return cut or (parts if len(parts) == 1 else []) or list(islice(
+        (r for b in _BRACKET_RE.findall(title) for r in _title_parts(b, lang) if _looks_like_role(r, lang)), MAX_ROLES))
 
 
 @lang_line_cache
@@ -1142,7 +1147,7 @@ def _roles(
             quals = specialties.get(c, ())
             for name in [f"{c} {q}" for q in quals] if len(quals) >= 2 else [c]:
                 seen.setdefault(name, None)
-    return list(seen)[:40]
+    return list(seen)[:MAX_ROLES]
 
 
 #: A slash between Latin words of an English role name: alternatives ("Cloud Infrastructure/Data/MLOps Engineer",
@@ -1591,7 +1596,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         emails=emails,
         phones=phones,
         urls=urls,
-        roles=tuple(roles[:40]),
+        roles=tuple(roles[:MAX_ROLES]),
         mentions=_mentions(title + "\n" + "\n".join(context), lang),
         salaries=_salaries(tup_lines + ((title,) if title else ())),
         families=_families_in("\n".join([title, *context])) if families else (),

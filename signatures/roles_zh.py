@@ -282,19 +282,23 @@ def title_role_key(title: str, employer: str = "") -> str:
     """The first role a Chinese title announces as a comparable string (head class, role families, Latin
     words; `employer`, the employer's name, left out of it: coarser than `same_zh_role`, a candidate key, not a
     decision), "" when the title names none:
-    a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师)."""
+    a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师).
+    A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order."""
     from signatures.features import _simplified
 
     for name in zh_title_roles(title, frozenset({employer} - {""})):
         k = zh_role(_simplified(name))
-        if k.head and (k.spec or k.latin):
-            return f"{k.head}|{','.join(sorted(k.families))}|{','.join(sorted(k.latin))}"
+        keys = [f"{x.head}|{','.join(sorted(x.families))}|{','.join(sorted(x.latin))}"
+                for x in (k, *k.alts) if x.head and (x.spec or x.latin)]
+        if keys:
+            return min(keys)
     return ""
 
 
 def zh_title_roles(title: str, employers: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The roles a Chinese title announces, as names (`zh_announced` of the title alone): what the poster put up
-    front, without the roles the body adds (a team member named in a duty line, "(developer, devops)")."""
-    from signatures.extract import _title_roles
+    front, without the roles the body adds (a team member named in a duty line, "(developer, devops)"); at most
+    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise)."""
+    from signatures.extract import MAX_ROLES, _title_roles
 
-    return zh_announced(tuple(_title_roles(title, "zh", True)), title, (), employers)
+    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers)[:MAX_ROLES]

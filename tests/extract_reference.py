@@ -10,6 +10,8 @@ Chinese titles (issue 9, zh recall): 直招 急聘 热招 寻找 and `招 ` are 
 ranges / years / head counts cut from a role, a title part split at a space or hyphen after a Han character, a Latin role name in a
 CJK posting up to 40 characters, no tagline parts as roles in Chinese (a title of one part is a role); 产品总监 / 产品专家 are the product family;
 an e-mail address run into CJK text keeps only its ASCII part (简历发至hr@acme.cn -> hr@acme.cn).
+Chinese titles (session 9): a bracketed note glued inside a name is dropped without a space (全栈（偏后端）开发工程师 ->
+全栈开发工程师); a title whose parts name no role gives the roles written in its brackets, at most 40.
 the first line, when it is a header read (pipe fields or the title), is no role line; a role line's
 head before ` - ` / ` | ` / `: ` is a role (a list item, a link line, a pipe line, or a head in title case); a header segment listing 3+ roles is read as roles; English title-case job titles after "looking for" / "seeking" / "we need" are roles; a bare 'role' / 'position'
 opens a hiring list only with a colon ('The role reports to our VP Growth' names no role), and a head that is a
@@ -358,7 +360,11 @@ def _roles(
     from lines carrying an application link, and from short list-item / bracketed job-title lines."""
     roles: list[str] = []
     def title_parts(t: str) -> list[str]:
-        t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", " ", t)
+        def tag(m: re.Match[str]) -> str:  # Chinese: a note glued inside a name goes without a trace
+            glued = 0 < m.start() and m.end() < len(t) and bool(re.match(r"[\u4e00-\u9fffA-Za-z0-9]", t[m.start() - 1])) \
+                and bool(re.match(r"[\u4e00-\u9fffA-Za-z0-9]", t[m.end()]))
+            return "" if lang == "zh" and glued else " "
+        t = re.sub(r"[\[【(（][^\]】)）]*[\]】)）]", tag, t)
         pieces = re.split(r"\s*(?:[,，、/|｜&+◇◆★☆■□／—–]|\s-\s|\band\b|及|和)\s*", t)
         if lang != "en":  # "英语客服  校招", "前端工程师-SynFutures": parted after a Han character
             pieces = [q for p in pieces
@@ -391,7 +397,8 @@ def _roles(
         else:  # Chinese parts without a role word are company names and slogans; else up to the role word
             role_tail = "(.*(?:" + _ROLE_WORDS_CJK.pattern[3:-2] + "))"
             cut = [m2.group(1) for m2 in (re.match(role_tail, r) for r in parts) if m2]
-            roles.extend(cut or (parts if len(parts) == 1 else []))
+            roles.extend(cut or (parts if len(parts) == 1 else []) or [
+                r for b in _BRACKET_RE.findall(title) for r in title_parts(b) if _looks_like_role(r, lang)][:40])
     for line in lines:
         m = _HIRING_LIST_RE.search(line)
         if m and len(m.group(1)) < 240:

@@ -126,6 +126,13 @@ _SESSION7: dict[str, Callable[[int], Posting]] = {
     "emails long domains": lambda n: _desc(" ".join(f"u@{_label40(i)}.io" for i in range(n // 47))),
     "urls long domains": lambda n: _desc(" ".join(f"https://{_label40(i)}.io" for i in range(n // 53))),
 }
+#: Session 9 review: a Chinese title naming no role outside its brackets ("诚聘【X工程师】【Y工程师】… x，y"): the
+#: bracket fallback read every bracket as a role, and roles are compared pairwise (8,874 roles at 80k characters).
+#: Two Han characters a role: no role's specialty within another's, so none merges away.
+_SESSION9: dict[str, Callable[[int], Posting]] = {
+    "zh title many bracketed roles": _title(
+        lambda n: "诚聘" + "".join("【" + _han(i, 2) + "工程师】" for i in range(1, n // 7)) + " x，y"),
+}
 
 
 def _label40(i: int) -> str:
@@ -169,5 +176,6 @@ GENERATORS: dict[str, Callable[[int], Posting]] = {
     **_ISSUE9,
     **_SESSION6,
     **_SESSION7,
+    **_SESSION9,
     "random brackets": _random("[](){}<>!#*-_ \t\n\x0c:/@.$1kK（）【】|as"),
 }

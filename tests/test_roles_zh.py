@@ -157,6 +157,16 @@ def test_roles_written_in_title_brackets_are_read(title: str, roles: tuple[str, 
     assert _title(title) == roles
 
 
+def test_a_title_reads_at_most_max_roles_from_its_brackets() -> None:
+    """A title of many bracketed roles and a tagline is a keyword flood: its roles are compared pairwise, so it
+    gives at most MAX_ROLES of them (it gave one per bracket: quadratic time; tests/hostile.py has the big one)."""
+    from signatures.extract import MAX_ROLES
+
+    names = [f"{a}{b}工程师" for a in "前后全测运" for b in "甲乙丙丁戊己庚辛壬癸"]
+    roles = _title("青石诚聘" + "".join(f"【{n}】" for n in names) + " 国内领先，氛围好")
+    assert roles == tuple(names[:MAX_ROLES])
+
+
 def test_a_note_in_brackets_inside_a_name_is_dropped() -> None:
     assert _title("[远程] 青石诚聘 全栈（偏后端）开发工程师 薪水 20K") == ("全栈开发工程师",)
     assert _title("[远程] 青石诚聘 前端（React）开发工程师 薪水 20K") == ("前端开发工程师",)
@@ -213,3 +223,15 @@ def test_a_role_named_two_ways_agrees_with_either_name() -> None:
     assert _f("青石诚聘BD负责人/地区经理", "青石诚聘 区域负责人") == 1.0  # 地区 = 区域
     assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 产品负责人") == 0.0
     assert _f("青石诚聘 技术负责人/架构师", "青石诚聘 架构师", name="roles_novel") == 0.0
+
+
+@pytest.mark.parametrize(("x", "y"), [("架构师", "技术负责人"), ("架构师", "区域负责人"), ("BD负责人", "地区经理"),
+                                      ("区块链架构师", "Rust负责人")])
+@pytest.mark.parametrize("verb", ["", "招聘"])
+def test_a_role_named_two_ways_keeps_its_title_key_in_either_order(x: str, y: str, verb: str) -> None:
+    """The title blocking key of a lead named "X/Y" is one key whatever the order (a repost writing "Y/X" still meets
+    its first posting): not "" when only the second name has a specialty (架构师/技术负责人)."""
+    from signatures.roles_zh import title_role_key
+
+    key = title_role_key(f"{verb}{x}/{y}", "青石")
+    assert key and key == title_role_key(f"{verb}{y}/{x}", "青石")
