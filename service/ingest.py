@@ -974,7 +974,8 @@ class Ingestor:
                                       "rows": CHAIN_NODES * len(ask)})["response"]["docs"]:
                 if d["id"] not in known and d.get("dup_group") in ids:  # the window's group is newer
                     ids[d["dup_group"]].add(d["id"])
-        small = {g for g, members in ids.items() if counts[g] < len(members) <= CHAIN_NODES}
+        small = {g for g, members in ids.items()
+                 if counts[g] < len(members) <= CHAIN_NODES and searched.get(g, 0) <= CHAIN_NODES}
         need = sorted(pid for g in small for pid in ids[g] if pid not in pool and pid not in skip)
         out = [r for r in _recs_from_docs(self.solr.get([pid for pid in need if pid not in known], fl=STATE_FL))
                if r.dup_group in small]  # real-time get: not moved on since the search saw it

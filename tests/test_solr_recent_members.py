@@ -80,3 +80,19 @@ def test_members_right_after_a_merge(solr: Solr) -> None:  # noqa: F811
     assert set(ing._members({ga}, MAX_REDECIDE) or {}) == both
     assert_every_group_has_its_head(groups(solr))
 
+
+
+def test_chain_members_of_a_group_solr_shows_over_the_cap(solr: Solr,  # noqa: F811
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Solr's view holds the whole group, the window only its last members (the older ones left it, FIFO):
+    # a group over engine.CHAIN_NODES in Solr's view is too big, whatever few members the window holds
+    ing = Ingestor(solr, commit_within_ms=LATE)
+    members = by_group(ing.ingest(postings()))
+    solr.commit()
+    g = next(g for g, ids in sorted(members.items(), key=lambda x: -len(x[1])) if len(ids) >= 4)
+    one = ing.window.recs[g]
+    ing.window.remove(sorted(members[g] - {g})[0])  # the window holds all but one of them
+    monkeypatch.setattr(service.ingest, "CHAIN_NODES", len(members[g]) - 1)
+    assert ing._group_members({g: one}, set()) == []
+    monkeypatch.setattr(service.ingest, "CHAIN_NODES", len(members[g]))  # at the cap: all of them
+    assert {r.id for r in ing._group_members({g: one}, set())} == members[g] - {g}
