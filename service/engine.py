@@ -326,11 +326,12 @@ def _verified(verify: Verify, vi: np.ndarray, vj: np.ndarray, ve: np.ndarray, pa
 
 
 def _chain_pairs(n: int, parts: list[tuple[np.ndarray, ...]], links: tuple[np.ndarray, np.ndarray] | None,
-                 scored: tuple[np.ndarray, ...], verified: int) -> tuple[np.ndarray, np.ndarray]:
+                 scored: tuple[np.ndarray, ...], verified: int, first_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pairs the accepted pairs would chain into one group unscored (service.graph.unscored_chain_pairs:
     components of up to CHAIN_NODES postings joined by verified pairs or `links`, a stored group's members
     each a posting of their own), at most CHAIN_SHARE of the `verified` pairs (and CHAIN_MIN at least) -- so
-    the average-linkage guard has something to read."""
+    the average-linkage guard has something to read. Rows ranked by `first_key` (earliest first_seen, then
+    input order, as the canonical rule): dedup's file order and the index's rows pick the same postings."""
     ai, aj, bits = (np.concatenate([p[k] for p in parts]) for k in (0, 1, 3))
     hard = (bits & decision_glue.VERIFIED) == 0
     fixed = np.zeros(len(ai), bool)
@@ -338,8 +339,10 @@ def _chain_pairs(n: int, parts: list[tuple[np.ndarray, ...]], links: tuple[np.nd
         ai, aj = np.concatenate([ai, links[0]]), np.concatenate([aj, links[1]])
         hard = np.concatenate([hard, np.zeros(len(links[0]), bool)])
         fixed = np.concatenate([fixed, np.ones(len(links[0]), bool)])
+    rank = np.empty(n, np.int64)
+    rank[np.lexsort((np.arange(n), first_key))] = np.arange(n)
     return unscored_chain_pairs(ai.astype(np.int64), aj.astype(np.int64), hard, scored[0], scored[1], n,
-                                CHAIN_NODES, max(CHAIN_MIN, int(CHAIN_SHARE * verified)), fixed)
+                                CHAIN_NODES, max(CHAIN_MIN, int(CHAIN_SHARE * verified)), fixed, rank)
 
 
 def _groups(n: int, first_key: np.ndarray, parts: list[tuple[np.ndarray, ...]],
@@ -442,7 +445,7 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
         vi, vj, ve = (np.concatenate([p[k] for p in pending]) for k in range(3))
         del pending
         scored = _verified(verify, vi, vj, ve, parts, scored, verified_why, nn, trace)
-        ci, cj = _chain_pairs(n, parts, links, scored, len(vi))
+        ci, cj = _chain_pairs(n, parts, links, scored, len(vi), first_key)
         if len(ci):  # chains the first answers would make: ask about their unscored pairs too
             with phases("chains", len(ci), " pairs") as bar:
                 scored = _verified(verify, ci, cj, np.zeros(len(ci), np.float32), parts, scored, verified_why, nn,

@@ -84,11 +84,14 @@ def constrained_labels(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, strengt
 
 
 def unscored_chain_pairs(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, si: np.ndarray, sj: np.ndarray, n: int,
-                         max_nodes: int, budget: int, fixed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                         max_nodes: int, budget: int, fixed: np.ndarray | None = None, rank: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (rows i, rows j) a chain of accepted pairs would put in one group although nobody scored them:
     the `hard` pairs' components are the nodes (their rows are one posting to the verifier), and in each
     component of the accepted pairs that joins 3 to `max_nodes` nodes, every two nodes with no scored pair
-    (si, sj) between them give one pair of their lowest rows in a pair across nodes. `fixed` pairs (rows known
+    (si, sj) between them give one pair of their first rows in a pair across nodes -- first by `rank` (per row,
+    a total order the input order does not choose: the engine's earliest first_seen; default the row), so the
+    same postings are asked about whichever rows they came in as (dedup's file order, the index's). `fixed` pairs (rows known
     to be together beforehand: the index's stored groups) join components but not nodes, and two nodes they
     hold together need no pair: a posting joining a stored group is asked about the members it was never
     scored with. Smallest components first, whole components while the pairs fit in `budget`: bounded work
@@ -103,21 +106,22 @@ def unscored_chain_pairs(ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, si: n
     vi, vj = vi[keep], vj[keep]
     if len(vi) < 2 or budget <= 0:
         return empty, empty
+    rank = np.arange(n, dtype=np.int64) if rank is None else np.asarray(rank, np.int64)
     rows = np.unique(np.concatenate([vi, vj]))
-    rows = rows[np.lexsort((rows, node[rows]))]
+    rows = rows[np.lexsort((rank[rows], node[rows]))]
     first = np.ones(len(rows), bool)
     first[1:] = node[rows][1:] != node[rows][:-1]
-    rep = rows[first]  # one row per node: its lowest row in a pair across nodes
+    rep = rows[first]  # one row per node: its first row (by rank) in a pair across nodes
     comp = component_labels(ai, aj, n)[rep]
-    rep = rep[np.argsort(comp, kind="stable")]
-    comp = np.sort(comp, kind="stable")
+    by = np.lexsort((rank[rep], comp))
+    rep, comp = rep[by], comp[by]
     start = np.flatnonzero(np.r_[True, comp[1:] != comp[:-1]])
     size = np.diff(np.r_[start, len(comp)])
     small = (size >= 3) & (size <= max_nodes)
     if not small.any():
         return empty, empty
     start, size = start[small], size[small]
-    order = np.lexsort((comp[start], size))  # fewest nodes first, then by component
+    order = np.lexsort((rank[rep[start]], size))  # fewest nodes first, then by the component's first row
     start, size = start[order], size[order]
     sa, sb = node[np.asarray(si, np.int64)], node[np.asarray(sj, np.int64)]
     seen = np.unique(np.minimum(sa, sb).astype(np.int64)[sa != sb] * n + np.maximum(sa, sb)[sa != sb])

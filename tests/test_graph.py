@@ -226,3 +226,33 @@ def test_unscored_chain_pairs_built_block_by_block_are_the_same_pairs(monkeypatc
         whole = sorted(zip(*(x.tolist() for x in graph.unscored_chain_pairs(*args)), strict=True))
         monkeypatch.setattr(graph, "CHAIN_BLOCK", 1)
         assert sorted(zip(*(x.tolist() for x in graph.unscored_chain_pairs(*args)), strict=True)) == whole
+
+
+def _chain_pairs_of_postings(rows: np.ndarray, ai: np.ndarray, aj: np.ndarray, hard: np.ndarray, scored: np.ndarray,
+                             max_nodes: int, budget: int, rank: np.ndarray | None) -> set[frozenset[int]]:
+    """unscored_chain_pairs of postings 0..n-1 that come in as rows `rows` (posting r is row rows[r]), as postings."""
+    a, b = unscored_chain_pairs(rows[ai], rows[aj], hard, rows[ai[scored]], rows[aj[scored]], len(rows), max_nodes,
+                                budget, rank=rank)
+    back = np.argsort(rows)  # row -> posting
+    return {frozenset((int(back[x]), int(back[y]))) for x, y in zip(a.tolist(), b.tolist(), strict=True)}
+
+
+def test_unscored_chain_pairs_ask_about_the_same_postings_whatever_their_rows() -> None:
+    """Which row of a node (postings joined by exact evidence) stands for it, and which components a budget
+    takes first, follow `rank` (the engine: earliest first_seen), not the row numbers: the same postings in
+    other rows (dedup's file order vs the index's rows) give the same pairs."""
+    rng = np.random.default_rng(9)
+    differed = 0
+    for _ in range(300):
+        n = int(rng.integers(3, 40))
+        ai, aj = rng.integers(0, n, 50), rng.integers(0, n, 50)
+        ai, aj = ai[ai != aj], aj[ai != aj]
+        hard, scored = rng.random(len(ai)) < 0.3, rng.random(len(ai)) < 0.4
+        rank = rng.permutation(n)  # the postings' order (first_seen)
+        perm = rng.permutation(n)  # posting r comes in as row perm[r]
+        args = (ai, aj, hard, scored, int(rng.integers(3, 15)), int(rng.integers(0, 40)))
+        ident = np.arange(n)
+        assert _chain_pairs_of_postings(perm, *args, rank[np.argsort(perm)]) == \
+            _chain_pairs_of_postings(ident, *args, rank)
+        differed += _chain_pairs_of_postings(perm, *args, None) != _chain_pairs_of_postings(ident, *args, None)
+    assert differed  # by row numbers alone, the rows chose
