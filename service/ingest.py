@@ -1456,7 +1456,9 @@ class Ingestor:
         """The postings stored in `groups`, by id, with their window lookup keys: Solr's (searched, then read by
         real-time get) and the window's, which holds this process's writes and moves before Solr's search view
         does. None when they are more than `limit` (counted from ids, so a group over the cap is not read; a
-        search answer cut at limit + 1 counts each posting it left out as a member)."""
+        search answer cut at limit + 1 counts each posting it left out as a member) and, with a limit, when one
+        has no sketch the engine could judge it by (indexed straight into Solr, or without text): decided
+        again without it, its group's other postings would leave it."""
         query = {"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": "id"}
         known = self.window.recs
         windowed = self.window.members(groups)
@@ -1474,8 +1476,11 @@ class Ingestor:
         for page in pages:  # the window's version is newer: only the others are read
             docs = self.solr.get([d["id"] for d in page if d["id"] not in known], fl=STATE_FL)
             moved.update((d["id"], g) for d in docs if (g := d.get("dup_group")) and g not in groups)
-            members.update((r.id, r) for r in _recs_from_docs([d for d in docs if d.get("dup_group") in groups],
-                                                               with_keys=True))
+            inside = [d for d in docs if d.get("dup_group") in groups]
+            recs = _recs_from_docs(inside, with_keys=True)
+            if limit is not None and len(recs) < len(inside):
+                return None
+            members.update((r.id, r) for r in recs)
         if moved and self.solr.is_cloud():
             # SolrCloud: a copy left on its old group's shard (a move cut short) found a posting that has left
             # the group: no member, and that old copy is deleted now
@@ -1502,7 +1507,7 @@ class Ingestor:
         (its earliest stored posting), so no stored posting ever points at one Solr does not hold yet. Stored
         postings that change group are written now (service.regroup). Returns the outcome of the batch's
         postings and of the stored ones that moved, by id; None when the members are more than MAX_REDECIDE
-        (the arrival-order decision stands)."""
+        or one has no sketch (`_members`): the arrival-order decision stands."""
         members = self._members(groups, MAX_REDECIDE)
         if members is None or len(members.keys() - fresh) + len(new) > MAX_REDECIDE:
             self.stats["redecide_skipped"] += 1

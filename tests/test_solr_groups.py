@@ -92,3 +92,18 @@ def test_postings_without_text_are_not_joined(solr: Solr) -> None:
     (r,) = Ingestor(solr, commit_within_ms=200).ingest([{"id": "e2", "url": "https://b.example/2", "location": "x"}])
     assert r.dup_group == "e2"
     assert stored(solr) == {"e1": "e1", "e2": "e2"}
+
+
+def test_a_group_holding_straight_postings_is_not_decided_again(solr: Solr) -> None:
+    # the engine cannot judge a posting indexed straight into Solr (no sketch, no sig_version): a contested
+    # component's re-decision (Ingestor._redecide) would read the group without it and move the service's
+    # postings out of the group they share with it; such a component keeps the arrival-order decision
+    straight(solr, nurse("x1", 1))
+    group = stored(solr)["x1"]
+    ing = Ingestor(solr, commit_within_ms=200)
+    (r,) = ing.ingest([{**nurse("y1", 2), "description": NURSE.upper()}])
+    assert r.dup_group == group
+    state = stored(solr)
+    assert ing._redecide({group}, [], set(), frozenset()) is None
+    assert ing.stats["redecide_skipped"] == 1
+    assert stored(solr) == state == {"x1": group, "y1": group}
