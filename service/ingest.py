@@ -1504,7 +1504,9 @@ class Ingestor:
         them: the postings stored in `groups` (except the batch's `fresh` ones, decided anew) and the batch's
         `new` postings, through the engine with every pair proposed (service.graph.constrained_labels over
         them all; blocking keys in `skip`, too big, left out as for the batch). A group keeps a stored head
-        (its earliest stored posting), so no stored posting ever points at one Solr does not hold yet. Stored
+        (a posting heading its group now, else its earliest stored posting; the earliest head where it holds
+        several), so no stored posting ever points at one Solr does not hold yet and a group decided as it
+        was keeps its name. Stored
         postings that change group are written now (service.regroup). Returns the outcome of the batch's
         postings and of the stored ones that moved, by id; None when the members are more than MAX_REDECIDE
         or one has no sketch (`_members`): the arrival-order decision stands."""
@@ -1519,7 +1521,10 @@ class Ingestor:
         res = self._group_rows(recs, date_key([r.first_seen for r in recs]), skip=skip)
         label = res["label"]
         stored = np.array([pid in members for pid in ids], bool)
-        order = np.lexsort((np.arange(len(recs)), ~stored, label))  # per group: stored first, then earliest
+        heads = np.array([pid in members and members[pid].dup_group == pid for pid in ids], bool)
+        # per group: a stored posting, one that heads its group now first (a group decided as it was keeps its
+        # name), then the earliest
+        order = np.lexsort((np.arange(len(recs)), ~heads, ~stored, label))
         first = np.ones(len(order), bool)
         first[1:] = label[order][1:] != label[order][:-1]
         head = np.empty(int(label.max()) + 1, np.int64)

@@ -66,3 +66,18 @@ def test_a_component_over_the_cap_keeps_the_arrival_order_decision(clean_solr: s
     state = groups(core)
     assert state.keys() == {p["id"] for p in data}
     assert_every_group_has_its_head(state)
+
+
+def test_a_group_decided_again_as_it_was_keeps_its_name(solr: Solr) -> None:  # noqa: F811
+    # two copies of one job in one batch, undated: both first seen now, the batch's first heads the group (as
+    # dedup's input order does); decided again unchanged, the group keeps its head and no posting is written
+    from test_solr_regroup import eng
+
+    undated = [{k: v for k, v in eng(pid, 1, variant).items() if k != "first_seen"}
+               for pid, variant in (("z1", 0), ("a1", 1))]
+    ing = Ingestor(solr, commit_within_ms=300)
+    assert [r.dup_group for r in ing.ingest(undated)] == ["z1", "z1"]
+    state = groups(solr)
+    assert ing._redecide({"z1"}, [], set(), frozenset()) == {}
+    assert ing.stats["redecide_moved"] == 0
+    assert groups(solr) == state
