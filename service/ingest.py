@@ -371,7 +371,8 @@ class RecentWindow:
     An index maps a key to the id of its one posting, or to a set of ids when several share it: most keys
     (band keys above all) belong to one posting, and ~40 one-id sets per posting made up half the objects
     the garbage collector walked in `jobdedup index`. A window posting changes group by `regroup` (or a
-    re-`add`), so the group index stays its postings' `dup_group`."""
+    re-`add`), so the group index stays its postings' `dup_group`. The groups this process merged into others
+    lately (`merged`, the last `size` of them) name where Solr's search still shows the moved postings."""
 
     def __init__(self, size: int = 20000) -> None:
         self.size = size
@@ -379,6 +380,8 @@ class RecentWindow:
         self.index: dict[str, str | set[str]] = {}
         self.groups: dict[str, str | set[str]] = {}  # dup_group -> its postings in the window
         self._group_of: dict[str, str] = {}  # id -> the group it is filed under in `groups`
+        self._merged: OrderedDict[str, str] = OrderedDict()  # loser group -> the group it was merged into
+        self._into: dict[str, set[str]] = {}  # ... and the other way round
 
     def add(self, rec: _Rec) -> None:
         self.remove(rec.id)
@@ -421,6 +424,35 @@ class RecentWindow:
     def members(self, groups: Iterable[str]) -> dict[str, _Rec]:
         """The window's postings in `groups`, by id (newer than Solr's search view)."""
         return {i: self.recs[i] for g in groups for i in _ids(self.groups.get(g))}
+
+    def merged(self, loser: str, winner: str) -> None:
+        """Remember that the postings of group `loser` moved into `winner` (a merge): Solr's search shows them
+        under `loser` until its next soft commit. The window's own postings move with `regroup`."""
+        self._forget(loser)
+        self._merged[loser] = winner
+        self._into.setdefault(winner, set()).add(loser)
+        while len(self._merged) > self.size:
+            self._forget(next(iter(self._merged)))
+
+    def _forget(self, loser: str) -> None:
+        winner = self._merged.pop(loser, None)
+        if winner is not None:
+            self._into[winner].discard(loser)
+            if not self._into[winner]:
+                del self._into[winner]
+
+    def absorbed(self, groups: Iterable[str]) -> dict[str, str]:
+        """The groups merged lately into one of `groups` (through other merges too), each with that group: a
+        search for the members of `groups` also asks for these, and a real-time get tells who moved."""
+        out: dict[str, str] = {}
+        todo = [(g, g) for g in groups]
+        while todo:
+            g, top = todo.pop()
+            for loser in self._into.get(g, ()):
+                if loser not in out:
+                    out[loser] = top
+                    todo.append((loser, top))
+        return out
 
 
 def _clean_doc(p: Mapping[str, Any], derived: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -961,19 +993,26 @@ class Ingestor:
         ids: dict[str, set[str]] = {g: set() for g in counts}
         for pid, r in windowed.items():
             ids[r.dup_group].add(pid)
-        params = {"q": "*:*", "fq": terms_query("dup_group", sorted(counts)), "rows": 0, "facet": "true",
+        # merged lately: Solr's search shows their postings there still (a name in use again is its own group)
+        into = {loser: g for loser, g in self.window.absorbed(counts).items() if loser not in counts}
+        params = {"q": "*:*", "fq": terms_query("dup_group", sorted({*counts, *into})), "rows": 0, "facet": "true",
                   "facet.field": "dup_group", "facet.limit": -1, "facet.mincount": 1}
         flat = self.solr.query(params)["facet_counts"]["facet_fields"]["dup_group"]
-        searched = {g: k for g, k in zip(flat[::2], flat[1::2], strict=True) if g in counts}
+        searched: Counter[str] = Counter()
+        for g, k in zip(flat[::2], flat[1::2], strict=True):
+            if (g := into.get(g, g)) in counts:
+                searched[g] += k
         # a group with more than CHAIN_NODES postings in either view is too big; one with no more than the pool
         # holds has no others
         ask = sorted(g for g, k in searched.items() if k <= CHAIN_NODES and len(ids[g]) <= CHAIN_NODES
                      and k + len(ids[g]) > counts[g])
         if ask:
-            for d in self.solr.query({"q": "*:*", "fq": terms_query("dup_group", ask), "fl": "id,dup_group",
+            asked = {*ask, *(loser for loser, g in into.items() if g in ask)}
+            for d in self.solr.query({"q": "*:*", "fq": terms_query("dup_group", sorted(asked)), "fl": "id,dup_group",
                                       "rows": CHAIN_NODES * len(ask)})["response"]["docs"]:
-                if d["id"] not in known and d.get("dup_group") in ids:  # the window's group is newer
-                    ids[d["dup_group"]].add(d["id"])
+                g = into.get(d.get("dup_group"), d.get("dup_group"))
+                if d["id"] not in known and g in ids:  # the window's group is newer
+                    ids[g].add(d["id"])
         small = {g for g, members in ids.items()
                  if counts[g] < len(members) <= CHAIN_NODES and searched.get(g, 0) <= CHAIN_NODES}
         need = sorted(pid for g in small for pid in ids[g] if pid not in pool and pid not in skip)
@@ -1131,26 +1170,26 @@ class Ingestor:
         the batch's among them (its write then re-sets the same group), so no failure of that write leaves one
         pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner, why
         `group_merged`, matched: the new posting that joined the two (`via`)."""
-        ids = {r.id for r in self.window.recs.values() if r.dup_group in merges}
-        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", sorted(merges)), "fl": "id"},
+        ids = set(self.window.members(merges))
+        searched = sorted({*merges, *self.window.absorbed(merges)})  # earlier merges Solr's search lags behind
+        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", searched), "fl": "id"},
                                            rows=1000):
             ids.update(d["id"] for d in page)
         new: dict[str, tuple[str, str, float | None, list[str], str]] = {}
-        moved = []
-        for d in self.solr.get(sorted(ids), fl=STATE_FL):  # real-time get: the latest version
+        fl = "id,dup_group,dup_score,dup_why_ss,dup_match_s"
+        for d in self.solr.get(sorted(ids), fl=fl):  # real-time get: the latest version
             g = d.get("dup_group")
             if g not in merges:
                 continue
             w = merges[g]
             new[d["id"]] = (w, w, None, ["group_merged"], via[g]) if d["id"] == g else \
                 (w, w, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
-            if d["id"] not in self.window.recs:
-                moved.append(d)
         write_groups(self.solr, new, self.commit_within_ms)
-        # the window takes the moved postings in their new group: Solr's search sees the move only after the
-        # soft-commit delay, and the membership reads (`_members`, `_group_members`) must see it now
-        for r in _recs_from_docs(moved, with_keys=True):
-            self.window.add(r)
+        # Solr's search sees the move only after the soft-commit delay: the membership reads (`_members`,
+        # `_group_members`) ask for the merged groups' postings too until then (RecentWindow.absorbed), the
+        # window's own postings move now
+        for loser, winner in merges.items():
+            self.window.merged(loser, winner)
         for pid, (g, *_rest) in new.items():
             self.window.regroup(pid, g)
         self.stats["merged_groups"] += len(merges)
@@ -1459,7 +1498,8 @@ class Ingestor:
         search answer cut at limit + 1 counts each posting it left out as a member) and, with a limit, when one
         has no sketch the engine could judge it by (indexed straight into Solr, or without text): decided
         again without it, its group's other postings would leave it."""
-        query = {"q": "*:*", "fq": terms_query("dup_group", sorted(groups)), "fl": "id"}
+        searched = sorted({*groups, *self.window.absorbed(groups)})  # merged lately: Solr's search lags
+        query = {"q": "*:*", "fq": terms_query("dup_group", searched), "fl": "id"}
         known = self.window.recs
         windowed = self.window.members(groups)
         pages: Iterable[list[dict[str, Any]]]

@@ -92,3 +92,33 @@ def test_long_lived_heap_restores_the_thresholds() -> None:
     except RuntimeError:
         pass
     assert gc.get_threshold() == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(IDS), st.sampled_from(IDS)), max_size=30), st.integers(1, 6))
+def test_absorbed_groups_follow_the_last_merges(merges: list[tuple[str, str]], size: int) -> None:
+    """The groups merged into others lately (`merged`, at most `size` remembered, the latest merge of a group
+    replacing an earlier one): `absorbed(groups)` are those a chain of remembered merges leads into `groups`,
+    each with the group it leads into."""
+    w = RecentWindow(size)
+    held: dict[str, str] = {}  # loser -> winner, oldest first
+    for loser, winner in merges:
+        if loser == winner:
+            continue
+        w.merged(loser, winner)
+        held.pop(loser, None)
+        held[loser] = winner
+        while len(held) > size:
+            del held[next(iter(held))]
+    for g in IDS:
+        want: dict[str, str] = {}
+        todo = [g]
+        while todo:
+            top = todo.pop()
+            for loser, winner in held.items():
+                if winner == top and loser not in want and loser != g:
+                    want[loser] = g
+                    todo.append(loser)
+        got = w.absorbed([g])
+        got.pop(g, None)  # a cycle of merges leads back (never in the service: a loser's postings all move)
+        assert got == want

@@ -96,3 +96,39 @@ def test_chain_members_of_a_group_solr_shows_over_the_cap(solr: Solr,  # noqa: F
     assert ing._group_members({g: one}, set()) == []
     monkeypatch.setattr(service.ingest, "CHAIN_NODES", len(members[g]))  # at the cap: all of them
     assert {r.id for r in ing._group_members({g: one}, set())} == members[g] - {g}
+
+
+def test_a_merge_bigger_than_the_window_keeps_the_window(clean_solr: str) -> None:
+    # the window stands for what Solr's search does not show yet; a merge moving more stored postings than the
+    # window holds must not push this process's last writes out of it (a copy of one would find no candidate)
+    from test_solr_regroup import nurse
+
+    core = Solr(f"{clean_solr}/postings")
+    members = by_group(Ingestor(core, commit_within_ms=300).ingest(postings()))
+    core.commit()
+    (ga, _), (gb, nb) = Counter({g: len(ids) for g, ids in members.items()}).most_common(2)
+    ing = Ingestor(core, commit_within_ms=LATE, window_size=nb)
+    (x,) = ing.ingest([nurse("x", 1)])  # written, not searchable
+    ing._merge({gb: ga}, {gb: gb})
+    assert set(ing._members({ga}) or {}) == members[ga] | members[gb]  # the merge is seen at once
+    (y,) = ing.ingest([{**nurse("y", 2), "description": "Apply now! " + nurse("y", 2)["description"]}])
+    assert (y.dup_group, y.duplicate_of) == ("x", "x")
+
+
+def test_a_merge_right_after_a_merge(solr: Solr) -> None:  # noqa: F811
+    # gb merged into ga, then ga into gc, before Solr's search shows the first move: the second finds gb's
+    # postings too (the search still shows them under gb), and so do the membership reads
+    res = Ingestor(solr, commit_within_ms=300).ingest(postings())
+    solr.commit()
+    members = by_group(res)
+    (ga, _), (gb, _), (gc, _) = Counter({g: len(ids) for g, ids in members.items()}).most_common(3)
+    every = members[ga] | members[gb] | members[gc]
+    ing = Ingestor(solr, commit_within_ms=LATE)
+    ing._merge({gb: ga}, {gb: gb})
+    ing._merge({ga: gc}, {ga: ga})
+    assert set(ing._members({gc}) or {}) == every
+    assert {r.id for r in ing._group_members({gc: ing._members({gc})[gc]}, set())} == \
+        (every - {gc} if len(every) <= CHAIN_NODES else set())
+    state = groups(solr)
+    assert {pid for pid, (g, _) in state.items() if g == gc} == every
+    assert_every_group_has_its_head(state)
