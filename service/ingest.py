@@ -1184,12 +1184,12 @@ class Ingestor:
             w = merges[g]
             new[d["id"]] = (w, w, None, ["group_merged"], via[g]) if d["id"] == g else \
                 (w, w, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
-        write_groups(self.solr, new, self.commit_within_ms)
         # Solr's search sees the move only after the soft-commit delay: the membership reads (`_members`,
-        # `_group_members`) ask for the merged groups' postings too until then (RecentWindow.absorbed), the
-        # window's own postings move now
+        # `_group_members`) ask for the merged groups' postings too until then (RecentWindow.absorbed; from
+        # before the write, which may move some and fail), the window's own postings move once it is done
         for loser, winner in merges.items():
             self.window.merged(loser, winner)
+        write_groups(self.solr, new, self.commit_within_ms)
         for pid, (g, *_rest) in new.items():
             self.window.regroup(pid, g)
         self.stats["merged_groups"] += len(merges)
