@@ -11,7 +11,6 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -20,6 +19,7 @@ import xxhash
 
 from service import sketching
 from signatures.employer import employer_core
+from signatures.extract import line_cache
 from signatures.profile import posting_profile_signatures
 
 _TAG_RE = re.compile(r"<[^>]{0,2000}>")
@@ -48,7 +48,7 @@ def field_key(value: Any, kind: str = "") -> int:
     return _field_key(value, kind)
 
 
-@lru_cache(maxsize=200_000)
+@line_cache  # bounded: a long field is computed, not kept (a cache of 200,000 such held their whole text)
 def _field_key(value: str, kind: str) -> int:
     if kind == "company":
         v = employer_core(value).casefold()

@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 
 from signatures.boilerplate import company_key
-from signatures.extract import Extracted
+from signatures.extract import Extracted, line_cache
 
 __all__ = ["FREE_MAIL", "PLATFORMS", "employer_core", "employer_key", "employer_names", "employer_sites", "names_agree", "names_in_text",
            "names_in_title", "registrable", "site_label"]
@@ -125,9 +124,10 @@ def employer_core(name: str) -> str:
     return _trade_parts(name)[0]
 
 
-@lru_cache(maxsize=65536)
+@line_cache
 def _trade_parts(name: str) -> tuple[str, tuple[str, ...]]:
-    """(employer_core of `name`, the line-of-business words it dropped, last first)."""
+    """(employer_core of `name`, the line-of-business words it dropped, last first); cached per name as per line
+    (signatures.extract.line_cache: bounded, a long name computed, not kept)."""
     words = _employer_words(name).split()
     while len(words) > 1 and words[0] in _LATIN_LEAD_WORDS:
         words.pop(0)

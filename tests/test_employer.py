@@ -107,3 +107,18 @@ def test_a_name_written_before_its_legal_form_is_read_before_it() -> None:
     assert names_in_text("ミナト株式会社が運営する施設") == ["ミナト"]
     assert names_in_text("運営：株式会社ミナト。") == ["ミナト"]  # the name after the form, as before
     assert names_in_text("税理士法人と株式会社あおば会計") == ["あおば会計"]  # no name right before it: read after
+
+
+def test_employer_name_caches_keep_no_long_names() -> None:
+    """The trade-name reading (and the company field's key built on it) is cached per name like a line: a name
+    over signatures.extract.LINE_CACHE_MAX_CHARS is computed, not kept -- an lru_cache of 65,536 (200,000 field
+    keys) kept whatever distinct names a client sent, each up to the text cap (gigabytes)."""
+    from service import features as sfeat
+    from signatures import employer
+
+    long_name = "飞鱼" + "网络" * 400 + "科技有限公司"
+    sizes = (employer._trade_parts.cache_info().currsize, sfeat._field_key.cache_info().currsize)
+    core, key = employer.employer_core(long_name), sfeat.field_key(long_name, "company")
+    assert (employer._trade_parts.cache_info().currsize, sfeat._field_key.cache_info().currsize) == sizes
+    assert core == employer.employer_core("飞鱼网络科技有限公司") == "飞鱼"
+    assert key == sfeat.field_key("飞鱼网络科技有限公司", "company") != 0
