@@ -99,7 +99,8 @@ FEATURES: tuple[str, ...] = (
     # ("Software Engineer" at a company hiring for many teams) give 0. Chinese: the same, read strictly (_zh_same_jobs)
     "roles_halved",  # English: 1 when both announce roles, each with a role word, no evidence of two employers, and
     # half or more of the larger role list changed (one of two roles added or dropped, another single role):
-    # another job set (PARTIAL)
+    # another job set (PARTIAL). Japanese: the same for a multi-role post with a role kept, when the role families
+    # changed too (_ja_halved); not Chinese (body-inflated role lists: it fires on misread TEMPORAL reposts)
     "links_same",  # English: 1 when both list job links (ATS job pages, careers/<job> pages) and the very same ones:
     # the same requisition(s) whatever the rewording
 )
@@ -857,6 +858,14 @@ def _zh_same_jobs(a: Prepared, b: Prepared) -> bool:
     return _zh_kept(a.zh_roles, b.zh_roles) and (not (a.zh_title and b.zh_title) or _zh_kept(a.zh_title, b.zh_title))
 
 
+def _ja_halved(ra: Sequence[Any], rb: Sequence[Any], matched: int) -> bool:
+    """`roles_halved` of two Japanese postings whose role families changed too: a multi-role post (two roles or
+    more) with a role kept and half or more changed (one of two dropped: PARTIAL by the GUIDE). Japanese role lists
+    also hold taglines (`完休2日`), so the families read from the role names must agree that a job changed; a single
+    role replaced is role_sim 0 already."""
+    return max(len(ra), len(rb)) >= 2 and matched > 0 and _roles_changed(ra, rb, matched) >= 0.5
+
+
 def _pay_tiers(a: Prepared, b: Prepared) -> bool:
     """Both give pay, no figure agrees and they were posted within a day (NaN, a date missing, compares False):
     two pay tiers of one job, two offers (the `pay_tiers` feature; no Chinese `employer_jobs`)."""
@@ -1264,6 +1273,8 @@ def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None)
             f[_I["employer_jobs"]] = 1.0
     elif jobs and f[_I["employer_same"]] and a.zh_roles and b.zh_roles and _zh_same_jobs(a, b):
         f[_I["employer_jobs"]] = 1.0
+    if jobs and a.ex.lang == b.ex.lang == "ja" and ra and f[_I["families_changed"]] and not f[_I["employer_differs"]]:
+        f[_I["roles_halved"]] = float(_ja_halved(ra, rb, matched))
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:

@@ -916,6 +916,22 @@ def test_half_the_role_list_changed_is_another_job_set() -> None:
     assert f["roles_halved"] == 0.0
 
 
+def test_half_of_a_japanese_multi_role_post_changed_is_another_job_set() -> None:
+    """roles_halved for Japanese (s10-v4): one of two roles dropped, the role families changing with it, is half the
+    job set (PARTIAL); one of three dropped is an update; a change the role families do not confirm (Japanese role
+    lists also hold taglines) is not read as one (job-board postings written for the tests, tests/handmade.py)."""
+    from tests.handmade import JA_COS, ja_post
+
+    def halved(a: list[str], b: list[str]) -> float:
+        pa = prepare(ja_post("a", JA_COS[3], a, "2026-01-05"))
+        pb = prepare(ja_post("b", JA_COS[3], b, "2026-02-05"))
+        return float(pair_features(pa, pb)[FEATURES.index("roles_halved")])
+
+    assert halved(["バックエンドエンジニア", "フロントエンドエンジニア"], ["バックエンドエンジニア"]) == 1.0
+    assert halved(["バックエンドエンジニア", "営業", "経理スタッフ"], ["バックエンドエンジニア", "営業"]) == 0.0
+    assert halved(["施工管理", "看護師"], ["施工管理"]) == 0.0  # no role family named: unconfirmed
+    assert halved(["バックエンドエンジニア"], ["バックエンドエンジニア"]) == 0.0
+
 
 def test_title_parts_without_a_role_word_are_no_role_list_to_halve() -> None:
     """A job board's title "Night Porter - Harbour View Hotel | Travel & Leisure" reads as parts without a role
