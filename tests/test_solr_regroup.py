@@ -137,17 +137,20 @@ def test_two_heads_leaving_in_one_batch_leave_one_group_with_a_head(clean_solr: 
     assert ing.stats["regrouped"] == 2
 
 
-@pytest.mark.parametrize("same_process", [True, False], ids=["window", "solr"])
-def test_every_group_keeps_its_head_when_ids_come_back_as_other_jobs(clean_solr: str, same_process: bool) -> None:
-    # a crawl, then another crawl whose ids are the first one's with other jobs behind them
+@pytest.mark.parametrize("case", ["window", "solr", "soft-commits"])
+def test_every_group_keeps_its_head_when_ids_come_back_as_other_jobs(clean_solr: str, case: str) -> None:
+    # a crawl, then another crawl whose ids are the first one's with other jobs behind them: by the same
+    # process (its window knows the groups), another one (Solr does), or another one whose writes Solr
+    # soft-commits at once, mid-way through its next real-time gets (which must still see every write:
+    # service.solr.fresh_route)
     solr = Solr(f"{clean_solr}/postings")
     ing = Ingestor(solr, commit_within_ms=200)
     first = list(generate(400, seed=3, resight_rate=0.0))
     for s in range(0, len(first), 100):
         ing.ingest(first[s:s + 100])
-    if not same_process:
+    if case != "window":
         solr.commit()
-        ing = Ingestor(solr, commit_within_ms=200)
+        ing = Ingestor(solr, commit_within_ms=20 if case == "soft-commits" else 200)
     second = list(generate(240, seed=4, resight_rate=0.0))
     for s in range(0, len(second), 60):
         ing.ingest(second[s:s + 60])
