@@ -172,3 +172,18 @@ def test_refused_member_resent_as_the_head_of_a_new_group_leaves_no_headless_gro
     state = groups(solr)
     assert state == {"e1": ("e1", None), "x1": ("e1", "e1"), "p2": ("p2", None)}
     assert_every_group_has_its_head(state)
+
+
+def test_posting_without_text_follows_when_its_head_leaves(solr: Solr) -> None:
+    # e2 has no text (an empty MinHash sketch) and joined e1's group by its URL; another process re-sends e1 as
+    # the nurse's job: e2 is one of the postings left in e1's group and is decided again with them
+    ing = Ingestor(solr, commit_within_ms=200)
+    bare = {"id": "e2", "title": "", "description": "", "url": "https://jobs.example/42", "first_seen": "2026-01-02"}
+    first = ing.ingest([{**eng("e1", 1), "url": "https://jobs.example/42"}, bare, eng("e3", 3, 1), nurse("n1", 5)])
+    assert [(r.dup_group, r.duplicate_of) for r in first] == [("e1", None), ("e1", "e1"), ("e1", "e1"), ("n1", None)]
+    solr.commit()
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([nurse("e1", 1)])
+    assert (r.dup_group, r.duplicate_of) == ("n1", "n1")
+    state = groups(solr)
+    assert_every_group_has_its_head(state)
+    assert state["e2"] == ("e2", None) and state["e3"] == ("e3", None)
