@@ -179,7 +179,9 @@ def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str
 
 def _recs_from_docs(docs: Sequence[Mapping[str, Any]], with_keys: bool = False) -> list[_Rec]:
     """Stored postings (STATE_FL) as candidate records (`with_keys`: with their window lookup keys);
-    postings without a sketch are left out."""
+    postings without a stored sketch (indexed straight into Solr) are left out. A posting without text (an empty
+    sketch) is kept, with no band keys, as service.features keeps a new one: it joins and leaves groups by its
+    exact and blocking keys, and a group it is in knows it (`_members`, `_merge`)."""
     def h(d: Mapping[str, Any], name: str) -> int:
         v = d.get(name)
         try:
@@ -193,17 +195,16 @@ def _recs_from_docs(docs: Sequence[Mapping[str, Any]], with_keys: bool = False) 
         if not text:
             continue
         try:
-            full = minhash.decode_sketch(text, sketching.NUM_PERM)
+            fulls.append(minhash.decode_sketch(text, sketching.NUM_PERM))
         except ValueError:
             continue
-        if not bool(minhash.is_empty(full)):
-            kept.append(d)
-            fulls.append(full)
+        kept.append(d)
     if not kept:
         return []
     full = np.stack(fulls).astype(np.uint64)
     bands = sketching.band_hashes_batch(full)
-    band_strs = sketching.band_keys_batch(full) if with_keys else None
+    bands[sketching.is_empty(full)] = 0  # never a band-key candidate (service.features)
+    band_strs = sketching.band_keys_batch(full) if with_keys else None  # [] for an empty sketch
     out = []
     for k, d in enumerate(kept):
         f = {"content": h(d, "content_key_s"), "url": h(d, "url_key_s"), "profile_sig": d.get("profile_sig") or "",

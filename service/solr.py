@@ -11,7 +11,8 @@ are `pysolr.Solr.add` (JSON, `commitWithin`), commits and delete-all are `commit
     pysolr's `search` cannot send -- it form-encodes, character by character in Python, ~150 KB of terms
     per candidate query;
   * real-time get (`/get`): pysolr has no real-time get; ids are sent as one `id=` parameter each
-    (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found);
+    (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found), with a
+    `_route_` that makes Solr read them from a fresh realtime searcher (`fresh_route`);
   * versioned deletes routed by `_route_`, many in one request (SolrCloud moves): pysolr's `delete` writes
     XML without `_version_` / `_route_`;
   * the Schema API, `/admin/info/system`, CLUSTERSTATUS and core STATUS: not in pysolr's API (its
@@ -197,7 +198,7 @@ class Solr:
         # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes; an empty `ids`
         # (no id) keeps the answer a list even for one id, which Solr would otherwise answer with one
         # {"doc": ...} -- a single copy, whichever shard answered first
-        body: dict[str, Any] = {"id": list(ids), "ids": "", "fl": fl, "wt": "json"}
+        body: dict[str, Any] = {"id": list(ids), "ids": "", "fl": fl, "wt": "json", "_route_": fresh_route(ids)}
         if self.is_cloud():
             # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
             # every shard sends every id to each of them (uncommitted postings included)
@@ -340,6 +341,18 @@ class Solr:
 #: copy it read -- orders a posting's copies causally. `_version_` does not across shards: each shard leader
 #: stamps it with its own clock, so with clock skew the copy a move left behind can carry the higher one.
 REV = "dup_rev_i"
+
+
+def fresh_route(ids: Sequence[str]) -> str:
+    """The `_route_` of a real-time get of `ids` that makes it see every write Solr acknowledged before it.
+    A /get of several ids looks each up in the update log, else in the realtime searcher it took at its first
+    miss; a soft commit (commitWithin) mid-request empties the update log's maps, so the later ids are read
+    from that older searcher -- missing, or an older version, though Solr had acknowledged their write
+    (Solr 9.10, RealTimeGetComponent.process; a re-sent group head read as a member left its group headless).
+    A `_route_` other than the first id makes Solr open a new realtime searcher before the first id (its
+    child-document path, SOLR-15064), which holds every acknowledged write; later writes are in the update
+    log or a newer searcher. (SolrCloud: a get naming its `shards` is not routed by `_route_`.)"""
+    return f"{ids[0]}~fresh"
 
 
 def _written(copy: Mapping[str, Any]) -> tuple[int, int]:

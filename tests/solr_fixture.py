@@ -4,7 +4,7 @@
 * `clean_solr`     -- the same URL, after deleting every document (function scope: a clean core)
 * `solr_cloud_url` -- base URL of a 2-node SolrCloud (embedded ZooKeeper), collection ``postings`` with
   2 shards routed by ``dup_group``
-Helpers: `clear_core`, `post_docs`, `select`, and `generate_postings` (synthetic postings with awkward
+Helpers: `clear_core`, `post_docs`, `select`, `soft_commits` (Solr soft-committing all the time), and `generate_postings` (synthetic postings with awkward
 Unicode, shared with benchmarks/bench_solr_index.py).
 
 Without Java or Maven the fixtures skip loudly; with CI=true they fail instead.
@@ -12,9 +12,11 @@ Without Java or Maven the fixtures skip loudly; with CI=true they fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import subprocess
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -104,6 +106,30 @@ def select(base_url: str, core: str = CORE, **params: Any) -> dict:
     r = requests.get(f"{base_url}/{core}/select", params=params, timeout=120)
     r.raise_for_status()
     return r.json()
+
+
+@contextlib.contextmanager
+def soft_commits(base_url: str, core: str = CORE) -> Iterator[list[int]]:
+    """Soft commits of `core`, one after the other in a thread, while the block runs: the shortest commitWithin
+    there is, each emptying the update log's maps that real-time get reads recent writes from (the list's one
+    item counts them)."""
+    done = threading.Event()
+    count = [0]
+
+    def run() -> None:
+        with requests.Session() as session:
+            while not done.is_set():
+                session.get(f"{base_url}/{core}/update", params={"commit": "true", "softCommit": "true"},
+                            timeout=120).raise_for_status()
+                count[0] += 1
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    try:
+        yield count
+    finally:
+        done.set()
+        t.join()
 
 
 # --- synthetic postings -------------------------------------------------------------------------

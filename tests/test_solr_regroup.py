@@ -137,17 +137,20 @@ def test_two_heads_leaving_in_one_batch_leave_one_group_with_a_head(clean_solr: 
     assert ing.stats["regrouped"] == 2
 
 
-@pytest.mark.parametrize("same_process", [True, False], ids=["window", "solr"])
-def test_every_group_keeps_its_head_when_ids_come_back_as_other_jobs(clean_solr: str, same_process: bool) -> None:
-    # a crawl, then another crawl whose ids are the first one's with other jobs behind them
+@pytest.mark.parametrize("case", ["window", "solr", "soft-commits"])
+def test_every_group_keeps_its_head_when_ids_come_back_as_other_jobs(clean_solr: str, case: str) -> None:
+    # a crawl, then another crawl whose ids are the first one's with other jobs behind them: by the same
+    # process (its window knows the groups), another one (Solr does), or another one whose writes Solr
+    # soft-commits at once, mid-way through its next real-time gets (which must still see every write:
+    # service.solr.fresh_route)
     solr = Solr(f"{clean_solr}/postings")
     ing = Ingestor(solr, commit_within_ms=200)
     first = list(generate(400, seed=3, resight_rate=0.0))
     for s in range(0, len(first), 100):
         ing.ingest(first[s:s + 100])
-    if not same_process:
+    if case != "window":
         solr.commit()
-        ing = Ingestor(solr, commit_within_ms=200)
+        ing = Ingestor(solr, commit_within_ms=20 if case == "soft-commits" else 200)
     second = list(generate(240, seed=4, resight_rate=0.0))
     for s in range(0, len(second), 60):
         ing.ingest(second[s:s + 60])
@@ -169,3 +172,18 @@ def test_refused_member_resent_as_the_head_of_a_new_group_leaves_no_headless_gro
     state = groups(solr)
     assert state == {"e1": ("e1", None), "x1": ("e1", "e1"), "p2": ("p2", None)}
     assert_every_group_has_its_head(state)
+
+
+def test_posting_without_text_follows_when_its_head_leaves(solr: Solr) -> None:
+    # e2 has no text (an empty MinHash sketch) and joined e1's group by its URL; another process re-sends e1 as
+    # the nurse's job: e2 is one of the postings left in e1's group and is decided again with them
+    ing = Ingestor(solr, commit_within_ms=200)
+    bare = {"id": "e2", "title": "", "description": "", "url": "https://jobs.example/42", "first_seen": "2026-01-02"}
+    first = ing.ingest([{**eng("e1", 1), "url": "https://jobs.example/42"}, bare, eng("e3", 3, 1), nurse("n1", 5)])
+    assert [(r.dup_group, r.duplicate_of) for r in first] == [("e1", None), ("e1", "e1"), ("e1", "e1"), ("n1", None)]
+    solr.commit()
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([nurse("e1", 1)])
+    assert (r.dup_group, r.duplicate_of) == ("n1", "n1")
+    state = groups(solr)
+    assert_every_group_has_its_head(state)
+    assert state["e2"] == ("e2", None) and state["e3"] == ("e3", None)
