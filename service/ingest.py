@@ -51,6 +51,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -159,6 +160,7 @@ class _Rec:
     first_seen: str | None = None  # the canonical rule's key (earliest first_seen, then id)
     lines: tuple[list[str], list[int]] | None = None  # its boilerplate scopes and line hashes, when known
     hashes: np.ndarray | None = None  # signatures.boilerplate.line_hashes of `ex`, when computed ahead (workers)
+    row: np.ndarray | None = field(default=None, repr=False)  # `feature_table`'s key columns of `feats` (made once)
 
 
 def _feature_dicts(postings: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, list[list[str]]]:
@@ -235,17 +237,27 @@ def block_keys(feats: Mapping[str, Any], skip: frozenset[int] = frozenset()) -> 
             if k and int(k) not in skip]
 
 
+#: The `feats` keys `feature_table` reads as uint64 columns, in FeatureBatch's order (then ntok).
+_TABLE_KEYS = ("content", "url", "profile_sig", "company", "title", "location")
+
+
+def _row(r: _Rec) -> np.ndarray:
+    """A record's `_TABLE_KEYS` as uint64 and its ntok: computed once (a window posting is a candidate of many
+    batches; its feats never change)."""
+    if r.row is None:
+        r.row = np.array([*(_key64(r.feats[k]) for k in _TABLE_KEYS), r.feats["ntok"]], np.uint64)
+    return r.row
+
+
 def feature_table(recs: Sequence[_Rec]) -> tuple[FeatureBatch, np.ndarray]:
     """The records as the engine's arrays (service.features.FeatureBatch) and their blocking keys."""
-    def col(k: str) -> np.ndarray:
-        return np.array([_key64(r.feats[k]) for r in recs], np.uint64)
-
+    keys = np.stack([_row(r) for r in recs]) if recs else np.zeros((0, len(_TABLE_KEYS) + 1), np.uint64)
     sketch = np.stack([r.sketch for r in recs]) if recs else np.zeros((0, sketching.NUM_PERM), np.uint32)
     bands = np.stack([r.feats["bands"] for r in recs]) if recs else np.zeros((0, sketching.NUM_BANDS), np.uint64)
     blocks = np.stack([r.feats["blocks"] for r in recs]).astype(np.uint64) if recs else \
         np.zeros((0, len(candidates.KEYS)), np.uint64)
-    fb = FeatureBatch(col("content"), col("url"), col("profile_sig"), col("company"), col("title"), col("location"),
-                      np.array([r.feats["ntok"] for r in recs], np.int32), sketch, bands, [])
+    fb = FeatureBatch(*(keys[:, c].copy() for c in range(len(_TABLE_KEYS))), keys[:, -1].astype(np.int32), sketch,
+                      bands, [])
     return fb, blocks
 
 
@@ -902,9 +914,11 @@ class Ingestor:
 
     def _changed(self, scopes: Sequence[str], hashes: Sequence[int], since: int) -> bool:
         """Whether a line of these (a posting's scopes and line hashes) changed weight after generation `since`."""
+        if not hashes:
+            return False
         for scope in scopes:
             touched = self._touched.get(scope)
-            if touched and any(touched.get(h, -1) > since for h in hashes):
+            if touched and max(map(touched.get, hashes, repeat(-1, len(hashes)))) > since:
                 return True
         return False
 

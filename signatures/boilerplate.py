@@ -192,14 +192,9 @@ class BoilerplateModel:
             if len(ts) == 1:
                 get = ts[0].get
                 got = [(keys := get(h)) is not None and len(keys) >= least for h in hashes]
+                boiler = [b or x for b, x in zip(boiler, got, strict=True)]
             else:  # the job keys of every layer united (capped): only counted when the larger layer is not enough
-                gets = [t.get for t in ts]
-                got = []
-                for h in hashes:
-                    found = [keys for g in gets if (keys := g(h))]
-                    got.append(bool(found) and (max(map(len, found)) >= least or (
-                        len(found) > 1 and min(len(set().union(*found)), _CAP) >= least)))
-            boiler = [b or x for b, x in zip(boiler, got, strict=True)]
+                _stacked_boiler(ts, hashes, least, boiler)
         hit = [i for i, (b, h) in enumerate(zip(boiler, hashes, strict=True)) if b and h]
         if hit:
             out[hit] = self.weight
@@ -270,6 +265,20 @@ class BoilerplateModel:
 
 
 
+def _stacked_boiler(ts: list[dict[int, set[int]]], hashes: list[int], least: int, boiler: list[bool]) -> None:
+    """Mark in `boiler` the lines whose hash has at least `least` job keys in one scope's tables of several
+    layers, united (capped at _CAP): a layer alone when it is enough, the union only when it is not. Lines
+    already marked (another scope) are not looked up again."""
+    gets = [t.get for t in ts]
+    for i, h in enumerate(hashes):
+        if boiler[i] or not h:  # an unmarked line of hash 0 is never boilerplate
+            continue
+        found = [keys for g in gets if (keys := g(h))]
+        if found and (max(map(len, found)) >= least or (
+                len(found) > 1 and min(len(set().union(*found)), _CAP) >= least)):
+            boiler[i] = True
+
+
 class StackedBoilerplate(BoilerplateModel):
     """The line weights of a model that counted the postings of every layer (`BoilerplateModel`s with the same
     parameters), without copying them: e.g. the service's collection model plus the postings it is deciding
@@ -307,9 +316,14 @@ class StackedBoilerplate(BoilerplateModel):
                 elif len(keys) >= _CAP or jk in keys:
                     continue
                 found = [k for t in lower if (k := t.get(h))]
-                before = min(len(keys.union(*found)), _CAP) if found else len(keys)
+                if found:  # united once: adding jk grows the union by one unless a lower layer has it
+                    united = keys.union(*found)
+                    before, after = min(len(united), _CAP), min(len(united) + (jk not in united), _CAP)
+                else:
+                    before = len(keys)
+                    after = before + 1
                 keys.add(jk)
-                if before < need <= (min(len(keys.union(*found)), _CAP) if found else len(keys)):
+                if before < need <= after:
                     changed.append((scope, h))
         top.postings += 1
         self.postings += 1

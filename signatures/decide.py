@@ -267,6 +267,17 @@ class TreeModel(_Vetoes):
                 reached[t, bits] = u
         return slots, reached, feat, delta
 
+    @cached_property
+    def _tests(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The tabulated walk's split tests, flat in (tree, slot) order: the column each reads, its split point,
+        whether a missing value passes it, whether the slot holds a node (padding never passes), and each tree's
+        first row in the tabulated walk (tree << m)."""
+        slots = self._paths[0]  # type: ignore[index]
+        t, m = slots.shape
+        node = np.maximum(slots, 0).ravel()
+        return (self.feature[node].astype(np.intp), self.split[node], self.missing_left[node], (slots >= 0).ravel(),
+                (np.arange(t, dtype=np.int64) << m)[None, :])
+
     def _inner(self, root: int) -> list[int]:
         """The inner nodes of the tree at `root` within `depth` steps of it."""
         out, level = [], [root]
@@ -284,11 +295,17 @@ class TreeModel(_Vetoes):
         slots, reached, feat, delta = self._paths
         n, d = len(X), len(self.features)
         t, m = slots.shape
-        node = np.maximum(slots, 0).ravel()
-        xv = X[:, self.feature[node]].reshape(n, t, m)
-        test = (xv <= self.split[node].reshape(t, m)) | (np.isnan(xv) & self.missing_left[node].reshape(t, m))
-        test &= (slots >= 0)
-        bits = (test.astype(np.int64) << np.arange(m)).sum(axis=2) + (np.arange(t) << m)
+        col, split, nan_left, real, offset = self._tests
+        xv = X[:, col]  # (n, t * m): every split test of every tree, slot by slot
+        test = xv <= split
+        if np.isnan(X).any():  # a missing value goes the way its node says
+            test |= np.isnan(xv) & nan_left
+        test &= real
+        # the outcome bits of each tree (padding slots test false), then its row of the tabulated walk
+        test = test.reshape(n, t, m)
+        bits = offset + test[:, :, 0]
+        for k in range(1, m):
+            bits += test[:, :, k].astype(np.int64) << k
         idx = reached.ravel()[bits]
         if not explain:
             return idx, None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, lru_cache
-from itertools import chain
+from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
@@ -139,7 +139,13 @@ def shingle_hashes(tokens: Sequence[str], k: int) -> list[int]:
     if len(tokens) <= k:
         return [xxhash.xxh64_intdigest("\x1f".join(tokens).encode())]
     t, h = tokens, xxhash.xxh64_intdigest
-    if k == 3:  # the job-text shingles (SHINGLE_K): one f-string per shingle instead of a slice and a join
+    if k == 3:  # the job-text shingles (SHINGLE_K)
+        joined = "\x1f".join(t)
+        data = joined.encode()
+        if len(data) == len(joined):  # ASCII: each shingle is a slice of the joined bytes (a token's bytes are
+            # its characters), from its first token's start to before the separator after its last token
+            start = [0, *accumulate(len(x) + 1 for x in t)]
+            return [h(data[a : e - 1]) for a, e in zip(start[:-3], start[3:], strict=True)]
         return [h(f"{t[i]}\x1f{t[i + 1]}\x1f{t[i + 2]}".encode()) for i in range(len(t) - 2)]
     return [h("\x1f".join(t[i : i + k]).encode()) for i in range(len(t) - k + 1)]
 

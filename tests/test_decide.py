@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from importlib import resources
 from typing import Any
@@ -732,8 +733,8 @@ def test_tree_walk_tables_match_the_level_walk() -> None:
     X[rng.random(X.shape) < 0.1] = np.nan
     X[rng.random(X.shape) < 0.2] = 0.0
     X[:20, model.feature[0]] = model.split[0]  # exactly at a split point: goes left
-    for explain in (False, True):
-        (a, ca), (b, cb) = model._walk(X, explain), model._walk_levels(X, explain)
+    for rows, explain in itertools.product((X, np.nan_to_num(X)), (False, True)):  # with and without missing values
+        (a, ca), (b, cb) = model._walk(rows, explain), model._walk_levels(rows, explain)
         assert np.array_equal(a, b)
         assert (ca is None and cb is None) or np.array_equal(ca, cb)
 

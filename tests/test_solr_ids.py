@@ -150,3 +150,18 @@ def test_any_ids_are_found_exactly(solr_url: str, ids: list[str]) -> None:
     solr.delete_copies(solr.copies(ids[:1]))
     solr.commit()
     assert sorted(d["id"] for d in solr.query({"q": "*:*", "fl": "id", "rows": 20})["response"]["docs"]) == sorted(ids[1:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(["a", "1", ",", "\\", "é", "中", "\u241f", "\ue000", "\ue001", "😀"]),
+                        max_size=6), max_size=8))
+def test_terms_separator_is_the_first_candidate_no_value_holds(values: list[str]) -> None:
+    """terms_query's separator: the first of its candidates (U+241F, then private use) that occurs in no value,
+    found by substring tests (instant on ASCII keys), the same one a set of the values' characters gives."""
+    import itertools
+
+    from service.solr import _separator
+
+    used = set("".join(values))
+    want = next(chr(cp) for cp in itertools.chain((0x241F,), range(0xE000, 0xF900)) if chr(cp) not in used)
+    assert _separator(values) == want
