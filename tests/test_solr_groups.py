@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from solr_fixture import clear_core, post_docs
-from test_solr_regroup import NURSE, groups, nurse, pilot
+from test_solr_regroup import NURSE, PILOT, groups, nurse, pilot
 
 from service.ingest import Ingestor
 from service.solr import Solr
@@ -137,3 +137,15 @@ def test_straight_copy_left_alone_takes_the_chains_group_when_the_head_leaves(so
     assert groups(solr) == {"s1": ("s1", None), "c1": (sig, None)}
     straight(solr, {**nurse("c2", 4), "title": "registered nurse"})
     assert stored(solr) == {"s1": "s1", "c1": sig, "c2": sig}
+
+
+def test_a_merge_moves_the_straight_postings_of_the_group_it_empties(solr: Solr) -> None:
+    # s2's group, which holds c2 sent straight to Solr, is merged into s1's (Ingestor._merge, as a new posting
+    # duplicating both would): c2 moves with s2 (standalone, the atomic write skipped a posting without a sketch)
+    ing = Ingestor(solr, commit_within_ms=200)
+    ing.ingest([nurse("s1", 1), pilot("s2", 2)])
+    solr.commit()
+    straight(solr, {**pilot("c2", 3), "description": PILOT.upper()})
+    assert stored(solr)["c2"] == "s2"
+    ing._merge({"s2": "s1"}, {"s2": "s2"})
+    assert groups(solr) == {"s1": ("s1", None), "s2": ("s1", "s1"), "c2": ("s1", "s1")}
