@@ -1486,33 +1486,66 @@ class Ingestor:
     def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, Outcome]:
         """The postings left in `groups`, whose canonical posting is no longer theirs (except `skip`: batch
         postings decided anew), grouped again among themselves by the engine, like dedup (connected
-        components of the accepted pairs; canonical: earliest first_seen, then id). Writes their group
+        components of the accepted pairs; canonical: earliest first_seen, then id); those the engine cannot
+        judge (indexed straight into Solr) follow by their signature (`_follow_signature`). Writes their group
         fields (service.regroup) and puts them in the window with their new group; returns (group,
         duplicate_of, score, why, matched) by id."""
-        members = self._members(groups)
+        straight: list[str] = []
+        members = self._members(groups, unjudged=straight)
         assert members is not None
         for pid in groups | skip:
             members.pop(pid, None)
-        if not members:
+        straight = sorted(set(straight) - groups - skip)
+        if not members and not straight:
             return {}
         recs = sorted(members.values(), key=lambda r: (r.first_seen or "~", r.id))
         ids = [r.id for r in recs]
-        res = self._group_rows(recs, date_key([r.first_seen for r in recs]))
         out: dict[str, Outcome] = {}
-        for i, pid in enumerate(ids):
-            g = ids[int(res["canonical"][i])]
-            out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
-        self._write_moves(recs, out, recs)
-        self.stats["regrouped"] += len(recs)
+        if recs:
+            res = self._group_rows(recs, date_key([r.first_seen for r in recs]))
+            for i, pid in enumerate(ids):
+                g = ids[int(res["canonical"][i])]
+                out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
+        if straight:
+            out.update(self._follow_signature(straight, out))
+        self._write_moves(recs, out, list(out))
+        self.stats["regrouped"] += len(out)
         return out
 
-    def _members(self, groups: set[str], limit: int | None = None) -> dict[str, _Rec] | None:
+    def _follow_signature(self, pids: Sequence[str], out: Mapping[str, Outcome]) -> dict[str, Outcome]:
+        """The group of each posting of `pids` (indexed straight into Solr, so no sketch: the engine cannot judge
+        it) left in a group decided again (`out`: its other postings' outcome): the new group of a posting Solr
+        signed alike (the smallest, as the chain picks; why `solr_signature`), else the group the chain gives a
+        posting sent alone -- its signature, its id when it has no text to sign -- never its old group's name,
+        which the head that left now carries. A posting deleted meanwhile is left out."""
+        cfg = self.solr.signing()
+        field, signed = (cfg["signatureField"], cfg["fields"]) if cfg and cfg["fields"] else ("", [])
+        docs = {d["id"]: d for d in self.solr.get([*pids, *out], fl=",".join(["id", *([field, *signed] if field else [])]))}
+        alike: dict[str, list[tuple[str, str]]] = {}
+        for pid, o in out.items():
+            if sig := docs.get(pid, {}).get(field):
+                alike.setdefault(sig, []).append((o[0], pid))
+        got: dict[str, Outcome] = {}
+        for pid in pids:
+            if (d := docs.get(pid)) is None:
+                continue
+            text = any(str(v).strip() for f in signed for v in _values(d.get(f)))
+            sig = d.get(field) if text else None
+            if sig in alike:
+                g, matched = min(alike[sig])
+                got[pid] = (g, g, 1.0, ["solr_signature"], matched)
+            else:
+                got[pid] = (sig or pid, None, None, [], None)
+        return got
+
+    def _members(self, groups: set[str], limit: int | None = None, unjudged: list[str] | None = None
+                 ) -> dict[str, _Rec] | None:
         """The postings stored in `groups`, by id, with their window lookup keys: Solr's (searched, then read by
         real-time get) and the window's, which holds this process's writes and moves before Solr's search view
         does. None when they are more than `limit` (counted from ids, so a group over the cap is not read; a
         search answer cut at limit + 1 counts each posting it left out as a member) and, with a limit, when one
-        has no sketch the engine could judge it by (indexed straight into Solr, or without text): decided
-        again without it, its group's other postings would leave it."""
+        has no sketch the engine could judge it by (indexed straight into Solr): decided again without it, its
+        group's other postings would leave it. Without a limit the ids of those are added to `unjudged`."""
         searched = sorted({*groups, *self.window.absorbed(groups)})  # merged lately: Solr's search lags
         query = {"q": "*:*", "fq": terms_query("dup_group", searched), "fl": "id"}
         known = self.window.recs
@@ -1535,6 +1568,9 @@ class Ingestor:
             recs = _recs_from_docs(inside, with_keys=True)
             if limit is not None and len(recs) < len(inside):
                 return None
+            if unjudged is not None and len(recs) < len(inside):
+                judged = {r.id for r in recs}
+                unjudged.extend(d["id"] for d in inside if d["id"] not in judged)
             members.update((r.id, r) for r in recs)
         if moved and self.solr.is_cloud():
             # SolrCloud: a copy left on its old group's shard (a move cut short) found a posting that has left
@@ -1543,12 +1579,12 @@ class Ingestor:
         members.update(windowed)
         return members
 
-    def _write_moves(self, recs: Sequence[_Rec], out: Mapping[str, Outcome], moved: Sequence[_Rec]) -> None:
+    def _write_moves(self, recs: Sequence[_Rec], out: Mapping[str, Outcome], moved: Sequence[str]) -> None:
         """Write the `moved` stored postings' new group fields (`out`, service.regroup: heads first; SolrCloud:
         re-add, then drop the old copy) and put every stored posting of `recs` in the window with its group."""
         if moved:
-            write_groups(self.solr, {r.id: (g, d or "", sc, why, m or "")
-                                     for r in moved for g, d, sc, why, m in (out[r.id],)}, self.commit_within_ms)
+            write_groups(self.solr, {pid: (g, d or "", sc, why, m or "")
+                                     for pid in moved for g, d, sc, why, m in (out[pid],)}, self.commit_within_ms)
         for r in recs:
             r.dup_group = out[r.id][0]
             self.window.add(r)
@@ -1590,7 +1626,7 @@ class Ingestor:
             out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
         old = [members[pid] for pid in ids if pid in members]
         moved = [r for r in old if r.dup_group != out[r.id][0]]
-        self._write_moves(old, out, moved)
+        self._write_moves(old, out, [r.id for r in moved])
         self.stats["redecided"] += len(recs)
         self.stats["redecide_moved"] += len(moved)
         keep = {r.id for r in new} | {r.id for r in moved}

@@ -53,13 +53,13 @@ def regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
     stored = {d["id"]: d for d in solr.get(list(new), fl="id,mh_sketch,dup_group")}
     updates = []
     for pid in heads_first(new, {pid: d.get("dup_group") for pid, d in stored.items()}):
-        group, dup_of, score, why, matched = new[pid]
-        keys = band_keys_of(stored.get(pid, {}).get("mh_sketch"))
-        if keys is None:  # deleted meanwhile
+        if pid not in stored:  # deleted meanwhile
             continue
+        group, dup_of, score, why, matched = new[pid]
+        keys = band_keys_of(stored[pid].get("mh_sketch"))  # None: indexed straight into Solr, no sketch
         updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": set_op(dup_of),
                         "dup_score": set_op(score if score is not None else ""), "dup_why_ss": set_op(why),
-                        "dup_match_s": set_op(matched), "mh_bands": set_op(keys)})
+                        "dup_match_s": set_op(matched), "mh_bands": set_op(keys or [])})
     if updates:
         solr.update(updates, commit_within_ms=commit_within_ms)
     return len(updates)

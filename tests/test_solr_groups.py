@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from solr_fixture import clear_core, post_docs
-from test_solr_regroup import NURSE, nurse, pilot
+from test_solr_regroup import NURSE, PILOT, groups, nurse, pilot
 
 from service.ingest import Ingestor
 from service.solr import Solr
@@ -107,3 +107,45 @@ def test_a_group_holding_straight_postings_is_not_decided_again(solr: Solr) -> N
     assert ing._redecide({group}, [], set(), frozenset()) is None
     assert ing.stats["redecide_skipped"] == 1
     assert stored(solr) == state == {"x1": group, "y1": group}
+
+
+def test_straight_copy_follows_its_group_when_the_head_leaves(solr: Solr) -> None:
+    # c1, sent straight to Solr, joined s1's group by its signature; another process re-sends s1 as a pilot job:
+    # the postings left in s1's group are decided again, and c1 (which the engine cannot judge: no sketch)
+    # follows s2, the service's posting it shares its signature with, instead of keeping the pilot's name
+    Ingestor(solr, commit_within_ms=200).ingest([nurse("s1", 1), {**nurse("s2", 2), "description": NURSE.upper()}])
+    solr.commit()
+    straight(solr, {**nurse("c1", 3), "title": "registered nurse"})
+    assert stored(solr)["c1"] == "s1"
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([pilot("s1", 1)])
+    assert (r.dup_group, r.duplicate_of) == ("s1", None)
+    assert groups(solr) == {"s1": ("s1", None), "s2": ("s2", None), "c1": ("s2", "s2")}
+    c1 = solr.get(["c1"], fl="dup_why_ss,dup_match_s")[0]
+    assert (c1.get("dup_why_ss"), c1.get("dup_match_s")) == (["solr_signature"], "s2")
+
+
+def test_straight_copy_left_alone_takes_the_chains_group_when_the_head_leaves(solr: Solr) -> None:
+    # nothing left in s1's group shares c1's signature: c1 is named as the chain names a posting sent alone (its
+    # signature), not by the id of the job s1 now is; a later straight copy of it still joins it
+    Ingestor(solr, commit_within_ms=200).ingest([nurse("s1", 1)])
+    solr.commit()
+    straight(solr, {**nurse("c1", 3), "description": NURSE.upper()})
+    assert stored(solr)["c1"] == "s1"
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([pilot("s1", 1)])
+    assert r.dup_group == "s1"
+    sig = solr.get(["c1"], fl="signature")[0]["signature"]
+    assert groups(solr) == {"s1": ("s1", None), "c1": (sig, None)}
+    straight(solr, {**nurse("c2", 4), "title": "registered nurse"})
+    assert stored(solr) == {"s1": "s1", "c1": sig, "c2": sig}
+
+
+def test_a_merge_moves_the_straight_postings_of_the_group_it_empties(solr: Solr) -> None:
+    # s2's group, which holds c2 sent straight to Solr, is merged into s1's (Ingestor._merge, as a new posting
+    # duplicating both would): c2 moves with s2 (standalone, the atomic write skipped a posting without a sketch)
+    ing = Ingestor(solr, commit_within_ms=200)
+    ing.ingest([nurse("s1", 1), pilot("s2", 2)])
+    solr.commit()
+    straight(solr, {**pilot("c2", 3), "description": PILOT.upper()})
+    assert stored(solr)["c2"] == "s2"
+    ing._merge({"s2": "s1"}, {"s2": "s2"})
+    assert groups(solr) == {"s1": ("s1", None), "s2": ("s1", "s1"), "c2": ("s1", "s1")}
