@@ -211,16 +211,19 @@ def _whole_title_role(title: str, name: str) -> str:
     return before + name if before else name
 
 
-def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], employers: frozenset[str]) -> tuple[str, ...]:
+def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], employers: frozenset[str],
+                 directions: bool = True) -> tuple[str, ...]:
     """The roles of a Chinese posting as names: a role line's label or place read as its role (`职位名称：X`,
     `base北京：X`, `远程办公 - 交易所 - X` name X), sentences and duties dropped (我们的研究, 编写…脚本), two names run
     into one split (跨链专家高级跨链工程师), a bare head completed from a spaced title (资深 前端 开发), the
     employer's name left out (SynFutures智能合约工程师 = 智能合约工程师), a platform in brackets after a title's role
-    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师)."""
+    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师); `directions`: the
+    specialty a title writes as a direction after a role part of it (金融产品总监/专家（交易方向） = 交易金融产品总监)."""
     from signatures.extract import _looks_like_role
 
     low = unicodedata.normalize("NFKC", title).lower() if "(" in title or "（" in title else ""
     platform = low if low and _PLATFORM_NOTE_RE.search(low) else None
+    compact = "".join(unicodedata.normalize("NFKC", title).lower().split()) if directions and "方向" in title else ""
     out: list[str] = []
     for r in roles:
         names = [r]
@@ -244,9 +247,31 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
                 n = _whole_title_role(title, n)
             if platform is not None:
                 n = _with_platform(platform, n)
+            if compact:
+                n = _with_direction(compact, n)
             out.append(n)
     leads = "/" in title and sum(1 for n in out if _LEAD_HEAD_RE.search(n)) >= 2
     return tuple(dict.fromkeys(_lead_alternatives(out, title) if leads else out))
+
+
+#: A direction written after a title's role name, past its level-only other names: "金融产品总监/专家（交易方向）",
+#: "金融产品经理/专家”交易方向", "运维-大数据方向" (NFKC, lowercase, no spaces): the direction is the role's specialty.
+_DIRECTION_RE = re.compile(r"(?:/(?:总经理|经理|总监|专家|负责人|主管|领导|leader|lead))*[(\-–—”\"]"
+                           r"([\u4e00-\u9fffa-z0-9&+]{1,8}?)方向")
+
+
+def _with_direction(compact: str, name: str) -> str:
+    """`name` with the direction the title (`compact`: NFKC, lowercase, no spaces) writes right after it put first
+    ("交易 金融产品总监"), else `name`: 金融产品总监（交易方向） and 金融产品总监（理财方向） are two jobs, 交易产品专家 and
+    金融产品总监（交易方向） one re-levelled."""
+    key = name.replace(" ", "")
+    if not (zh_role(name).spec or zh_role(name).latin):  # a level alone (专家 of 总监/专家) names no job to direct
+        return name
+    at = compact.find(key)
+    m = _DIRECTION_RE.match(compact, at + len(key)) if at >= 0 and key else None
+    if not m or set(m.group(1)) <= set(key):
+        return name
+    return f"{m.group(1)} {name}"
 
 
 #: The head of a lead-level name: a level head or an architect.
@@ -286,7 +311,7 @@ def title_role_key(title: str, employer: str = "") -> str:
     A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order."""
     from signatures.features import _simplified
 
-    for name in zh_title_roles(title, frozenset({employer} - {""})):
+    for name in zh_title_roles(title, frozenset({employer} - {""}), directions=False):
         k = zh_role(_simplified(name))
         keys = [f"{x.head}|{','.join(sorted(x.families))}|{','.join(sorted(x.latin))}"
                 for x in (k, *k.alts) if x.head and (x.spec or x.latin)]
@@ -295,10 +320,11 @@ def title_role_key(title: str, employer: str = "") -> str:
     return ""
 
 
-def zh_title_roles(title: str, employers: frozenset[str] = frozenset()) -> tuple[str, ...]:
+def zh_title_roles(title: str, employers: frozenset[str] = frozenset(), directions: bool = True) -> tuple[str, ...]:
     """The roles a Chinese title announces, as names (`zh_announced` of the title alone): what the poster put up
     front, without the roles the body adds (a team member named in a duty line, "(developer, devops)"); at most
-    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise)."""
+    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise); `directions` as `zh_announced` (off for
+    the stored blocking key, `title_role_key`, which stays as SIG_VERSION keeps it)."""
     from signatures.extract import MAX_ROLES, _title_roles
 
-    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers)[:MAX_ROLES]
+    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers, directions)[:MAX_ROLES]

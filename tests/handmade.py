@@ -1900,10 +1900,50 @@ def _s9_zh_cases() -> list[Case]:
 # ============================================================================ end of s9-zhroles block
 
 
+# ============================================================================ s10-zhmiss block (direction notes)
+# Block of branch s10-zhmiss: a Chinese title writes a role's specialty as a direction after the name
+# (产品经理/专家（结算方向）, 运维-大数据方向): the direction is part of the role, so a re-levelled repost under a name
+# that has it (结算产品专家) is the same job, and one product manager post per direction are two jobs. Texts written
+# for these tests.
+
+_S10_SETTLE = ["负责跨境收款的结算产品规划，梳理清分、对账、出款流程；", "与财务、风控一起设计结算规则并推动上线；",
+               "跟踪结算时效与差错率，持续优化。"]
+_S10_RISK = ["负责商户准入与交易风控产品的规划，设计规则引擎与名单管理；", "与风控策略、研发一起迭代拦截策略的配置能力；",
+             "跟踪拦截率、误杀率，输出复盘报告。"]
+
+
+def _s10_zh_cases() -> list[Case]:
+    contact = "简历请发送至 talent@songtaopay.example"
+
+    def pm(pid: str, title: str, date: str, duties: list[str], v: int = 0) -> dict[str, Any]:
+        """A product post of one payments employer; `v`: its later rewording (intro, pay)."""
+        intro = ("我们做东南亚跨境收款，商家覆盖六个国家，团队约四十人，深圳、吉隆坡两地办公。" if v else
+                 "松涛支付为东南亚的跨境电商商家提供多币种收款，团队四十人，分布在深圳和吉隆坡。")
+        return _board_post(pid, f"[深圳/远程] 松涛支付{title}", "产品", date, intro=intro,
+                           pay="5000-8000U / 月" if v else "4000-7000U / 月", place="深圳，可远程", contact=contact,
+                           duties=duties)
+
+    settle = "诚聘“支付产品经理/专家（结算方向）”4000-7000U/月"
+    return [
+        Case("zh-s10-direction-relevel", "other_role", "zh",
+             pm("zh-s10-direction-relevel-a", settle, "2025-03-04", _S10_SETTLE),
+             pm("zh-s10-direction-relevel-b", "招聘“结算产品专家/总监”5000-8000U/月", "2025-05-19", _S10_SETTLE, v=1),
+             True, "TEMPORAL", note="the settlement direction in brackets is the role's specialty: re-levelled as "
+             "结算产品专家 over the same duty lines, the same job"),
+        Case("zh-s10-direction-other", "other_role", "zh",
+             pm("zh-s10-direction-other-a", settle, "2025-03-04", _S10_SETTLE),
+             pm("zh-s10-direction-other-b", "诚聘“支付产品经理/专家（风控方向）”4000-7000U/月", "2025-03-04", _S10_RISK),
+             False, "PARTIAL", note="one employer's product manager for settlement and for risk control, the same "
+             "blurb and terms: two directions, two jobs"),
+    ]
+# ============================================================================ end of s10-zhmiss block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
-            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases(), *_s9_zh_cases()]
+            *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases(), *_s9_zh_cases(),
+            *_s10_zh_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block

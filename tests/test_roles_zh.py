@@ -235,3 +235,24 @@ def test_a_role_named_two_ways_keeps_its_title_key_in_either_order(x: str, y: st
 
     key = title_role_key(f"{verb}{x}/{y}", "青石")
     assert key and key == title_role_key(f"{verb}{y}/{x}", "青石")
+
+
+@pytest.mark.parametrize(("t1", "t2", "same"), [
+    ("青石诚聘“支付产品经理/专家（清算方向）”", "青石诚聘“清算产品专家/总监”", 1.0),  # the direction is the specialty
+    ("青石诚聘 运维-链上数据方向", "青石诚聘 链上数据运维工程师", 1.0),
+    ("青石诚聘“支付产品经理（清算方向）”", "青石诚聘“支付产品经理（风控方向）”", 0.0),  # two directions, two jobs
+    ("青石诚聘 安全运维工程师（安全方向）", "青石诚聘 安全运维工程师", 1.0),  # a direction the name already says
+])
+def test_a_direction_after_a_title_role_is_its_specialty(t1: str, t2: str, same: float) -> None:
+    assert _f(t1, t2) == same
+
+
+def test_a_direction_after_a_level_alone_names_no_role() -> None:
+    a = prepare({"id": "a", "title": "青石诚聘“清算产品经理/专家（跨境方向）”", "description": BODY, "lang": "zh"})
+    assert a.role_names == ("跨境 清算产品经理",)
+
+
+def test_the_blocking_key_keeps_the_title_role_without_its_direction() -> None:
+    from signatures.roles_zh import title_role_key
+
+    assert title_role_key("青石诚聘 支付产品经理（清算方向）") == title_role_key("青石诚聘 支付产品经理")
