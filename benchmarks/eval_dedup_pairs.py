@@ -112,10 +112,14 @@ def train_side(paths: Sequence[Path], out_dir: Path) -> list[str]:
     return out
 
 
-def parse_cuts(text: str) -> dict[str, float]:
-    """`0.7166,zh=0.6` as {"": 0.7166, "zh": 0.6} (the empty key: every other language); each cut in (0, 1)."""
-    out = {}
+def parse_cuts(text: str, model: Any = None) -> dict[str, float]:
+    """`0.7166,zh=0.6` as {"": 0.7166, "zh": 0.6} (the empty key: every other language); each cut in (0, 1).
+    `model` stands for `model`'s own cuts (its threshold and per-language thresholds)."""
+    out: dict[str, float] = {}
     for item in filter(None, (x.strip() for x in text.split(","))):
+        if item == "model" and model is not None:
+            out.update({"": float(model.threshold), **{x: float(v) for x, v in (model.thresholds or {}).items()}})
+            continue
         lang, sep, value = item.rpartition("=")
         try:
             cut = float(value)
@@ -295,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(service.train.language_thresholds, read by --cut-rule)")
     ap.add_argument("--cut", default="", metavar="CUTS",
                     help="with --cv: fixed cuts instead of chosen ones, CUT (every language) and/or LANG=CUT, "
-                         "e.g. '0.7166,zh=0.6' (a cut not given is chosen as --cut-rule / --per-language say)")
+                         "e.g. '0.7166,zh=0.6', 'model' for the shipped model's own, 'model,zh=0.6' (a cut not "
+                         "given is chosen as --cut-rule / --per-language say)")
     args = ap.parse_args(argv)
     root = Path(args.data_dir)
     if args.cv:
@@ -303,7 +308,9 @@ def main(argv: list[str] | None = None) -> int:
             from service.train import parse_cut_rule
 
             parse_cut_rule(args.cut_rule)
-            fixed = parse_cuts(args.cut)
+            from signatures.decide import load_model
+
+            fixed = parse_cuts(args.cut, load_model())
         except ValueError as e:
             ap.error(str(e))
         results = grouped_cv(root, args.lang or ["en", "zh", "ja"], args.cv, args.workers, args.cv_seed,

@@ -17,6 +17,7 @@ from service.train import (
     language_thresholds,
     parse_cut_rule,
 )
+from signatures.decide import load_model
 from signatures.features import FEATURES
 
 
@@ -108,6 +109,12 @@ def test_fixed_cuts_parse_as_a_default_and_languages() -> None:
 
     assert parse_cuts("0.7166, zh=0.6") == {"": 0.7166, "zh": 0.6}
     assert parse_cuts("ja=0.5") == {"ja": 0.5} and parse_cuts("") == {}
+    shipped = load_model()
+    own = parse_cuts("model", shipped)
+    assert own[""] == shipped.threshold and {x: v for x, v in own.items() if x} == dict(shipped.thresholds or {})
+    assert parse_cuts("model,zh=0.6", shipped) == {**own, "zh": 0.6}
+    with pytest.raises(ValueError, match="--cut"):
+        parse_cuts("model")  # no model given: not a number
 
 
 def test_fold_model_cuts_by_rule_and_per_language() -> None:
