@@ -216,7 +216,7 @@ def best_threshold(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_ME
 #: exact minimum ("min", `best_threshold`) jumps with any change; the others read the curve's broad shape:
 #: * "smooth:W": the minimum of the cost averaged over the cuts within +-W (on CUT_GRID);
 #: * "plateau:X": the middle of the run of cuts around the minimum whose cost is within X (a fraction) of it;
-#: * "bagged:B": the median of the exact minima over B bootstrap resamples of the CV groups (seeded).
+#: * "bagged:B": the median of the minima (on CUT_GRID) over B bootstrap resamples of the CV groups (seeded).
 CUT_RULES = ("min", "smooth", "plateau", "bagged")
 #: The cuts the curve-reading rules consider (best_threshold's clip range).
 CUT_GRID = np.round(np.arange(0.05, 0.9501, 0.005), 4)
@@ -239,7 +239,7 @@ def parse_cut_rule(rule: str) -> tuple[str, float]:
 
 def cost_curve(scores: np.ndarray, truth: np.ndarray, cuts: np.ndarray = CUT_GRID,
                weights: np.ndarray | None = None, cost: float = FALSE_MERGE_COST) -> np.ndarray:
-    """cost * false merges + missed duplicates at each cut (pair weights: bootstrap counts), vectorized."""
+    """cost * false merges + missed duplicates at each cut, each pair counted `weights` times (bootstrap)."""
     s = np.asarray(scores, dtype=np.float64)
     t = np.asarray(truth, dtype=bool)
     w = np.ones(len(s)) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -249,6 +249,11 @@ def cost_curve(scores: np.ndarray, truth: np.ndarray, cuts: np.ndarray = CUT_GRI
     merged = wn[-1] - wn[np.searchsorted(sn, cuts, side="left")]  # negatives scoring >= cut
     missed = wp[np.searchsorted(sp, cuts, side="left")]  # positives scoring < cut
     return cost * merged + missed
+
+
+def _last_min(loss: np.ndarray) -> int:
+    """The index of the lowest value, the last one on a tie (the stricter cut, as best_threshold)."""
+    return len(loss) - 1 - int(np.argmin(loss[::-1]))
 
 
 def choose_cut(scores: np.ndarray, truth: np.ndarray, rule: str = "min", groups: np.ndarray | None = None,
@@ -263,18 +268,15 @@ def choose_cut(scores: np.ndarray, truth: np.ndarray, rule: str = "min", groups:
     if name == "bagged":
         gid = np.unique(np.arange(len(s)) if groups is None else np.asarray(groups), return_inverse=True)[1]
         rng = np.random.default_rng(0)
-        picks = []
-        for _ in range(int(arg)):
-            w = np.bincount(rng.integers(0, gid.max() + 1, gid.max() + 1), minlength=gid.max() + 1)[gid]
-            keep = w > 0
-            picks.append(best_threshold(np.repeat(s[keep], w[keep]), np.repeat(t[keep], w[keep]), cost))
-        return float(np.median(picks))
+        n = gid.max() + 1
+        picks = [_last_min(cost_curve(s, t, CUT_GRID, np.bincount(rng.integers(0, n, n), minlength=n)[gid], cost))
+                 for _ in range(int(arg))]
+        return float(np.median(CUT_GRID[picks]))
     loss = cost_curve(s, t, CUT_GRID, cost=cost)
     if name == "smooth":
         near = np.abs(CUT_GRID[:, None] - CUT_GRID[None, :]) <= arg + 1e-9
-        smooth = (near * loss[None, :]).sum(1) / near.sum(1)
-        return float(CUT_GRID[len(smooth) - 1 - int(np.argmin(smooth[::-1]))])  # ties: the stricter cut
-    best = len(loss) - 1 - int(np.argmin(loss[::-1]))
+        return float(CUT_GRID[_last_min((near * loss[None, :]).sum(1) / near.sum(1))])
+    best = _last_min(loss)
     ok = loss <= loss[best] * (1 + arg) + 1e-9
     lo = best - int(np.argmin(ok[best::-1])) + 1 if not ok[:best + 1].all() else 0
     hi = best + int(np.argmin(ok[best:])) - 1 if not ok[best:].all() else len(ok) - 1
