@@ -17,7 +17,8 @@ benchmarks/labels/{lang}-pairs.jsonl and {lang}-dev-pairs.jsonl (split `train` o
 split is read) in K employer-grouped folds (service.train.group_folds); per fold the shipped model's recipe
 (service.train.model_recipe: learner, features, vetoes, generated-pair weight) is trained on the other folds
 (threshold by grouped CV inside them), each language file is deduplicated with that model in the default
-mode, and the fold's pairs are read off the groups. Per language and label file: F1 / P / R and PARTIAL
+mode, and the fold's pairs are read off the groups (`--cut-rule`, `--per-language`: how each fold model's cut
+is chosen; the cuts are printed). Per language and label file: F1 / P / R and PARTIAL
 merged off the out-of-fold groups, the same fold models pair by pair, and every out-of-fold false merge by
 how it came about: `direct` (the pair itself accepted), `chain-rejected` (the verifier scored it below the
 threshold; joined through other postings) or `chain-unscored` (never scored; joined through others).
@@ -111,9 +112,31 @@ def train_side(paths: Sequence[Path], out_dir: Path) -> list[str]:
     return out
 
 
-def fold_model(ts: Any, recipe: Any, rows: np.ndarray, k: int) -> Any:
+def parse_cuts(text: str, model: Any = None) -> dict[str, float]:
+    """`0.7166,zh=0.6` as {"": 0.7166, "zh": 0.6} (the empty key: every other language); each cut in (0, 1).
+    `model` stands for `model`'s own cuts (its threshold and per-language thresholds)."""
+    out: dict[str, float] = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        if item == "model" and model is not None:
+            out.update({"": float(model.threshold), **{x: float(v) for x, v in (model.thresholds or {}).items()}})
+            continue
+        lang, sep, value = item.rpartition("=")
+        try:
+            cut = float(value)
+        except ValueError:
+            raise ValueError(f"--cut: {item!r} is not CUT or LANG=CUT") from None
+        if not 0 < cut < 1 or (sep and lang not in FILES):
+            raise ValueError(f"--cut: {item!r}: a cut in (0, 1), a language among {', '.join(FILES)}")
+        out[lang] = cut
+    return out
+
+
+def fold_model(ts: Any, recipe: Any, rows: np.ndarray, k: int, rule: str = "min",
+               per_language: bool | None = None, fixed: Mapping[str, float] | None = None) -> Any:
     """The recipe's model trained on the labeled `rows` (plus the generated pairs), its threshold chosen by
-    grouped k-fold CV inside those rows, as the recipe chooses it: nothing of the other rows is seen."""
+    grouped k-fold CV inside those rows, read off the cost curve by `rule` (service.train.choose_cut); per
+    language when `per_language` (default: when the recipe has per-language thresholds). `fixed` (parse_cuts)
+    overrides the chosen cuts: a shipped model's cut measured out of fold. Nothing of the other rows is seen."""
     from service import train as recipe_mod
 
     sub = recipe_mod.TrainingSet(ts.X[rows], [ts.labels[i] for i in rows], ts.groups[rows], ts.X_gen,
@@ -121,9 +144,15 @@ def fold_model(ts: Any, recipe: Any, rows: np.ndarray, k: int) -> Any:
                                  None if ts.langs is None else ts.langs[rows])
     oof = recipe_mod.oof_scores(sub, recipe.learner, recipe.vetoes, k, None, recipe.exclude, recipe.unvetoed)
     truth = recipe_mod.is_dup(sub.labels)
-    per = recipe_mod.language_thresholds(oof, truth, sub.langs) if recipe.thresholds and sub.langs is not None \
-        else None
-    chosen = dataclasses.replace(recipe, threshold=recipe_mod.cv_cost(oof, truth)[1], thresholds=per)
+    if per_language is None:
+        per_language = bool(recipe.thresholds)
+    per = recipe_mod.language_thresholds(oof, truth, sub.langs, rule=rule, groups=sub.groups) \
+        if per_language and sub.langs is not None else None
+    threshold = recipe_mod.cv_cost(oof, truth, rule=rule, groups=sub.groups)[1]
+    if fixed:
+        threshold = fixed.get("", threshold)
+        per = {**(per or {}), **{x: v for x, v in fixed.items() if x}}
+    chosen = dataclasses.replace(recipe, threshold=threshold, thresholds=per or None)
     return recipe_mod.train(sub, chosen, meta={"learner": recipe_mod.learner_name(recipe.learner)})
 
 
@@ -162,9 +191,11 @@ def how_joined(pairs: Sequence[tuple[int, int]], n: int, trace: Mapping[str, Any
     return out
 
 
-def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, seed: int | None = None
+def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, seed: int | None = None,
+               rule: str = "min", per_language: bool = False, fixed: Mapping[str, float] | None = None
                ) -> list[dict[str, Any]]:
-    """Group-level grouped CV (see the module docstring): one result per language and label file."""
+    """Group-level grouped CV (see the module docstring): one result per language and label file, each with
+    the fold models' cuts (`rule`, `per_language`, `fixed`: as `fold_model`)."""
     from service import train as recipe_mod
     from service.eval import load_label_sets, read_postings, train_rows_of, training_set
     from signatures.decide import load_model
@@ -183,8 +214,10 @@ def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, se
     pairwise = np.zeros(len(ts.labels), bool)
     how = [""] * len(ts.labels)
     detail: list[tuple[str, str, str, str, str, float | None, float]] = []
+    cuts: list[dict[str, float]] = []
     for f in range(k):
-        model = fold_model(ts, recipe, np.flatnonzero(folds != f), k)
+        model = fold_model(ts, recipe, np.flatnonzero(folds != f), k, rule, per_language, fixed)
+        cuts.append({"all": round(model.threshold, 3), **{x: round(v, 3) for x, v in (model.thresholds or {}).items()}})
         test = np.flatnonzero(folds == f)
         pairwise[test] = model.final_scores(ts.X[test]) >= model.thresholds_for(
             list(ts.langs[test]) if ts.langs is not None else [""] * len(test))
@@ -203,7 +236,9 @@ def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, se
                     if same[r]:
                         how[r], sc = how_joined([(a, b)], len(label), trace)[0]
                         if how[r] != "direct":
-                            detail.append((lang, how[r], p.label, p.a, p.b, sc, model.threshold))
+                            detail.append((lang, how[r], p.label, p.a, p.b, sc,
+                                           float(model.thresholds_for([str(ts.langs[r])])[0])
+                                           if ts.langs is not None else model.threshold))
     results = []
     for lang in langs:
         for s, rows in zip(sets, rows_of, strict=True):
@@ -219,7 +254,8 @@ def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, se
                             "true_merges": {x: right.count(x) for x in HOW},
                             "false_merged_labels": {x: sum(1 for i, d in zip(rows.tolist(), dup, strict=True)
                                                            if same[i] and not d and ts.labels[i] == x)
-                                                    for x in ("PARTIAL", "NON")}})
+                                                    for x in ("PARTIAL", "NON")},
+                            "fold_cuts": cuts})
     for d in detail:
         print("    {} {:14s} {:9s} {} {} pair score {} (threshold {:.3f})".format(
             *d[:5], "-" if d[5] is None else f"{d[5]:.3f}", d[6]), file=sys.stderr)
@@ -255,10 +291,34 @@ def main(argv: list[str] | None = None) -> int:
                     help="group-level grouped K-fold CV of the shipped recipe on the training side (default mode)")
     ap.add_argument("--cv-seed", type=int, default=None, metavar="S",
                     help="with --cv: groups to folds in a seeded random order (service.train.group_folds)")
+    ap.add_argument("--cut-rule", default="min", metavar="RULE",
+                    help="with --cv: how each fold model's cut is read off its inner CV cost curve "
+                         "(service.train.choose_cut: min, smooth:W, plateau:X, bagged:B; default min)")
+    ap.add_argument("--per-language", action="store_true",
+                    help="with --cv: each fold model also gets a cut per language with enough duplicates "
+                         "(service.train.language_thresholds, read by --cut-rule)")
+    ap.add_argument("--cut", default="", metavar="CUTS",
+                    help="with --cv: fixed cuts instead of chosen ones, CUT (every language) and/or LANG=CUT, "
+                         "e.g. '0.7166,zh=0.6', 'model' for the shipped model's own, 'model,zh=0.6' (a cut not "
+                         "given is chosen as --cut-rule / --per-language say)")
     args = ap.parse_args(argv)
     root = Path(args.data_dir)
     if args.cv:
-        for r in grouped_cv(root, args.lang or ["en", "zh", "ja"], args.cv, args.workers, args.cv_seed):
+        try:
+            from service.train import parse_cut_rule
+
+            parse_cut_rule(args.cut_rule)
+            from signatures.decide import load_model
+
+            fixed = parse_cuts(args.cut, load_model())
+        except ValueError as e:
+            ap.error(str(e))
+        results = grouped_cv(root, args.lang or ["en", "zh", "ja"], args.cv, args.workers, args.cv_seed,
+                             args.cut_rule, args.per_language, fixed)
+        if results and not args.json:
+            print("fold cuts: " + "; ".join(", ".join(f"{x} {v:.3f}" for x, v in c.items())
+                                            for c in results[0]["fold_cuts"]))
+        for r in results:
             if args.json:
                 print(orjson.dumps(r).decode())
                 continue

@@ -212,6 +212,77 @@ def best_threshold(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_ME
     return min(max(best_t, 0.05), 0.95)
 
 
+#: How a cut is read off out-of-fold scores (`choose_cut`). The grouped-CV cost is flat over 0.6-0.9, so its
+#: exact minimum ("min", `best_threshold`) jumps with any change; the others read the curve's broad shape:
+#: * "smooth:W": the minimum of the cost averaged over the cuts within +-W (on CUT_GRID);
+#: * "plateau:X": the middle of the run of cuts around the minimum whose cost is within X (a fraction) of it;
+#: * "bagged:B": the median of the minima (on CUT_GRID) over B bootstrap resamples of the CV groups (seeded).
+CUT_RULES = ("min", "smooth", "plateau", "bagged")
+#: The cuts the curve-reading rules consider (best_threshold's clip range).
+CUT_GRID = np.round(np.arange(0.05, 0.9501, 0.005), 4)
+
+
+def parse_cut_rule(rule: str) -> tuple[str, float]:
+    """`min`, `smooth:0.05`, `plateau:0.05`, `bagged:50` as (name, parameter); a clear error otherwise."""
+    name, _, arg = rule.partition(":")
+    defaults = {"min": 0.0, "smooth": 0.05, "plateau": 0.05, "bagged": 50.0}
+    if name not in defaults:
+        raise ValueError(f"unknown cut rule {rule!r} (one of {', '.join(CUT_RULES)}, with :PARAMETER)")
+    try:
+        value = float(arg) if arg else defaults[name]
+    except ValueError:
+        raise ValueError(f"cut rule {rule!r}: parameter {arg!r} is not a number") from None
+    if value < 0 or (name == "bagged" and value < 1):
+        raise ValueError(f"cut rule {rule!r}: parameter out of range")
+    return name, value
+
+
+def cost_curve(scores: np.ndarray, truth: np.ndarray, cuts: np.ndarray = CUT_GRID,
+               weights: np.ndarray | None = None, cost: float = FALSE_MERGE_COST) -> np.ndarray:
+    """cost * false merges + missed duplicates at each cut, each pair counted `weights` times (bootstrap)."""
+    s = np.asarray(scores, dtype=np.float64)
+    t = np.asarray(truth, dtype=bool)
+    w = np.ones(len(s)) if weights is None else np.asarray(weights, dtype=np.float64)
+    neg, pos = np.argsort(s[~t]), np.argsort(s[t])
+    sn, wn = s[~t][neg], np.concatenate([[0.0], np.cumsum(w[~t][neg])])
+    sp, wp = s[t][pos], np.concatenate([[0.0], np.cumsum(w[t][pos])])
+    merged = wn[-1] - wn[np.searchsorted(sn, cuts, side="left")]  # negatives scoring >= cut
+    missed = wp[np.searchsorted(sp, cuts, side="left")]  # positives scoring < cut
+    return cost * merged + missed
+
+
+def _last_min(loss: np.ndarray) -> int:
+    """The index of the lowest value, the last one on a tie (the stricter cut, as best_threshold)."""
+    return len(loss) - 1 - int(np.argmin(loss[::-1]))
+
+
+def choose_cut(scores: np.ndarray, truth: np.ndarray, rule: str = "min", groups: np.ndarray | None = None,
+               cost: float = FALSE_MERGE_COST) -> float:
+    """The cut `rule` (CUT_RULES) reads off out-of-fold scores; "min" is `best_threshold`. `groups`: the CV
+    groups "bagged" resamples (default: each pair its own)."""
+    name, arg = parse_cut_rule(rule)
+    s = np.asarray(scores, dtype=np.float64)
+    t = np.asarray(truth, dtype=bool)
+    if name == "min" or not len(s):
+        return best_threshold(s, t, cost)
+    if name == "bagged":
+        gid = np.unique(np.arange(len(s)) if groups is None else np.asarray(groups), return_inverse=True)[1]
+        rng = np.random.default_rng(0)
+        n = gid.max() + 1
+        picks = [_last_min(cost_curve(s, t, CUT_GRID, np.bincount(rng.integers(0, n, n), minlength=n)[gid], cost))
+                 for _ in range(int(arg))]
+        return float(np.median(CUT_GRID[picks]))
+    loss = cost_curve(s, t, CUT_GRID, cost=cost)
+    if name == "smooth":
+        near = np.abs(CUT_GRID[:, None] - CUT_GRID[None, :]) <= arg + 1e-9
+        return float(CUT_GRID[_last_min((near * loss[None, :]).sum(1) / near.sum(1))])
+    best = _last_min(loss)
+    ok = loss <= loss[best] * (1 + arg) + 1e-9
+    lo = best - int(np.argmin(ok[best::-1])) + 1 if not ok[:best + 1].all() else 0
+    hi = best + int(np.argmin(ok[best:])) - 1 if not ok[best:].all() else len(ok) - 1
+    return float((CUT_GRID[lo] + CUT_GRID[hi]) / 2)
+
+
 @dataclass
 class TrainingSet:
     """Labeled training pairs (all FEATURES columns) with their CV groups, plus generated pairs."""
@@ -270,9 +341,10 @@ def oof_scores(ts: TrainingSet, learner: tuple[str, Any] | float, vetoes: Sequen
     return out
 
 
-def cv_cost(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_MERGE_COST) -> tuple[float, float]:
-    """(expected cost per pair at the best cut, that cut) of out-of-fold scores."""
-    t = best_threshold(scores, truth, cost)
+def cv_cost(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_MERGE_COST, rule: str = "min",
+            groups: np.ndarray | None = None) -> tuple[float, float]:
+    """(expected cost per pair at the cut, that cut) of out-of-fold scores, the cut read by `rule` (`choose_cut`)."""
+    t = choose_cut(scores, truth, rule, groups, cost)
     pred = scores >= t
     loss = cost * float((pred & ~truth).sum()) + float((~pred & truth).sum())
     return loss / max(len(truth), 1), t
@@ -304,11 +376,14 @@ def learners(trees: bool = True, logistic: bool = True) -> list[tuple[str, Any]]
 
 
 def language_thresholds(scores: np.ndarray, truth: np.ndarray, langs: Sequence[str],
-                        cost: float = FALSE_MERGE_COST) -> dict[str, float]:
-    """The CV-best cut within each language holding at least MIN_LANGUAGE_DUPLICATES duplicates."""
+                        cost: float = FALSE_MERGE_COST, rule: str = "min",
+                        groups: np.ndarray | None = None) -> dict[str, float]:
+    """The CV-best cut (read by `rule`, `choose_cut`) within each language holding at least
+    MIN_LANGUAGE_DUPLICATES duplicates."""
     lang = np.asarray(langs)
-    return {str(x): best_threshold(scores[lang == x], truth[lang == x], cost) for x in np.unique(lang)
-            if int(truth[lang == x].sum()) >= MIN_LANGUAGE_DUPLICATES}
+    return {str(x): choose_cut(scores[lang == x], truth[lang == x], rule,
+                               None if groups is None else np.asarray(groups)[lang == x], cost)
+            for x in np.unique(lang) if int(truth[lang == x].sum()) >= MIN_LANGUAGE_DUPLICATES}
 
 
 def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool = False, logistic: bool = True,

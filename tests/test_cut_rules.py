@@ -1,0 +1,144 @@
+"""How a verifier cut is read off out-of-fold scores (service.train.choose_cut) and the group CV's options for it
+(benchmarks/eval_dedup_pairs.py --cut-rule / --per-language)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from service.train import (
+    CUT_GRID,
+    TREE_PARAMS,
+    Recipe,
+    TrainingSet,
+    best_threshold,
+    choose_cut,
+    cost_curve,
+    language_thresholds,
+    parse_cut_rule,
+)
+from signatures.decide import load_model
+from signatures.features import FEATURES
+
+
+def _scores(seed: int, n: int = 400) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    truth = rng.random(n) < 0.3
+    return np.clip(np.where(truth, rng.normal(0.8, 0.15, n), rng.normal(0.3, 0.2, n)), 0, 1), truth
+
+
+def test_cost_curve_counts_weighted_false_merges_and_misses_at_each_cut() -> None:
+    s, t = _scores(1)
+    w = np.random.default_rng(2).integers(0, 3, len(s)).astype(float)
+    cuts = np.array([0.0, 0.31, 0.5, float(s[0]), 0.97, 1.5])  # one cut exactly on a score: that pair is merged
+    got = cost_curve(s, t, cuts, w, cost=3.0)
+    want = [3.0 * w[(s >= c) & ~t].sum() + w[(s < c) & t].sum() for c in cuts]
+    assert got.tolist() == pytest.approx(want)
+    assert cost_curve(s, t, cuts).tolist() == pytest.approx([3.0 * ((s >= c) & ~t).sum() + ((s < c) & t).sum()
+                                                            for c in cuts])
+
+
+def test_each_rule_reads_the_cost_curve_as_documented() -> None:
+    s, t = _scores(3)
+    assert choose_cut(s, t) == choose_cut(s, t, "min") == best_threshold(s, t)
+    loss = cost_curve(s, t)
+    # smooth: the lowest cost averaged over +-W, on the grid
+    near = np.abs(CUT_GRID[:, None] - CUT_GRID[None, :]) <= 0.05 + 1e-9
+    avg = (near * loss).sum(1) / near.sum(1)
+    c = choose_cut(s, t, "smooth:0.05")
+    assert c in CUT_GRID and avg[CUT_GRID == c][0] == pytest.approx(avg.min())
+    # plateau: the middle of the run around the minimum within X of it; every cut of that run is that good
+    c = choose_cut(s, t, "plateau:0.1")
+    best = len(loss) - 1 - int(np.argmin(loss[::-1]))
+    lo = hi = best
+    while lo > 0 and loss[lo - 1] <= loss.min() * 1.1:
+        lo -= 1
+    while hi < len(loss) - 1 and loss[hi + 1] <= loss.min() * 1.1:
+        hi += 1
+    assert lo < best < hi and c == pytest.approx((CUT_GRID[lo] + CUT_GRID[hi]) / 2)
+    ties = np.flatnonzero(loss == loss.min())
+    assert CUT_GRID[ties.min()] <= choose_cut(s, t, "plateau:0") <= CUT_GRID[ties.max()]  # among the minima
+    # bagged: deterministic, the median of bootstrap minima, within the range the minima span
+    groups = np.arange(len(s)) // 4
+    b = choose_cut(s, t, "bagged:30", groups)
+    assert b == choose_cut(s, t, "bagged:30", groups) and 0.05 <= b <= 0.95
+
+
+def test_smoothing_prefers_a_wide_basin_to_a_narrow_dip() -> None:
+    """Cost 9 for every cut in 0.45-0.80, 15 above but for one narrow dip to 6 at 0.86-0.88 (three non-duplicates
+    just below nine duplicates): "min" takes the dip, "smooth" the broad basin; "plateau" centres the run around
+    the minimum, so it stays in the dip."""
+    s = np.concatenate([np.full(40, 0.1), np.full(40, 0.97), np.full(2, 0.45), np.full(6, 0.80), np.full(3, 0.86),
+                        np.full(9, 0.88)])
+    t = np.concatenate([np.zeros(40, bool), np.ones(40, bool), np.zeros(2, bool), np.ones(6, bool),
+                        np.zeros(3, bool), np.ones(9, bool)])
+    loss = cost_curve(s, t, np.array([0.6, 0.83, 0.87, 0.9]))
+    assert loss.tolist() == [9, 15, 6, 15]
+    assert 0.86 < best_threshold(s, t) <= 0.88 and 0.86 < choose_cut(s, t, "plateau:0.1") <= 0.88
+    assert 0.55 <= choose_cut(s, t, "smooth:0.1") <= 0.70
+
+
+def test_language_thresholds_read_each_language_by_the_rule() -> None:
+    s, t = _scores(4, 600)
+    langs = np.array(["en", "zh", "ja"] * 200)
+    per = language_thresholds(s, t, langs, rule="smooth:0.05")
+    assert set(per) == {"en", "zh", "ja"}
+    assert per["zh"] == choose_cut(s[langs == "zh"], t[langs == "zh"], "smooth:0.05")
+    assert language_thresholds(s, t, langs) == {x: best_threshold(s[langs == x], t[langs == x]) for x in per}
+
+
+@pytest.mark.parametrize("rule", ["median", "smooth:x", "bagged:0", "plateau:-1"])
+def test_bad_cut_rules_are_refused_clearly(rule: str) -> None:
+    with pytest.raises(ValueError, match="cut rule"):
+        parse_cut_rule(rule)
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [("--cut-rule", "smooth:wide", "cut rule"),
+                                                        ("--cut", "zh=1.2", "--cut"), ("--cut", "xx=0.5", "--cut"),
+                                                        ("--cut", "0.7;zh=0.6", "--cut")])
+def test_group_cv_refuses_bad_cut_options_before_reading_anything(tmp_path, capsys, option, value, says) -> None:
+    from benchmarks.eval_dedup_pairs import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--data-dir", str(tmp_path / "missing"), "--cv", "5", option, value])
+    assert e.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_fixed_cuts_parse_as_a_default_and_languages() -> None:
+    from benchmarks.eval_dedup_pairs import parse_cuts
+
+    assert parse_cuts("0.7166, zh=0.6") == {"": 0.7166, "zh": 0.6}
+    assert parse_cuts("ja=0.5") == {"ja": 0.5} and parse_cuts("") == {}
+    shipped = load_model()
+    own = parse_cuts("model", shipped)
+    assert own[""] == shipped.threshold and {x: v for x, v in own.items() if x} == dict(shipped.thresholds or {})
+    assert parse_cuts("model,zh=0.6", shipped) == {**own, "zh": 0.6}
+    with pytest.raises(ValueError, match="--cut"):
+        parse_cuts("model")  # no model given: not a number
+
+
+def test_fold_model_cuts_by_rule_and_per_language() -> None:
+    """The group CV's fold model: one cut by the rule, or also one per language with enough duplicates; the
+    recipe's own per-language choice is the default."""
+    from benchmarks.eval_dedup_pairs import fold_model
+
+    rng = np.random.default_rng(7)
+    n = 360
+    X = rng.uniform(0, 1, (n, len(FEATURES)))
+    i = FEATURES.index("spec_jaccard")
+    labels = ["TEMPORAL" if x > 0.6 else "NON" for x in X[:, i]]
+    langs = np.array(["en", "zh"] * (n // 2))
+    ts = TrainingSet(X, labels, np.arange(n) % 60, np.zeros((0, len(FEATURES))), [], langs=langs)
+    recipe = Recipe(("trees", TREE_PARAMS[0]), 0.1, (), 0.5, np.zeros(n), [])
+    rows = np.flatnonzero(np.arange(n) % 5 != 0)
+    plain = fold_model(ts, recipe, rows, 3)
+    assert not plain.thresholds and 0.05 <= plain.threshold <= 0.95
+    per = fold_model(ts, recipe, rows, 3, "plateau:0.05", per_language=True)
+    assert set(per.thresholds) == {"en", "zh"} and all(0.05 <= v <= 0.95 for v in per.thresholds.values())
+    assert per.threshold in CUT_GRID or per.threshold == pytest.approx(round(per.threshold, 4))
+    fixed = fold_model(ts, recipe, rows, 3, fixed={"": 0.7, "zh": 0.4})
+    assert fixed.threshold == 0.7 and fixed.thresholds == {"zh": 0.4}
+    both = fold_model(ts, recipe, rows, 3, per_language=True, fixed={"zh": 0.4})  # en still chosen, zh fixed
+    assert both.thresholds == {"en": fold_model(ts, recipe, rows, 3, per_language=True).thresholds["en"], "zh": 0.4}
+    with_per = Recipe(("trees", TREE_PARAMS[0]), 0.1, (), 0.5, np.zeros(n), [], {"en": 0.5})
+    assert set(fold_model(ts, with_per, rows, 3).thresholds) == {"en", "zh"}
