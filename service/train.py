@@ -202,13 +202,9 @@ def best_threshold(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_ME
     s = np.asarray(scores, dtype=np.float64)
     t = np.asarray(truth, dtype=bool)
     cuts = np.unique(s)
-    mids = np.concatenate([[cuts[0] - 1e-6], (cuts[1:] + cuts[:-1]) / 2, [cuts[-1] + 1e-6]]) if len(cuts) else [0.5]
-    best, best_t = np.inf, 0.5
-    for c in mids:
-        pred = s >= c
-        loss = cost * float((pred & ~t).sum()) + float((~pred & t).sum())
-        if loss < best - 1e-12 or (abs(loss - best) <= 1e-12 and c > best_t):
-            best, best_t = loss, float(c)
+    mids = np.concatenate([[cuts[0] - 1e-6], (cuts[1:] + cuts[:-1]) / 2, [cuts[-1] + 1e-6]]) if len(cuts) else \
+        np.array([0.5])
+    best_t = float(mids[_last_min(cost_curve(s, t, mids, cost=cost))])
     return min(max(best_t, 0.05), 0.95)
 
 
