@@ -864,12 +864,12 @@ def _zh_same_jobs(a: Prepared, b: Prepared) -> bool:
     return _zh_kept(a.zh_roles, b.zh_roles) and (not (a.zh_title and b.zh_title) or _zh_kept(a.zh_title, b.zh_title))
 
 
-def _ja_halved(ra: Sequence[Any], rb: Sequence[Any], matched: int) -> bool:
+def _ja_halved(ra: Sequence[Any], rb: Sequence[Any], matched: int, changed: float) -> bool:
     """`roles_halved` of two Japanese postings whose role families changed too: a multi-role post (two roles or
-    more) with a role kept and half or more changed (one of two dropped: PARTIAL by the GUIDE). Japanese role lists
-    also hold taglines (`完休2日`), so the families read from the role names must agree that a job changed; a single
-    role replaced is role_sim 0 already."""
-    return max(len(ra), len(rb)) >= 2 and matched > 0 and _roles_changed(ra, rb, matched) >= 0.5
+    more) with a role kept and half or more changed (`changed`, the pair's `roles_changed`; one of two dropped:
+    PARTIAL by the GUIDE). Japanese role lists also hold taglines (`完休2日`), so the families read from the role
+    names must agree that a job changed; a single role replaced is role_sim 0 already."""
+    return max(len(ra), len(rb)) >= 2 and matched > 0 and changed >= 0.5
 
 
 def _pay_tiers(a: Prepared, b: Prepared) -> bool:
@@ -1280,7 +1280,7 @@ def pair_features(a: Prepared, b: Prepared, needs: frozenset[str] | None = None)
     elif jobs and f[_I["employer_same"]] and a.zh_roles and b.zh_roles and _zh_same_jobs(a, b):
         f[_I["employer_jobs"]] = 1.0
     if jobs and a.ex.lang == b.ex.lang == "ja" and ra and f[_I["families_changed"]] and not f[_I["employer_differs"]]:
-        f[_I["roles_halved"]] = float(_ja_halved(ra, rb, matched))
+        f[_I["roles_halved"]] = float(_ja_halved(ra, rb, matched, f[_I["roles_changed"]]))
     if f[_I["employer_differs"]] and a.sites and b.sites and a.named and b.named:
         f[_I["employer_conflict"]] = 1.0
     if a.salaries and b.salaries:
