@@ -101,6 +101,11 @@ def main() -> None:
                          "('trees(max_iter=100,learning_rate=0.1,max_leaf_nodes=6,min_samples_leaf=10)', 'logistic(C=0.1)')")
     ap.add_argument("--generated-weight", type=float, action="append", default=None, metavar="W",
                     help="the generated-pair weight(s) to pick from (default: service.train.GENERATED_WEIGHTS)")
+    ap.add_argument("--cut-rule", default="min", metavar="RULE",
+                    help="how the threshold is read off the grouped-CV cost curve (service.train.choose_cut: min, "
+                         "plateau:X, smooth:W, bagged:B)")
+    ap.add_argument("--cut-splits", type=int, default=1, metavar="N",
+                    help="read the threshold off the cost pooled over N group-to-fold splits (service.train.pooled_cut)")
     ap.add_argument("--why", action="append", default=[], metavar="TEXT",
                     help="a line for the model's meta choices: why this recipe (e.g. a pinned learner)")
     ap.add_argument("--reference", default=None, metavar="MODEL.json",
@@ -136,6 +141,11 @@ def main() -> None:
                                    veto_candidates=vetoes,
                                    candidates=[recipe_mod.parse_learner(x) for x in args.learner or ()],
                                    gen_weights=args.generated_weight)
+        if args.cut_rule != "min" or args.cut_splits > 1:
+            one = recipe.threshold
+            recipe.threshold = recipe_mod.pooled_cut(ts, recipe, args.folds, args.cut_splits, args.cut_rule)
+            recipe.log.append(f"threshold re-read by {args.cut_rule} off the grouped-CV cost pooled over "
+                              f"{args.cut_splits} fold splits: {recipe.threshold:.3f} (one split's minimum: {one:.3f})")
         recipe.log.extend(args.why)
     for line in recipe.log:
         print(line)

@@ -447,6 +447,16 @@ def repeated_cv(ts: TrainingSet, recipe: Recipe, k: int, seeds: Sequence[int]) -
     return out
 
 
+def pooled_cut(ts: TrainingSet, recipe: Recipe, k: int, splits: int, rule: str = "min") -> float:
+    """The cut `rule` (`choose_cut`) reads off the grouped-CV cost pooled over `splits` group-to-fold splits (the
+    recipe's own out-of-fold scores, then seeds 1, 2, ...): one split's curve is flat over 0.6-0.9 and its minimum
+    jumps with the split, the pooled curve's broad shape does not."""
+    truth = is_dup(ts.labels)
+    oofs = [recipe.oof] + [oof_scores(ts, recipe.learner, recipe.vetoes, k, seed, recipe.exclude, recipe.unvetoed)
+                           for seed in range(1, splits)]
+    return choose_cut(np.concatenate(oofs), np.tile(truth, len(oofs)), rule, np.tile(ts.groups, len(oofs)))
+
+
 def train(ts: TrainingSet, recipe: Recipe, meta: Mapping[str, Any] | None = None,
           rows: np.ndarray | None = None) -> Model:
     """The final model of `recipe` on the labeled rows chosen (all by default) plus generated pairs."""

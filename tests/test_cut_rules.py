@@ -142,3 +142,23 @@ def test_fold_model_cuts_by_rule_and_per_language() -> None:
     assert both.thresholds == {"en": fold_model(ts, recipe, rows, 3, per_language=True).thresholds["en"], "zh": 0.4}
     with_per = Recipe(("trees", TREE_PARAMS[0]), 0.1, (), 0.5, np.zeros(n), [], {"en": 0.5})
     assert set(fold_model(ts, with_per, rows, 3).thresholds) == {"en", "zh"}
+
+
+def test_pooled_cut_reads_the_cost_summed_over_fold_splits() -> None:
+    """The recipe's cut off the grouped-CV cost pooled over several group-to-fold splits (train_verifier.py
+    --cut-splits): one split is the recipe's own out-of-fold scores; more add the seeded splits' scores."""
+    from service.train import oof_scores, pooled_cut
+
+    rng = np.random.default_rng(11)
+    n = 300
+    X = rng.uniform(0, 1, (n, len(FEATURES)))
+    i = FEATURES.index("spec_jaccard")
+    labels = ["TEMPORAL" if x + rng.normal(0, 0.15) > 0.6 else "NON" for x in X[:, i]]
+    ts = TrainingSet(X, labels, np.arange(n) % 50, np.zeros((0, len(FEATURES))), [])
+    learner = ("trees", TREE_PARAMS[0])
+    oof = oof_scores(ts, learner, (), 3)
+    recipe = Recipe(learner, 0.0, (), 0.5, oof, [])
+    truth = np.array([x == "TEMPORAL" for x in labels])
+    assert pooled_cut(ts, recipe, 3, 1) == best_threshold(oof, truth)
+    both = np.concatenate([oof, oof_scores(ts, learner, (), 3, seed=1)])
+    assert pooled_cut(ts, recipe, 3, 2, "plateau:0.1") == choose_cut(both, np.tile(truth, 2), "plateau:0.1")
