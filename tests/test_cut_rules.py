@@ -162,3 +162,33 @@ def test_pooled_cut_reads_the_cost_summed_over_fold_splits() -> None:
     assert pooled_cut(ts, recipe, 3, 1) == best_threshold(oof, truth)
     both = np.concatenate([oof, oof_scores(ts, learner, (), 3, seed=1)])
     assert pooled_cut(ts, recipe, 3, 2, "plateau:0.1") == choose_cut(both, np.tile(truth, 2), "plateau:0.1")
+
+
+def test_oof_contributions_add_up_to_each_fold_models_score() -> None:
+    """benchmarks/diagnose_oof_contributions.py: per split and fold, logit(out-of-fold score) minus the pair's summed
+    contributions is the fold model's base (one value per fold); the feature the labels follow pushes most, and a
+    feature the model does not read pushes nothing."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from diagnose_oof_contributions import oof_contributions
+
+    from service.train import group_folds
+
+    rng = np.random.default_rng(5)
+    n = 240
+    X = rng.uniform(0, 1, (n, len(FEATURES)))
+    i = FEATURES.index("spec_containment")
+    labels = ["TEMPORAL" if x > 0.5 else "NON" for x in X[:, i]]
+    ts = TrainingSet(X, labels, np.arange(n) % 40, np.zeros((0, len(FEATURES))), [])
+    recipe = Recipe(("trees", TREE_PARAMS[0]), 0.0, (), 0.5, np.zeros(n), [], exclude=("salary_same",))
+    scores, contrib = oof_contributions(ts, recipe, 3, [None, 2])
+    assert scores.shape == (2, n) and contrib.shape == (2, n, len(FEATURES))
+    for s, seed in enumerate([None, 2]):
+        base = np.log(scores[s] / (1 - scores[s])) - contrib[s].sum(1)
+        folds = group_folds(ts.groups, 3, seed)
+        for f in range(3):
+            assert np.ptp(base[folds == f]) < 1e-6
+    push = np.abs(contrib).mean((0, 1))
+    assert push.argmax() == i and not push[FEATURES.index("salary_same")]
