@@ -1471,14 +1471,16 @@ class Ingestor:
         field = cfg["signatureField"]
         found: dict[str, list[tuple[str, str]]] = {}
         res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), _STRAIGHT],
-                               "fl": f"id,dup_group,{field}", "sort": "dup_group asc,id asc",
-                               "rows": self.max_candidates})
-        for d in res["response"]["docs"]:
-            if d.get("dup_group"):
+                               "fl": "id", "sort": "dup_group asc,id asc", "rows": self.max_candidates})
+        # their group as it is now (real-time get): Solr's search shows a regroup's move (`_follow_signature`)
+        # only after its next soft commit
+        ids = [d["id"] for d in res["response"]["docs"]]
+        for d in self.solr.get(ids, fl=f"id,dup_group,{field}") if ids else []:
+            if d.get("dup_group") and d.get(field):
                 found.setdefault(d[field], []).append((d["dup_group"], d["id"]))
         out = {}
         for i, sig in zip(pos, sigs, strict=True):
-            other = next((g for g in found.get(sig, []) if g[1] != postings[i]["id"]), None)
+            other = min((g for g in found.get(sig, []) if g[1] != postings[i]["id"]), default=None)
             if other is not None:
                 out[i] = other
         return out
