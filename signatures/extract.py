@@ -492,6 +492,9 @@ def _arg_chars(args: tuple[Any, ...]) -> int:
     return n
 
 
+_EVICTING = threading.Lock()  # one eviction at a time in a process (rare: every LINE_CACHE / 4 misses of a cache)
+
+
 class _LineCache(dict):
     """The entries of one `line_cache`d function, keyed by its argument (one-argument functions) or its
     argument tuple; a missing key is computed by `__missing__`, kept when its arguments are short enough."""
@@ -501,7 +504,6 @@ class _LineCache(dict):
         self.fn = fn
         self.unary = unary
         self.misses = 0
-        self._evicting = threading.Lock()
 
     def __missing__(self, key: Any) -> Any:
         args = (key,) if self.unary else key
@@ -517,7 +519,7 @@ class _LineCache(dict):
         """Drop the oldest quarter (bounded, amortized O(1) per entry). The threads of a process share the
         cache: one evicts at a time, a key another thread dropped first is passed over, and a listing cut short
         by another thread's insert is left to the next miss."""
-        if not self._evicting.acquire(blocking=False):
+        if not _EVICTING.acquire(blocking=False):
             return
         try:
             try:
@@ -527,7 +529,7 @@ class _LineCache(dict):
             for k in old:
                 self.pop(k, None)
         finally:
-            self._evicting.release()
+            _EVICTING.release()
 
     def info(self) -> CacheInfo:
         return CacheInfo(self.misses, LINE_CACHE, len(self))
