@@ -347,6 +347,12 @@ def _values(v: Any) -> list[Any]:
     return [] if v is None else list(v) if isinstance(v, list | tuple) else [v]
 
 
+def _signs_text(doc: Mapping[str, Any], fields: Sequence[str]) -> bool:
+    """Whether Solr's signature chain finds text to sign in `doc` (any of its signed `fields` not blank); a
+    posting without any is its own group."""
+    return any(str(v).strip() for f in fields for v in _values(doc.get(f)))
+
+
 def _key64(v: Any) -> int:
     if isinstance(v, str):
         return int(v[:16], 16) if v else 0
@@ -1462,8 +1468,7 @@ class Ingestor:
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
                    for i, p in postings.items()}
-        pos = [i for i, d in written.items()  # no text to sign: the chain makes such a posting its own group
-               if any(str(v).strip() for f in fields for v in _values(d.get(f)))]
+        pos = [i for i, d in written.items() if _signs_text(d, fields)]
         if not pos:
             return {}
         docs = [written[i] for i in pos]
@@ -1471,14 +1476,16 @@ class Ingestor:
         field = cfg["signatureField"]
         found: dict[str, list[tuple[str, str]]] = {}
         res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), _STRAIGHT],
-                               "fl": f"id,dup_group,{field}", "sort": "dup_group asc,id asc",
-                               "rows": self.max_candidates})
-        for d in res["response"]["docs"]:
-            if d.get("dup_group"):
+                               "fl": "id", "sort": "dup_group asc,id asc", "rows": self.max_candidates})
+        # their group as it is now (real-time get): Solr's search shows a regroup's move (`_follow_signature`)
+        # only after its next soft commit
+        ids = [d["id"] for d in res["response"]["docs"]]
+        for d in self.solr.get(ids, fl=f"id,dup_group,{field}") if ids else []:
+            if d.get("dup_group") and d.get(field):
                 found.setdefault(d[field], []).append((d["dup_group"], d["id"]))
         out = {}
         for i, sig in zip(pos, sigs, strict=True):
-            other = next((g for g in found.get(sig, []) if g[1] != postings[i]["id"]), None)
+            other = min((g for g in found.get(sig, []) if g[1] != postings[i]["id"]), default=None)
             if other is not None:
                 out[i] = other
         return out
@@ -1529,8 +1536,7 @@ class Ingestor:
         for pid in pids:
             if (d := docs.get(pid)) is None:
                 continue
-            text = any(str(v).strip() for f in signed for v in _values(d.get(f)))
-            sig = d.get(field) if text else None
+            sig = d.get(field) if _signs_text(d, signed) else None
             if sig in alike:
                 g, matched = min(alike[sig])
                 got[pid] = (g, g, 1.0, ["solr_signature"], matched)

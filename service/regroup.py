@@ -22,10 +22,14 @@ def set_op(value: Any) -> dict[str, Any]:
 
 
 def band_keys_of(sketch_text: str | None) -> list[str] | None:
-    """LSH band keys of a stored `mh_sketch` (None: no sketch, e.g. the posting was deleted)."""
-    if sketch_text is None:
+    """LSH band keys of a stored `mh_sketch` (None: no sketch the service can read -- indexed straight into Solr,
+    or written by another client or version -- as ingest's candidate records leave it out)."""
+    if not sketch_text:
         return None
-    full = minhash.decode_sketch(sketch_text, sketching.NUM_PERM)
+    try:
+        full = minhash.decode_sketch(sketch_text, sketching.NUM_PERM)
+    except ValueError:
+        return None
     return [] if bool(minhash.is_empty(full)) else sketching.band_keys_batch(full[None, :])[0]
 
 
@@ -56,7 +60,7 @@ def regroup_atomic(solr: Solr, new: Regroup, commit_within_ms: int) -> int:
         if pid not in stored:  # deleted meanwhile
             continue
         group, dup_of, score, why, matched = new[pid]
-        keys = band_keys_of(stored[pid].get("mh_sketch"))  # None: indexed straight into Solr, no sketch
+        keys = band_keys_of(stored[pid].get("mh_sketch"))  # None: no readable sketch (e.g. indexed straight)
         updates.append({"id": pid, "dup_group": {"set": group}, "duplicate_of": set_op(dup_of),
                         "dup_score": set_op(score if score is not None else ""), "dup_why_ss": set_op(why),
                         "dup_match_s": set_op(matched), "mh_bands": set_op(keys or [])})

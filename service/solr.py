@@ -73,10 +73,12 @@ def _separator(values: Sequence[str]) -> str:
     """A character that occurs in none of `values`: the {!terms} separator, so every value is data (the
     parser does not unescape, a `\\,` stays two characters). Private-use code points first; some code
     point is always free because a query holds far fewer characters than Unicode has."""
-    joined = "".join(values)  # a substring test, not a set of its characters: instant when the values are
-    # narrower than the separator (ASCII keys), one scan otherwise
+    joined = "".join(values)
+    if joined.isascii():  # the usual keys (band keys, hex): no set of their characters to build
+        return "\u241f"
+    used = set(joined)  # one pass: a substring test per candidate scanned the values once per candidate tried
     for cp in itertools.chain((0x241F,), range(0xE000, 0xF900), range(0xF0000, 0x10FFFE), range(0x2000, 0xD800)):
-        if chr(cp) not in joined:
+        if chr(cp) not in used:
             return chr(cp)
     raise ValueError("no free separator character")  # unreachable for any query Solr would accept
 

@@ -7,6 +7,7 @@ cross-validation on the training side only. Used by benchmarks/train_verifier.py
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -216,6 +217,8 @@ def best_threshold(scores: np.ndarray, truth: np.ndarray, cost: float = FALSE_ME
 CUT_RULES = ("min", "smooth", "plateau", "bagged")
 #: The cuts the curve-reading rules consider (best_threshold's clip range).
 CUT_GRID = np.round(np.arange(0.05, 0.9501, 0.005), 4)
+#: Most bootstrap resamples "bagged:B" takes (each is a cost curve over every pair).
+MAX_BAGS = 10_000
 
 
 def parse_cut_rule(rule: str) -> tuple[str, float]:
@@ -228,8 +231,9 @@ def parse_cut_rule(rule: str) -> tuple[str, float]:
         value = float(arg) if arg else defaults[name]
     except ValueError:
         raise ValueError(f"cut rule {rule!r}: parameter {arg!r} is not a number") from None
-    if value < 0 or (name == "bagged" and value < 1):
-        raise ValueError(f"cut rule {rule!r}: parameter out of range")
+    if not 0 <= value < math.inf or (name == "bagged" and not (value == int(value) and 1 <= value <= MAX_BAGS)):
+        raise ValueError(f"cut rule {rule!r}: parameter out of range (a number >= 0; bagged: a whole number of "
+                         f"resamples, 1 to {MAX_BAGS:,})")
     return name, value
 
 

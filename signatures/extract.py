@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
@@ -491,6 +492,9 @@ def _arg_chars(args: tuple[Any, ...]) -> int:
     return n
 
 
+_EVICTING = threading.Lock()  # one eviction at a time in a process (rare: every LINE_CACHE / 4 misses of a cache)
+
+
 class _LineCache(dict):
     """The entries of one `line_cache`d function, keyed by its argument (one-argument functions) or its
     argument tuple; a missing key is computed by `__missing__`, kept when its arguments are short enough."""
@@ -506,11 +510,26 @@ class _LineCache(dict):
         value = self.fn(*args)
         self.misses += 1
         if (len(key) if key.__class__ is str else _arg_chars(args)) <= LINE_CACHE_MAX_CHARS:
-            if len(self) >= LINE_CACHE:  # drop the oldest quarter: bounded, and amortized O(1) per entry
-                for old in list(islice(self, len(self) - LINE_CACHE * 3 // 4)):
-                    del self[old]
+            if len(self) >= LINE_CACHE:
+                self._evict()
             self[key] = value
         return value
+
+    def _evict(self) -> None:
+        """Drop the oldest quarter (bounded, amortized O(1) per entry). The threads of a process share the
+        cache: one evicts at a time, a key another thread dropped first is passed over, and a listing cut short
+        by another thread's insert is left to the next miss."""
+        if not _EVICTING.acquire(blocking=False):
+            return
+        try:
+            try:
+                old = list(islice(self, len(self) - LINE_CACHE * 3 // 4))
+            except RuntimeError:  # another thread added an entry meanwhile
+                return
+            for k in old:
+                self.pop(k, None)
+        finally:
+            _EVICTING.release()
 
     def info(self) -> CacheInfo:
         return CacheInfo(self.misses, LINE_CACHE, len(self))

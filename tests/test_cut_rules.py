@@ -87,7 +87,8 @@ def test_language_thresholds_read_each_language_by_the_rule() -> None:
     assert language_thresholds(s, t, langs) == {x: best_threshold(s[langs == x], t[langs == x]) for x in per}
 
 
-@pytest.mark.parametrize("rule", ["median", "smooth:x", "bagged:0", "plateau:-1"])
+@pytest.mark.parametrize("rule", ["median", "smooth:x", "bagged:0", "plateau:-1", "smooth:nan", "plateau:inf", "bagged:inf",
+                                  "bagged:1e12", "bagged:2.5"])
 def test_bad_cut_rules_are_refused_clearly(rule: str) -> None:
     with pytest.raises(ValueError, match="cut rule"):
         parse_cut_rule(rule)

@@ -575,3 +575,47 @@ def test_a_site_category_after_the_last_bar_of_an_english_title_is_no_role() -> 
     other = base | {"id": "b", "title": base["title"] + " | Food & Hospitality"}
     assert extract(other).roles == extract(base).roles
     assert "food" not in extract(other).roles
+
+
+def test_line_caches_are_safe_across_threads(monkeypatch) -> None:
+    """The per-line caches are shared by the threads of one process (`serve` with --cpu-workers 0 prepares
+    batches in request threads while the ingest thread extracts stored postings): threads that fill a full
+    cache at once each get the function's result, never a KeyError or 'dictionary changed size' from two
+    evictions crossing, and the cache stays bounded."""
+    import sys
+    import threading
+
+    from signatures import extract as ex
+
+    monkeypatch.setattr(ex, "LINE_CACHE", 16)
+
+    @ex.line_cache
+    def one(x: str) -> int:
+        return len(x)
+
+    @ex.line_cache
+    def two(x: str, y: str) -> int:
+        return len(x) + len(y)
+
+    errors: list[BaseException] = []
+
+    def run(k: int) -> None:
+        try:
+            for i in range(20000):
+                assert one(f"{k}-{i}") == len(f"{k}-{i}")
+                assert two(f"{k}-{i}", "ab") == len(f"{k}-{i}") + 2
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch all the time: the evictions cross
+    try:
+        threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors, errors[:3]
+    assert one.cache_info().currsize <= 16 + 4 and two.cache_info().currsize <= 16 + 4

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from solr_fixture import clear_core, post_docs
-from test_solr_regroup import NURSE, PILOT, groups, nurse, pilot
+from test_solr_regroup import NURSE, PILOT, eng, groups, nurse, pilot
 
 from service.ingest import Ingestor
 from service.solr import Solr
@@ -149,3 +149,37 @@ def test_a_merge_moves_the_straight_postings_of_the_group_it_empties(solr: Solr)
     assert stored(solr)["c2"] == "s2"
     ing._merge({"s2": "s1"}, {"s2": "s2"})
     assert groups(solr) == {"s1": ("s1", None), "s2": ("s1", "s1"), "c2": ("s1", "s1")}
+
+
+def test_a_copy_of_a_straight_posting_that_just_followed_joins_its_new_group(solr: Solr) -> None:
+    # c1 (straight) followed its signature when s1, its group's head, came back as a pilot job; Solr's search still
+    # shows c1 under s1 until its next soft commit: a service copy of c1 sent meanwhile joins c1's group as it is
+    # now (real-time), not the pilot's
+    Ingestor(solr, commit_within_ms=200).ingest([nurse("s1", 1)])
+    solr.commit()
+    straight(solr, {**nurse("c1", 3), "description": NURSE.upper()})
+    assert stored(solr)["c1"] == "s1"
+    ing = Ingestor(solr, commit_within_ms=600_000)  # nothing it writes becomes searchable by itself
+    ing.ingest([pilot("s1", 1)])
+    sig = solr.get(["c1"], fl="signature")[0]["signature"]
+    assert solr.get(["c1"], fl="dup_group")[0]["dup_group"] == sig
+    (r,) = ing.ingest([nurse("n1", 4)])
+    assert (r.dup_group, r.matched) == (sig, "c1")
+    assert groups(solr) == {"s1": ("s1", None), "c1": (sig, None), "n1": (sig, "c1")}
+
+
+@pytest.mark.parametrize("sketch", ["junk", ""])
+def test_a_member_with_an_unreadable_sketch_follows_and_merges(solr: Solr, sketch: str) -> None:
+    # c1, written straight into Solr by another client, carries an mh_sketch the service cannot decode (junk, an
+    # empty string; or another version's): it has no band keys, it does not fail the group's regroup or merge
+    # (a ValueError: every re-send of the batch failed again)
+    Ingestor(solr, commit_within_ms=200).ingest([nurse("s1", 1), eng("s2", 2)])
+    solr.commit()
+    straight(solr, {**nurse("c1", 3), "description": NURSE.upper(), "mh_sketch": sketch})
+    assert stored(solr)["c1"] == "s1"
+    ing = Ingestor(solr, commit_within_ms=200)
+    (r,) = ing.ingest([pilot("s1", 1)])  # s1's group decided again without its head: c1 follows its signature
+    sig = solr.get(["c1"], fl="signature")[0]["signature"]
+    assert (r.dup_group, groups(solr)["c1"]) == ("s1", (sig, None))
+    ing._merge({sig: "s2"}, {sig: "s2"})  # and a merge moves it
+    assert groups(solr)["c1"] == ("s2", "s2")
