@@ -858,7 +858,10 @@ class Ingestor:
             else:
                 ask.append(i)
         if ask:
-            known = {d["id"]: d for d in self.solr.get([batch[i]["id"] for i in ask], fl="id,content_key_s,dup_group")}
+            # a stale answer cannot misgroup: this only spares extraction, `_decide_and_write` reads each posting's
+            # stored version again and extracts the ones that changed
+            known = {d["id"]: d for d in self.solr.get([batch[i]["id"] for i in ask], fl="id,content_key_s,dup_group",
+                                                       fresh=False)}
             for i in ask:
                 d = known.get(batch[i]["id"])
                 if d is not None and d.get("dup_group") and d.get("content_key_s") == _hex(feats[i]["content"]):
@@ -1044,6 +1047,8 @@ class Ingestor:
         need = {r.id: r for r in recs if r.ex is None and (r.id, r.feats["content"]) not in self._extracted}
         if not need:
             return
+        # fresh: a posting re-sent a moment ago with the same content key may have new dates or source, which the
+        # Verifier reads; a stale answer would verify with the old ones
         got = [d for d in self.solr.get(sorted(need), fl=",".join(VERIFY_FIELDS)) if d["id"] in need]
         for d, ex in zip(got, extract_postings(got), strict=True):
             self._remember(d["id"], need[d["id"]].feats["content"], ex)
