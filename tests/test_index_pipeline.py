@@ -87,6 +87,21 @@ def test_a_batch_re_sending_postings_of_the_write_in_flight_decides_as_after_it(
     assert {d["id"]: d["seen_count"] for d in stored}["n1"] == 2
 
 
+def test_a_posting_re_sent_while_solr_refuses_its_write_in_flight_is_new(solr_url: str) -> None:
+    # batch 2 re-sends p1 while batch 1's write of it is in flight and Solr refuses it: batch 2 took p1's stored
+    # version from that write, so it is decided again once the refusal is known, and p1 is new
+    clear_core(solr_url)
+    ing = Ingestor(Solr(f"{solr_url}/postings"), commit_within_ms=200)
+    first = ing.submit(prepare_batch([{**eng("p1", 1), "salary_i": "abc"}, nurse("n1", 1)]))
+    assert first is not None
+    second = prepare_batch([eng("p1", 1), nurse("n2", 2)])
+    assert ing.submit(second) is None and ing.stats["resent_in_flight"] == 1
+    assert [r.status for r in first.result()] == ["rejected", "new"]
+    again = ing.submit(second)
+    assert again is not None
+    assert [(r.status, r.dup_group) for r in again.result()] == [("new", "p1"), ("duplicate", "n1")]
+
+
 class GoneProxy(CutProxy):
     """Cuts update request `cut_request`, then Solr is gone: every later connection closes unanswered."""
 
