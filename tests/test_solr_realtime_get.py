@@ -10,7 +10,7 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from cut_proxy import CutProxy
+from cut_proxy import CutProxy, _close_header, _read_request
 from solr_fixture import clear_core, soft_commits
 
 from service.solr import Solr
@@ -18,9 +18,11 @@ from service.solr import Solr
 pytestmark = pytest.mark.solr
 
 
-def reads_during_soft_commits(base: str, fresh: bool) -> Iterator[tuple[int, list[str], dict[str, str], dict[str, str]]]:
+def reads_during_soft_commits(base: str, fresh: bool
+                              ) -> Iterator[tuple[int, list[str], dict[str, str], dict[str, str], dict[str, list[str]]]]:
     """Per round while soft commits run: new postings and committed ones moved to another group are written
-    (acknowledged), then read back at once; yields (round, ids read, what was read, what was written last)."""
+    (acknowledged), then read back at once: the last of each alone, then all; yields (round, ids read, what was
+    read, what was written last, the groups read of the two read alone)."""
     clear_core(base)
     solr = Solr(f"{base}/postings")
     old = [f"old{i:05d}" for i in range(1500)]  # committed: read from the searcher, ahead of the recent ids
@@ -32,19 +34,23 @@ def reads_during_soft_commits(base: str, fresh: bool) -> Iterator[tuple[int, lis
             moved = old[(k * 50) % len(old):][:50]
             solr.update([{"id": pid, "dup_group": f"g{k}", "title": "t"} for pid in fresh_ids + moved])
             latest.update(dict.fromkeys(fresh_ids + moved, f"g{k}"))
+            # first one id alone (never a forced reopen): read from the searcher taken at its update-log miss
+            alone = {pid: [d["dup_group"] for d in solr.get([pid], fl="dup_group", fresh=fresh)]
+                     for pid in (fresh_ids[-1], moved[-1])}
             ids = old + [pid for pid in latest if pid.startswith("new")]
             got = {d["id"]: d["dup_group"] for d in solr.get(ids, fl="id,dup_group", fresh=fresh)}
-            yield k, ids, got, latest
+            yield k, ids, got, latest, alone
     assert commits[0] > 0
 
 
 @pytest.mark.parametrize("mode", ["standalone", "cloud"])
 def test_get_sees_every_acknowledged_write_during_soft_commits(request: pytest.FixtureRequest, mode: str) -> None:
     base = request.getfixturevalue("solr_url" if mode == "standalone" else "solr_cloud_url")
-    for k, ids, got, latest in reads_during_soft_commits(base, fresh=True):
+    for k, ids, got, latest, alone in reads_during_soft_commits(base, fresh=True):
         wrong = [pid for pid in ids if got.get(pid) != latest[pid]]
         assert not wrong, f"read {k}: {len(wrong)} acknowledged writes missing or old, e.g. " \
                           f"{[(pid, got.get(pid), latest[pid]) for pid in wrong[:3]]}"
+        assert alone == {pid: [latest[pid]] for pid in alone}, k
 
 
 @pytest.mark.parametrize("mode", ["standalone", "cloud"])
@@ -52,7 +58,7 @@ def test_a_plain_get_always_answers_during_soft_commits(request: pytest.FixtureR
     # Solr 9.10 answers a plain /get of several ids with a 500 (ArrayIndexOutOfBoundsException in
     # DocValuesIteratorCache) when a soft commit lands mid-request: asked again from a fresh searcher
     base = request.getfixturevalue("solr_url" if mode == "standalone" else "solr_cloud_url")
-    for k, ids, got, _ in reads_during_soft_commits(base, fresh=False):
+    for k, ids, got, _, _ in reads_during_soft_commits(base, fresh=False):
         assert got.keys() <= set(ids), k
         assert all(pid in got for pid in ids if pid.startswith("old")), k  # committed before the reads began
 
@@ -63,16 +69,21 @@ class PlainGet500(CutProxy):
     plain_gets = 0
 
     def _handle(self, conn: socket.socket) -> None:
-        peek = conn.recv(65536, socket.MSG_PEEK)
-        if b"/get" in peek.split(b"\r\n", 1)[0] and b"_route_=" not in peek and peek.count(b"id=") > 2:
-            self.plain_gets += 1
-            with conn:
-                body = b'{"error":{"msg":"Index 6 out of bounds for length 6","code":500}}'
-                conn.recv(1 << 20)
+        with conn:
+            req = _read_request(conn)
+            if req is None:
+                return
+            head, body = req
+            if b"/get" in head.split(b"\r\n", 1)[0] and b"_route_=" not in body and body.count(b"id=") > 2:
+                self.plain_gets += 1
+                msg = b'{"error":{"msg":"Index 6 out of bounds for length 6","code":500}}'
                 conn.sendall(b"HTTP/1.1 500 Server Error\r\nContent-Type: application/json\r\nContent-Length: "
-                             + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
-            return
-        super()._handle(conn)
+                             + str(len(msg)).encode() + b"\r\nConnection: close\r\n\r\n" + msg)
+                return
+            with socket.create_connection(self.upstream) as up:
+                up.sendall(_close_header(head) + body)
+                while chunk := up.recv(65536):
+                    conn.sendall(chunk)
 
 
 def test_a_plain_get_that_solr_fails_is_asked_again_fresh(solr_url: str) -> None:
