@@ -8,4 +8,9 @@ class UserError(Exception):
 
 
 class SolrUnavailable(Exception):
-    """Solr could not be reached or timed out; callers may retry later."""
+    """Solr could not be reached or timed out; callers may retry later. `status`: the HTTP status Solr
+    answered (5xx, 429), None when it did not answer."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status

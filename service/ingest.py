@@ -19,8 +19,9 @@ makes them searchable (the window stands in for the not-yet-committed postings).
 `submit` decides a batch while Solr still writes the one before it (one write in flight, a writer thread),
 counting that batch's postings as written (window, boilerplate model); the batch's own write is sent only
 once Solr has answered the one before it, and its results are final only then (`Ticket.result`; `apply`
-waits for them). A batch that re-sends a posting of the write in flight, merges or regroups stored groups,
-or runs on SolrCloud waits for that write first. Several service
+waits for them). A batch that re-sends a posting of the write in flight takes that posting's stored version
+from the write (`Ingestor._stored`); one that merges or regroups stored groups, or runs on SolrCloud, waits
+for that write first. Several service
 processes do not share the window: duplicates racing through different processes within the
 commit delay may open two groups; `jobdedup recompute` merges them.
 
@@ -92,6 +93,7 @@ STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_
             "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
             f"{REV},"
             + ",".join(BLOCK_FIELDS))
+_STATE_FIELDS = tuple(STATE_FL.split(","))
 #: The stored source fields the Verifier's `prepare` reads (extraction, field evidence, date gap).
 VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "posted_at", "first_seen", "lang",
                  "source")
@@ -862,7 +864,10 @@ class Ingestor:
             else:
                 ask.append(i)
         if ask:
-            known = {d["id"]: d for d in self.solr.get([batch[i]["id"] for i in ask], fl="id,content_key_s,dup_group")}
+            # a stale answer cannot misgroup: this only spares extraction, `_decide_and_write` reads each posting's
+            # stored version again and extracts the ones that changed
+            known = {d["id"]: d for d in self.solr.get([batch[i]["id"] for i in ask], fl="id,content_key_s,dup_group",
+                                                       fresh=False)}
             for i in ask:
                 d = known.get(batch[i]["id"])
                 if d is not None and d.get("dup_group") and d.get("content_key_s") == _hex(feats[i]["content"]):
@@ -1048,6 +1053,8 @@ class Ingestor:
         need = {r.id: r for r in recs if r.ex is None and (r.id, r.feats["content"]) not in self._extracted}
         if not need:
             return
+        # fresh: a posting re-sent a moment ago with the same content key may have new dates or source, which the
+        # Verifier reads; a stale answer would verify with the old ones
         got = [d for d in self.solr.get(sorted(need), fl=",".join(VERIFY_FIELDS)) if d["id"] in need]
         for d, ex in zip(got, extract_postings(got), strict=True):
             self._remember(d["id"], need[d["id"]].feats["content"], ex)
@@ -1222,9 +1229,9 @@ class Ingestor:
         """Decide a batch and build its documents (merges and regroups it needs are written now); the batch's
         own write is `_send`'s. Decided while the write before it may still be in flight (`_await`)."""
         ids = [p["id"] for p in batch]
-        self._await(set(ids))  # a re-sent posting's stored version is its newest write
+        self._await(cloud_only=True)
         self._learn_unconfirmed()
-        existing = {d["id"]: d for d in self.solr.get(ids, fl=STATE_FL)}
+        existing = self._stored(ids)
         unchanged = set()
         for i, pid in enumerate(ids):
             old = existing.get(pid)
@@ -1351,6 +1358,20 @@ class Ingestor:
             self._merge(merges, via)
         return _Flight(ids, existing, unchanged, extracted, new_recs, docs, results)
 
+    def _stored(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The stored version (STATE_FL) of each of `ids` Solr holds: a real-time get, except for postings the
+        write in flight re-sends, whose newest version is that write's document (it is settled before the
+        batch being decided is written, and if it fails or Solr refuses part of it, that batch is decided
+        again), so a batch re-sending them need not wait for it."""
+        fl = self._pending
+        sent = {pid: doc for pid, doc in zip(fl.ids, fl.docs, strict=True)} if fl is not None else {}
+        out = {d["id"]: d for d in self.solr.get([pid for pid in ids if pid not in sent], fl=STATE_FL)}
+        for pid in ids:
+            if pid in sent:
+                out[pid] = {k: sent[pid][k] for k in _STATE_FIELDS if k in sent[pid]}
+                self.stats["resent_in_flight"] += 1
+        return out
+
     def _send(self, fl: _Flight) -> None:
         """Send a decided batch's write to Solr (the writer thread) without waiting for it; the window and the
         extraction cache take its postings now, so the next batch is decided with them while Solr writes this
@@ -1368,13 +1389,11 @@ class Ingestor:
         assert fl.future is not None
         return fl.future.result()
 
-    def _await(self, ids: set[str] | None = None) -> None:
-        """Settle the write in flight before the batch being decided reads or writes what it holds: when the
-        batch re-sends one of its postings (`ids`), before merges and regroups (None), and on SolrCloud always
-        (a document's revision and shard follow its stored copy). Raises _Void when that write failed."""
-        fl = self._pending
-        if fl is not None and (ids is None or self.solr.is_cloud() or not ids.isdisjoint(fl.ids)) and \
-                not self._settle():
+    def _await(self, cloud_only: bool = False) -> None:
+        """Settle the write in flight before the batch being decided reads or writes what it holds: before
+        merges and regroups, and on SolrCloud always (`cloud_only`: only there; a document's revision and shard
+        follow its stored copy). Raises _Void when that write failed."""
+        if self._pending is not None and (not cloud_only or self.solr.is_cloud()) and not self._settle():
             raise _Void
 
     def _settle(self) -> bool:

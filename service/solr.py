@@ -12,7 +12,8 @@ are `pysolr.Solr.add` (JSON, `commitWithin`), commits and delete-all are `commit
     per candidate query;
   * real-time get (`/get`): pysolr has no real-time get; ids are sent as one `id=` parameter each
     (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found), with a
-    `_route_` that makes Solr read them from a fresh realtime searcher (`fresh_route`);
+    `_route_` that makes Solr read them from a fresh realtime searcher (`fresh_route`) unless the caller's
+    read cannot be misled by a stale answer (`fresh=False`);
   * versioned deletes routed by `_route_`, many in one request (SolrCloud moves): pysolr's `delete` writes
     XML without `_version_` / `_route_`;
   * the Schema API, `/admin/info/system`, CLUSTERSTATUS and core STATUS: not in pysolr's API (its
@@ -143,7 +144,7 @@ class Solr:
                 raise SolrError(str(exc)) from exc
             status, message = int(m.group(1)), " ".join((m.group(2) or m.group(3) or "").split())[:300]
             if status >= 500 or status == 429:
-                raise SolrUnavailable(f"Solr answered {status}: {message}") from exc
+                raise SolrUnavailable(f"Solr answered {status}: {message}", status) from exc
             if status == 404:
                 raise SolrError(f"Solr answered 404: is the collection {self.collection!r} there?", 404) from exc
             if status in (401, 403):
@@ -174,18 +175,20 @@ class Solr:
         body = orjson.dumps({"params": {"q": "*:*", **params}})
         return self._json(self.pysolr, "post", "select", body=body, headers=_JSON)
 
-    def get(self, ids: Sequence[str], fl: str = "*") -> list[dict[str, Any]]:
+    def get(self, ids: Sequence[str], fl: str = "*", fresh: bool = True) -> list[dict[str, Any]]:
         """Real-time get: the latest version of each id, searchable or not (in SolrCloud, where a posting
         moving to another group's shard is briefly stored twice, the copy written last: the highest REV, a
-        count no shard clock stamps; `_version_` only between copies of one REV, written concurrently)."""
+        count no shard clock stamps; `_version_` only between copies of one REV, written concurrently).
+        `fresh=False`: without forcing a fresh realtime searcher (`fresh_route`), so a posting written a moment
+        before may come back missing or older -- only for reads whose stale answer cannot change a decision."""
         if not ids:
             return []
         if not self.is_cloud():
-            return self._get(ids, fl)
+            return self._get(ids, fl, fresh)
         asked = set(fl.split(","))
         extra = set() if "*" in asked else {"id", "_version_", REV} - asked  # needed to pick, not asked for
         newest: dict[str, dict[str, Any]] = {}
-        for d in self._get(ids, ",".join([fl, *sorted(extra)])):
+        for d in self._get(ids, ",".join([fl, *sorted(extra)]), fresh):
             if d["id"] not in newest or _written(d) > _written(newest[d["id"]]):
                 newest[d["id"]] = d
         return [{k: v for k, v in d.items() if k not in extra} for d in newest.values()] if extra else \
@@ -196,17 +199,28 @@ class Solr:
         posting re-added under a group on another shard is stored twice until its old copy is deleted."""
         return self._get(ids, "id,dup_group,_version_") if ids else []
 
-    def _get(self, ids: Sequence[str], fl: str) -> list[dict[str, Any]]:
-        """/get of `ids` on every shard: each stored copy (one per id, except in SolrCloud mid-move)."""
+    def _get(self, ids: Sequence[str], fl: str, fresh: bool = True) -> list[dict[str, Any]]:
+        """/get of `ids` on every shard: each stored copy (one per id, except in SolrCloud mid-move); `fresh`:
+        from a fresh realtime searcher when there are several ids (one id is read from the searcher taken at
+        its update-log miss, which holds it: see `fresh_route`)."""
         # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes; an empty `ids`
         # (no id) keeps the answer a list even for one id, which Solr would otherwise answer with one
         # {"doc": ...} -- a single copy, whichever shard answered first
-        body: dict[str, Any] = {"id": list(ids), "ids": "", "fl": fl, "wt": "json", "_route_": fresh_route(ids)}
+        body: dict[str, Any] = {"id": list(ids), "ids": "", "fl": fl, "wt": "json"}
+        if fresh and len(ids) > 1:
+            body["_route_"] = fresh_route(ids)
         if self.is_cloud():
             # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
             # every shard sends every id to each of them (uncommitted postings included)
             body["shards"] = ",".join(self.shard_names())
-        res = self._json(self.pysolr, "post", "get", body=urlencode(_pairs(body)).encode("utf-8"), headers=_FORM)
+        try:
+            res = self._json(self.pysolr, "post", "get", body=urlencode(_pairs(body)).encode("utf-8"), headers=_FORM)
+        except SolrUnavailable as exc:
+            # Solr 9.10's plain /get of several ids can fail (500, ArrayIndexOutOfBoundsException in
+            # DocValuesIteratorCache) when a soft commit lands mid-request: asked again from a fresh searcher
+            if fresh or len(ids) < 2 or exc.status != 500:
+                raise
+            return self._get(ids, fl)
         return res.get("response", {}).get("docs", [])
 
     def shard_names(self) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cut_proxy import CutProxy
 from solr_fixture import clear_core
-from test_solr_regroup import assert_every_group_has_its_head, eng, groups, nurse
+from test_solr_regroup import assert_every_group_has_its_head, eng, groups, nurse, pilot
 from test_solr_same_groups import BATCH, dedup_of, partition, stored_groups
 
 from service.cli_index import index_file
@@ -55,6 +55,51 @@ def test_batches_decided_during_writes_group_as_one_at_a_time(clean_solr: str, t
     assert len(results) == len(postings) and {r.status for r in results} <= {"new", "duplicate", "updated"}
     assert ing.stats["writes_overlapped"] == len(tickets) - 1
     assert partition(stored_groups(solr)) == want
+
+
+def test_a_batch_re_sending_postings_of_the_write_in_flight_decides_as_after_it(solr_url: str) -> None:
+    # batch 2 re-sends three postings batch 1 is still writing: one seen again unchanged, one as another job, and
+    # the head of batch 1's engineer group as a nurse (its group decided again): decided without waiting for
+    # batch 1's write (its documents are their stored versions), the same results and postings as one at a time
+    first = [eng("e1", 1), eng("e2", 2, 1), nurse("n1", 3), pilot("p1", 4), eng("e3", 6, 2)]
+    second = [{**nurse("n1", 3), "last_seen": "2026-02-01"}, eng("p1", 7, 1), nurse("e1", 8), nurse("n2", 9)]
+    fl = "id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,first_seen,last_seen,seen_count"
+    got = []
+    for pipelined in (False, True):
+        clear_core(solr_url)
+        solr = Solr(f"{solr_url}/postings")
+        ing = Ingestor(solr, commit_within_ms=200)
+        if pipelined:
+            tickets = [ing.submit(prepare_batch(first)), ing.submit(prepare_batch(second))]
+            assert all(t is not None for t in tickets)
+            results = [r.as_dict() for t in tickets for r in t.result()]  # type: ignore[union-attr]
+            assert ing.stats["resent_in_flight"] == 3
+        else:
+            results = [r.as_dict() for batch in (first, second) for r in ing.ingest(batch)]
+            assert ing.stats["resent_in_flight"] == 0
+        solr.commit()
+        stored = sorted(solr.query({"q": "*:*", "fl": fl, "rows": 100})["response"]["docs"], key=lambda d: d["id"])
+        assert_every_group_has_its_head(groups(solr))
+        got.append((results, stored))
+    assert got[1] == got[0]
+    results, stored = got[0]
+    assert [r["status"] for r in results[len(first):]] == ["updated"] * 3 + ["duplicate"]
+    assert {d["id"]: d["seen_count"] for d in stored}["n1"] == 2
+
+
+def test_a_posting_re_sent_while_solr_refuses_its_write_in_flight_is_new(solr_url: str) -> None:
+    # batch 2 re-sends p1 while batch 1's write of it is in flight and Solr refuses it: batch 2 took p1's stored
+    # version from that write, so it is decided again once the refusal is known, and p1 is new
+    clear_core(solr_url)
+    ing = Ingestor(Solr(f"{solr_url}/postings"), commit_within_ms=200)
+    first = ing.submit(prepare_batch([{**eng("p1", 1), "salary_i": "abc"}, nurse("n1", 1)]))
+    assert first is not None
+    second = prepare_batch([eng("p1", 1), nurse("n2", 2)])
+    assert ing.submit(second) is None and ing.stats["resent_in_flight"] == 1
+    assert [r.status for r in first.result()] == ["rejected", "new"]
+    again = ing.submit(second)
+    assert again is not None
+    assert [(r.status, r.dup_group) for r in again.result()] == [("new", "p1"), ("duplicate", "n1")]
 
 
 class GoneProxy(CutProxy):

@@ -124,10 +124,10 @@ def test_ambiguous_candidates_from_solr_are_verified(clean_solr: str) -> None:
     fetched: list[str] = []
     real_get = solr.get
 
-    def get(ids: list[str], fl: str = "*") -> list[dict]:  # spy on the real call: which fields were read
+    def get(ids: list[str], fl: str = "*", fresh: bool = True) -> list[dict]:  # spy: which fields were read
         if "description" in fl:
             fetched.extend(ids)
-        return real_get(ids, fl=fl)
+        return real_get(ids, fl=fl, fresh=fresh)
 
     solr.get = get  # type: ignore[method-assign]
     results = []
