@@ -1139,15 +1139,42 @@ class Ingestor:
             out.update((d["id"], d["first_seen"]) for d in self.solr.get(ask, fl="id,first_seen") if d.get("first_seen"))
         return out
 
+    def _canonical(self, groups: set[str], rows: Sequence[_Rec], mixed: bool) -> dict[str, str]:
+        """The canonical posting of each of `groups`, what `duplicate_of` names: the posting the group is named
+        after, or for a group named otherwise (by Solr's signature: postings indexed straight into Solr have no
+        head the service chose; possible only when the collection holds such postings, `mixed`) its earliest
+        straight posting, else its earliest member. Read only for groups whose head no row nor the window shows."""
+        out = {g: g for g in groups}
+        ask = sorted(g for g in groups if (r := self.window.recs.get(g)) is None or r.dup_group != g)
+        if not mixed or not ask:
+            return out
+        ask = sorted(set(ask) - {r.id for r in rows if r.dup_group == r.id})
+        heads = {d["id"] for d in self.solr.get(ask, fl="id,dup_group") if d.get("dup_group") == d["id"]} if ask else set()
+        rest = sorted(set(ask) - heads)
+        if not rest:
+            return out
+        ids = set(self.window.members(rest))
+        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", rest), "fl": "id"}, rows=1000):
+            ids.update(d["id"] for d in page)
+        best: dict[str, tuple[bool, str, str]] = {}
+        for d in self.solr.get(sorted(ids), fl="id,dup_group,first_seen,sig_version"):  # as they are now
+            if (g := d.get("dup_group")) in out:
+                key = ("sig_version" in d, d.get("first_seen") or "~", d["id"])
+                best[g] = min(best.get(g, key), key)
+        out.update((g, key[2]) for g, key in best.items())
+        return out
+
     def _assign(self, rows: list[_Rec], npool: int, groups: list[str], res: Mapping[str, Any],
-                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]], done: np.ndarray
-                ) -> tuple[dict[str, Outcome], dict[str, str], dict[str, str]]:
+                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]], done: np.ndarray, mixed: bool
+                ) -> tuple[dict[str, Outcome], dict[str, str], dict[str, str], dict[str, str]]:
         """Groups of the new rows (from npool on): the engine's components joined with the stored groups of
         the pool rows (`groups`), so a posting that duplicates two groups merges them, like dedup's connected
         components. A component with stored groups takes the one whose canonical posting came first; one
         without takes its earliest new posting (or the group of straight-indexed copies of it, `straight`).
-        Rows `done` (decided again: `_redecide`) are left out.
-        Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it)."""
+        Rows `done` (decided again: `_redecide`) are left out. `duplicate_of` names the winner's canonical posting
+        (`_canonical`; `mixed`: the collection holds straight-indexed postings).
+        Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it,
+        stored winner group -> its canonical posting)."""
         n = len(rows)
         (li, lj), (gi, gj) = _chain(res["label"]), _chain(_codes(groups + [f"\x00{r.id}" for r in rows[npool:]]))
         comp = component_labels(np.concatenate([li, gi]), np.concatenate([lj, gj]), n)
@@ -1163,34 +1190,39 @@ class Ingestor:
         out: dict[str, Outcome] = {}
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
+        winners = {c: min(gs, key=lambda g: (heads.get(g) or "~", g)) for c, gs in stored.items() if c in members}
+        canon = self._canonical(set(winners.values()), rows, mixed)
         for c, bs in members.items():
-            gs = stored.get(c)
             head_out: Outcome | None = None
-            if gs:
-                winner = min(gs, key=lambda g: (heads.get(g) or "~", g))
-                for g in gs - {winner}:
+            if c in winners:
+                winner = head = winners[c]
+                for g in stored[c] - {winner}:
                     merges[g], via[g] = winner, ids[bs[0]]
+                head = canon[winner]
             else:
                 w = min(bs, key=lambda b: (int(first_key[b]), b))
-                winner = ids[w]
+                winner = head = ids[w]
                 if winner in straight:  # heads no group yet: join the straight-indexed copies'
-                    winner, matched = straight[ids[w]]
-                    head_out = (winner, matched, 1.0, ["solr_signature"], matched)
+                    winner, head = straight[ids[w]]
+                    head_out = (winner, head, 1.0, ["solr_signature"], head)
                     self.stats["joined_straight"] += 1
             for b in bs:
-                if ids[b] == winner:
+                if ids[b] in (winner, head):
                     out[ids[b]] = (winner, None, None, [], None)
                 elif head_out is not None and b == w:
                     out[ids[b]] = head_out
                 else:
-                    out[ids[b]] = (winner, winner, *row_outcome(res, b, ids))
-        return out, merges, via
+                    out[ids[b]] = (winner, head, *row_outcome(res, b, ids))
+        return out, merges, via, canon
 
-    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str]) -> None:
+    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str], canon: Mapping[str, str] | None = None
+               ) -> None:
         """Move the stored postings of the loser groups (`merges`: loser -> winner) into the winner's group,
         the batch's among them (its write then re-sets the same group), so no failure of that write leaves one
-        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner, why
-        `group_merged`, matched: the new posting that joined the two (`via`)."""
+        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner's (`canon`,
+        default: `_canonical`), why `group_merged`, matched: the new posting that joined the two (`via`)."""
+        if canon is None:
+            canon = self._canonical(set(merges.values()), [], self._straight_exist())
         ids = set(self.window.members(merges))
         searched = sorted({*merges, *self.window.absorbed(merges)})  # earlier merges Solr's search lags behind
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", searched), "fl": "id"},
@@ -1202,9 +1234,10 @@ class Ingestor:
             g = d.get("dup_group")
             if g not in merges:
                 continue
-            w = merges[g]
-            new[d["id"]] = (w, w, None, ["group_merged"], via[g]) if d["id"] == g else \
-                (w, w, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
+            w, head = merges[g], canon.get(merges[g], merges[g])
+            new[d["id"]] = (w, None, None, [], None) if d["id"] == head else \
+                (w, head, None, ["group_merged"], via[g]) if d["id"] == g else \
+                (w, head, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
         # Solr's search sees the move only after the soft-commit delay: the membership reads (`_members`,
         # `_group_members`) ask for the merged groups' postings too until then (RecentWindow.absorbed; from
         # before the write, which may move some and fail), the window's own postings move once it is done
@@ -1307,8 +1340,9 @@ class Ingestor:
                     regrouped.update((pid, o) for pid, o in got.items() if pid not in outcome)
                 else:
                     hot[:] = False
-            straight = {ids[i]: g for i, g in self._straight_groups({i: batch[i] for i in fresh}).items()}
-            decided, merges, via = self._assign(rows, npool, groups, res, first_key, straight, hot)
+            mixed = self._straight_exist()
+            straight = {ids[i]: g for i, g in self._straight_groups({i: batch[i] for i in fresh}, mixed).items()}
+            decided, merges, via, canon = self._assign(rows, npool, groups, res, first_key, straight, hot, mixed)
             outcome.update(decided)
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -1322,9 +1356,10 @@ class Ingestor:
                     old["dup_group"], old.get("duplicate_of"), old.get("dup_score"), list(old.get("dup_why_ss") or []),
                     old.get("dup_match_s"))
                 if group in merges:  # its group was merged into another
-                    group, dup_of, score, why, matched = (merges[group], merges[group], None, ["group_merged"],
-                                                          via[group]) if pid == group else \
-                        (merges[group], merges[group], score, why, matched)
+                    head = canon[merges[group]]
+                    group, dup_of, score, why, matched = (merges[group], None, None, [], None) if pid == head else \
+                        (merges[group], head, None, ["group_merged"], via[group]) if pid == group else \
+                        (merges[group], head, score, why, matched)
             else:
                 group, dup_of, score, why, matched = outcome[pid]
             new_recs[i].dup_group = group
@@ -1348,7 +1383,7 @@ class Ingestor:
                                   why=why, matched=matched))
         if merges:  # before the batch: written after it, a failure between the two would leave the groups
             self._await()  # apart for good (the re-sent batch is unchanged, so never decided again)
-            self._merge(merges, via)
+            self._merge(merges, via, canon)
         return _Flight(ids, existing, unchanged, extracted, new_recs, docs, results)
 
     def _send(self, fl: _Flight) -> None:
@@ -1455,16 +1490,21 @@ class Ingestor:
         self.stats["batches"] += 1
         return results
 
-    def _straight_groups(self, postings: Mapping[int, Mapping[str, Any]]) -> dict[int, tuple[str, str]]:
+    def _straight_exist(self) -> bool:
+        """Whether the collection holds postings indexed straight into Solr (not by the service): only then can a
+        group be named by Solr's signature rather than by a posting (one count query)."""
+        return bool(self.solr.query({"q": "*:*", "fq": _STRAIGHT, "rows": 0})["response"]["numFound"])
+
+    def _straight_groups(self, postings: Mapping[int, Mapping[str, Any]], mixed: bool
+                         ) -> dict[int, tuple[str, str]]:
         """Postings that Solr signs like a searchable posting indexed straight into Solr (without the service,
         so no `sig_version`; its chain named its group): position -> (that group, that posting's id), the
         smallest group when there are several, as the chain's plugin picks. Such a posting is not a MinHash
         candidate (it has no sketch), so a copy would otherwise open a second group."""
         cfg = self.solr.signing()
-        if not postings or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
-            return {}
-        if not self.solr.query({"q": "*:*", "fq": _STRAIGHT, "rows": 0})["response"]["numFound"]:
-            return {}  # none in the collection (the usual case): no signatures to compute
+        if not mixed or not postings or not cfg or not cfg["fields"] or \
+                not cfg["signatureClass"].endswith("TextProfileSignature"):
+            return {}  # none in the collection (`mixed`: the usual case): no signatures to compute
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
                    for i, p in postings.items()}

@@ -183,3 +183,30 @@ def test_a_member_with_an_unreadable_sketch_follows_and_merges(solr: Solr, sketc
     assert (r.dup_group, groups(solr)["c1"]) == ("s1", (sig, None))
     ing._merge({sig: "s2"}, {sig: "s2"})  # and a merge moves it
     assert groups(solr)["c1"] == ("s2", "s2")
+
+
+def assert_duplicate_of_names_a_member(state: dict[str, tuple[str, str | None]]) -> None:
+    """Every `duplicate_of` is a stored posting of the same group (DESIGN.md: the group's canonical posting)."""
+    bad = {pid: (g, d) for pid, (g, d) in state.items() if d is not None and state.get(d, ("", None))[0] != g}
+    assert not bad, bad
+
+
+def test_duplicate_of_names_a_posting_in_a_group_named_by_a_signature(solr: Solr) -> None:
+    # x1, indexed straight into Solr, heads no group the service chose: its group is named by its signature.
+    # Service postings that join that group -- through a copy Solr signs alike, through the stored members, or
+    # by a merge into it -- point at a posting of the group (x1), never at the signature, which is no posting
+    straight(solr, nurse("x1", 1))
+    sig = stored(solr)["x1"]
+    ing = Ingestor(solr, commit_within_ms=200)
+    copy = {"description": "Apply now! " + NURSE, "url": "https://jobs.example/nurse?utm_source=board"}
+    got = ing.ingest([{**nurse("y1", 2), "description": NURSE.upper()}, {**nurse("y2", 3), **copy}])
+    assert [(r.dup_group, r.duplicate_of) for r in got] == [(sig, "x1"), (sig, "x1")]
+    solr.commit()
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([{**nurse("y3", 4), **copy}])  # joins the stored group
+    assert (r.dup_group, r.duplicate_of) == (sig, "x1")
+    Ingestor(solr, commit_within_ms=200).ingest([pilot("p1", 5), {**pilot("p2", 6), "description": PILOT.upper()}])
+    solr.commit()
+    Ingestor(solr, commit_within_ms=200)._merge({"p1": sig}, {"p1": "p1"})
+    state = groups(solr)
+    assert {pid: state[pid] for pid in ("p1", "p2", "y3")} == dict.fromkeys(("p1", "p2", "y3"), (sig, "x1"))
+    assert_duplicate_of_names_a_member(state)
