@@ -48,7 +48,7 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import repeat
@@ -391,32 +391,45 @@ class RecentWindow:
     (band keys above all) belong to one posting, and ~40 one-id sets per posting made up half the objects
     the garbage collector walked in `jobdedup index`. A window posting changes group by `regroup` (or a
     re-`add`), so the group index stays its postings' `dup_group`. The groups this process merged into others
-    lately (`merged`, the last `size` of them) name where Solr's search still shows the moved postings."""
+    lately (`merged`) name where Solr's search still shows the moved postings.
+    Bounds: with `keep` (seconds: how long Solr's search may lag behind a write, ~2x the commit delay) a posting
+    younger than that is not evicted by count -- Solr's search may not show it yet -- up to a hard cap of
+    2x `size`, and a merge is forgotten once older than that; without, the last `size` of each are kept."""
 
-    def __init__(self, size: int = 20000) -> None:
+    def __init__(self, size: int = 20000, keep: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.size = size
+        self.keep = keep
+        self._clock = clock
+        self._at: dict[str, float] = {}  # id -> when added (the order of `recs`)
         self.recs: OrderedDict[str, _Rec] = OrderedDict()
         self.index: dict[str, str | set[str]] = {}
         self.groups: dict[str, str | set[str]] = {}  # dup_group -> its postings in the window
         self._group_of: dict[str, str] = {}  # id -> the group it is filed under in `groups`
         self._merged: OrderedDict[str, str] = OrderedDict()  # loser group -> the group it was merged into
+        self._merged_at: dict[str, float] = {}  # loser group -> when
         self._into: dict[str, set[str]] = {}  # ... and the other way round
 
     def add(self, rec: _Rec) -> None:
         self.remove(rec.id)
-        pid, index = rec.id, self.index
-        self.recs[pid] = rec
+        pid, index, recs = rec.id, self.index, self.recs
+        recs[pid] = rec
+        self._at[pid] = now = self._clock() if self.keep else 0.0
         for k in rec.keys:
             _put(index, k, pid)
         _put(self.groups, rec.dup_group, pid)
         self._group_of[pid] = rec.dup_group
-        while len(self.recs) > self.size:
-            self.remove(next(iter(self.recs)))
+        while len(recs) > self.size:
+            old = next(iter(recs))
+            if self.keep and len(recs) <= 2 * self.size and now - self._at[old] < self.keep:
+                break  # Solr's search may not show it yet
+            self.remove(old)
 
     def remove(self, pid: str) -> None:
         rec = self.recs.pop(pid, None)
         if rec is None:
             return
+        del self._at[pid]
         for k in rec.keys:
             _drop(self.index, k, pid)
         _drop(self.groups, self._group_of.pop(pid), pid)
@@ -449,11 +462,23 @@ class RecentWindow:
         under `loser` until its next soft commit. The window's own postings move with `regroup`."""
         self._forget(loser)
         self._merged[loser] = winner
+        self._merged_at[loser] = self._clock() if self.keep else 0.0
         self._into.setdefault(winner, set()).add(loser)
-        while len(self._merged) > self.size:
-            self._forget(next(iter(self._merged)))
+        self._age_merged()
+
+    def _age_merged(self) -> None:
+        """Forget the merges Solr's search shows by now (older than `keep`; the last 2x `size` at most), or
+        without `keep` all but the last `size`."""
+        merged, now = self._merged, self._clock() if self.keep else 0.0
+        while merged:
+            old = next(iter(merged))
+            if len(merged) <= self.size * (1 + bool(self.keep)) and \
+                    (not self.keep or now - self._merged_at[old] < self.keep):
+                break
+            self._forget(old)
 
     def _forget(self, loser: str) -> None:
+        self._merged_at.pop(loser, None)
         winner = self._merged.pop(loser, None)
         if winner is not None:
             self._into[winner].discard(loser)
@@ -463,6 +488,8 @@ class RecentWindow:
     def absorbed(self, groups: Iterable[str]) -> dict[str, str]:
         """The groups merged lately into one of `groups` (through other merges too), each with that group: a
         search for the members of `groups` also asks for these, and a real-time get tells who moved."""
+        if self.keep and self._merged:
+            self._age_merged()
         out: dict[str, str] = {}
         todo = [(g, g) for g in groups]
         while todo:
@@ -684,7 +711,8 @@ class Ingestor:
                  state: BoilerplateState | None = None, learn_every: int = 1000) -> None:
         self.solr = solr
         self.commit_within_ms = commit_within_ms
-        self.window = RecentWindow(window_size)
+        # what Solr's search may not show yet is kept: ~2x the commit delay
+        self.window = RecentWindow(window_size, keep=2 * commit_within_ms / 1000)
         self.max_text_chars = max_text_chars
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
