@@ -61,7 +61,7 @@ from service import candidates, decision_glue, sketching
 from service.engine import CHAIN_NODES, Verify, date_key, find_groups
 from service.features import FeatureBatch, compute_features
 from service.graph import component_labels
-from service.regroup import drop_old_copies, write_groups
+from service.regroup import Regroup, drop_old_copies, write_groups
 from service.settings import settings
 from service.solr import REV, Solr, SolrError, terms_query
 from service.solr_schema import Schema
@@ -1271,7 +1271,7 @@ class Ingestor:
         # before the write, which may move some and fail), the window's own postings move once it is done
         for loser, winner in merges.items():
             self.window.merged(loser, winner)
-        write_groups(self.solr, new, self.commit_within_ms)
+        self._write_groups(new)
         for pid, (g, *_rest) in new.items():
             self.window.regroup(pid, g)
         self.stats["merged_groups"] += len(merges)
@@ -1657,11 +1657,29 @@ class Ingestor:
         """Write the `moved` stored postings' new group fields (`out`, service.regroup: heads first; SolrCloud:
         re-add, then drop the old copy) and put every stored posting of `recs` in the window with its group."""
         if moved:
-            write_groups(self.solr, {pid: (g, d or "", sc, why, m or "")
-                                     for pid in moved for g, d, sc, why, m in (out[pid],)}, self.commit_within_ms)
+            self._write_groups({pid: (g, d or "", sc, why, m or "") for pid in moved for g, d, sc, why, m in (out[pid],)})
         for r in recs:
             r.dup_group = out[r.id][0]
             self.window.add(r)
+
+    def _write_groups(self, new: Regroup) -> None:
+        """Write postings' new group fields (service.regroup.write_groups). A write cut short may have stored
+        some moves and not others: the window's copies of the postings then take the group Solr holds now
+        (real-time get), or leave the window when Solr cannot tell, so no lookup trusts a group it only guessed."""
+        try:
+            write_groups(self.solr, new, self.commit_within_ms)
+        except BaseException:
+            held = [pid for pid in new if pid in self.window.recs]
+            try:
+                now = {d["id"]: d.get("dup_group") for d in self.solr.get(held, fl="id,dup_group")} if held else {}
+            except Exception:  # Solr gone: the next lookup asks it
+                now = {}
+            for pid in held:
+                if g := now.get(pid):
+                    self.window.regroup(pid, g)
+                else:
+                    self.window.remove(pid)
+            raise
 
     def _redecide(self, groups: set[str], new: Sequence[_Rec], fresh: set[str], skip: frozenset[int]
                   ) -> dict[str, Outcome] | None:
