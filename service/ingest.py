@@ -1354,6 +1354,7 @@ class Ingestor:
         outcome: dict[str, Outcome] = {}
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
+        canon: dict[str, str] = {}  # a merge's winner group -> its canonical posting
         if res is not None:
             # without the verifier the groups are the connected components, whatever the order: nothing to redo
             hot = contested_rows(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
