@@ -87,6 +87,9 @@ BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
 _BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
 _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
 _STRAIGHT = "-sig_version:[* TO *]"  # postings indexed straight into Solr, not by the service
+#: The configset's autoSoftCommit maxTime (solr-config/postings solrconfig.xml): how late Solr's search shows a
+#: write sent without commitWithin.
+AUTO_SOFT_COMMIT_MS = 3000
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
             "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
@@ -712,7 +715,8 @@ class Ingestor:
         self.solr = solr
         self.commit_within_ms = commit_within_ms
         # what Solr's search may not show yet is kept: ~2x the commit delay
-        self.window = RecentWindow(window_size, keep=2 * commit_within_ms / 1000)
+        self.window = RecentWindow(window_size, keep=2 * (commit_within_ms if commit_within_ms > 0 else
+                                                          AUTO_SOFT_COMMIT_MS) / 1000)
         self.max_text_chars = max_text_chars
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
