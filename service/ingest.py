@@ -714,9 +714,10 @@ class Ingestor:
                  state: BoilerplateState | None = None, learn_every: int = 1000) -> None:
         self.solr = solr
         self.commit_within_ms = commit_within_ms
-        # what Solr's search may not show yet is kept: ~2x the commit delay
-        self.window = RecentWindow(window_size, keep=2 * (commit_within_ms if commit_within_ms > 0 else
-                                                          AUTO_SOFT_COMMIT_MS) / 1000)
+        # what Solr's search may not show yet is kept: 2x the commit delay, + 2 s for the new searcher to open
+        # on a loaded machine
+        delay_ms = commit_within_ms if commit_within_ms > 0 else AUTO_SOFT_COMMIT_MS
+        self.window = RecentWindow(window_size, keep=2 * delay_ms / 1000 + 2)
         self.max_text_chars = max_text_chars
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
