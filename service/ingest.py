@@ -49,7 +49,7 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import repeat
@@ -62,7 +62,7 @@ from service import candidates, decision_glue, sketching
 from service.engine import CHAIN_NODES, Verify, date_key, find_groups
 from service.features import FeatureBatch, compute_features
 from service.graph import component_labels
-from service.regroup import drop_old_copies, write_groups
+from service.regroup import Regroup, drop_old_copies, write_groups
 from service.settings import settings
 from service.solr import REV, Solr, SolrError, terms_query
 from service.solr_schema import Schema
@@ -88,6 +88,9 @@ BLOCK_FIELDS = ("employer_key_s", "contact_key_s", "employer_title_key_s")
 _BLOCK_PREFIX = ("e:", "k:", "t:")  # their namespace in the recent window's index
 _SOLR_INTERNAL = ("_version_", "_root_", "_nest_path_", "score")
 _STRAIGHT = "-sig_version:[* TO *]"  # postings indexed straight into Solr, not by the service
+#: The configset's autoSoftCommit maxTime (solr-config/postings solrconfig.xml): how late Solr's search shows a
+#: write sent without commitWithin.
+AUTO_SOFT_COMMIT_MS = 3000
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,99}$")
 STATE_FL = ("id,dup_group,duplicate_of,dup_score,dup_why_ss,dup_match_s,content_key_s,url_key_s,profile_sig,"
             "company_key_s,title_key_s,location_key_s,ntok_i,mh_sketch,first_seen,last_seen,seen_count,sig_version,"
@@ -393,32 +396,45 @@ class RecentWindow:
     (band keys above all) belong to one posting, and ~40 one-id sets per posting made up half the objects
     the garbage collector walked in `jobdedup index`. A window posting changes group by `regroup` (or a
     re-`add`), so the group index stays its postings' `dup_group`. The groups this process merged into others
-    lately (`merged`, the last `size` of them) name where Solr's search still shows the moved postings."""
+    lately (`merged`) name where Solr's search still shows the moved postings.
+    Bounds: with `keep` (seconds: how long Solr's search may lag behind a write, ~2x the commit delay) a posting
+    younger than that is not evicted by count -- Solr's search may not show it yet -- up to a hard cap of
+    2x `size`, and a merge is forgotten once older than that; without, the last `size` of each are kept."""
 
-    def __init__(self, size: int = 20000) -> None:
+    def __init__(self, size: int = 20000, keep: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.size = size
+        self.keep = keep
+        self._clock = clock
+        self._at: dict[str, float] = {}  # id -> when added (the order of `recs`)
         self.recs: OrderedDict[str, _Rec] = OrderedDict()
         self.index: dict[str, str | set[str]] = {}
         self.groups: dict[str, str | set[str]] = {}  # dup_group -> its postings in the window
         self._group_of: dict[str, str] = {}  # id -> the group it is filed under in `groups`
         self._merged: OrderedDict[str, str] = OrderedDict()  # loser group -> the group it was merged into
+        self._merged_at: dict[str, float] = {}  # loser group -> when
         self._into: dict[str, set[str]] = {}  # ... and the other way round
 
     def add(self, rec: _Rec) -> None:
         self.remove(rec.id)
-        pid, index = rec.id, self.index
-        self.recs[pid] = rec
+        pid, index, recs = rec.id, self.index, self.recs
+        recs[pid] = rec
+        self._at[pid] = now = self._clock() if self.keep else 0.0
         for k in rec.keys:
             _put(index, k, pid)
         _put(self.groups, rec.dup_group, pid)
         self._group_of[pid] = rec.dup_group
-        while len(self.recs) > self.size:
-            self.remove(next(iter(self.recs)))
+        while len(recs) > self.size:
+            old = next(iter(recs))
+            if self.keep and len(recs) <= 2 * self.size and now - self._at[old] < self.keep:
+                break  # Solr's search may not show it yet
+            self.remove(old)
 
     def remove(self, pid: str) -> None:
         rec = self.recs.pop(pid, None)
         if rec is None:
             return
+        del self._at[pid]
         for k in rec.keys:
             _drop(self.index, k, pid)
         _drop(self.groups, self._group_of.pop(pid), pid)
@@ -451,11 +467,23 @@ class RecentWindow:
         under `loser` until its next soft commit. The window's own postings move with `regroup`."""
         self._forget(loser)
         self._merged[loser] = winner
+        self._merged_at[loser] = self._clock() if self.keep else 0.0
         self._into.setdefault(winner, set()).add(loser)
-        while len(self._merged) > self.size:
-            self._forget(next(iter(self._merged)))
+        self._age_merged()
+
+    def _age_merged(self) -> None:
+        """Forget the merges Solr's search shows by now (older than `keep`; the last 2x `size` at most), or
+        without `keep` all but the last `size`."""
+        merged, now = self._merged, self._clock() if self.keep else 0.0
+        while merged:
+            old = next(iter(merged))
+            if len(merged) <= self.size * (1 + bool(self.keep)) and \
+                    (not self.keep or now - self._merged_at[old] < self.keep):
+                break
+            self._forget(old)
 
     def _forget(self, loser: str) -> None:
+        self._merged_at.pop(loser, None)
         winner = self._merged.pop(loser, None)
         if winner is not None:
             self._into[winner].discard(loser)
@@ -465,6 +493,8 @@ class RecentWindow:
     def absorbed(self, groups: Iterable[str]) -> dict[str, str]:
         """The groups merged lately into one of `groups` (through other merges too), each with that group: a
         search for the members of `groups` also asks for these, and a real-time get tells who moved."""
+        if self.keep and self._merged:
+            self._age_merged()
         out: dict[str, str] = {}
         todo = [(g, g) for g in groups]
         while todo:
@@ -686,7 +716,10 @@ class Ingestor:
                  state: BoilerplateState | None = None, learn_every: int = 1000) -> None:
         self.solr = solr
         self.commit_within_ms = commit_within_ms
-        self.window = RecentWindow(window_size)
+        # what Solr's search may not show yet is kept: 2x the commit delay, + 2 s for the new searcher to open
+        # on a loaded machine
+        delay_ms = commit_within_ms if commit_within_ms > 0 else AUTO_SOFT_COMMIT_MS
+        self.window = RecentWindow(window_size, keep=2 * delay_ms / 1000 + 2)
         self.max_text_chars = max_text_chars
         self.max_candidates = max_candidates
         self.lock = threading.Lock()
@@ -1146,15 +1179,42 @@ class Ingestor:
             out.update((d["id"], d["first_seen"]) for d in self.solr.get(ask, fl="id,first_seen") if d.get("first_seen"))
         return out
 
+    def _canonical(self, groups: set[str], rows: Sequence[_Rec], mixed: bool) -> dict[str, str]:
+        """The canonical posting of each of `groups`, what `duplicate_of` names: the posting the group is named
+        after, or for a group named otherwise (by Solr's signature: postings indexed straight into Solr have no
+        head the service chose; possible only when the collection holds such postings, `mixed`) its earliest
+        straight posting, else its earliest member. Read only for groups whose head no row nor the window shows."""
+        out = {g: g for g in groups}
+        ask = sorted(g for g in groups if (r := self.window.recs.get(g)) is None or r.dup_group != g)
+        if not mixed or not ask:
+            return out
+        ask = sorted(set(ask) - {r.id for r in rows if r.dup_group == r.id})
+        heads = {d["id"] for d in self.solr.get(ask, fl="id,dup_group") if d.get("dup_group") == d["id"]} if ask else set()
+        rest = sorted(set(ask) - heads)
+        if not rest:
+            return out
+        ids = set(self.window.members(rest))
+        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", rest), "fl": "id"}, rows=1000):
+            ids.update(d["id"] for d in page)
+        best: dict[str, tuple[bool, str, str]] = {}
+        for d in self.solr.get(sorted(ids), fl="id,dup_group,first_seen,sig_version"):  # as they are now
+            if (g := d.get("dup_group")) in out:
+                key = ("sig_version" in d, d.get("first_seen") or "~", d["id"])
+                best[g] = min(best.get(g, key), key)
+        out.update((g, key[2]) for g, key in best.items())
+        return out
+
     def _assign(self, rows: list[_Rec], npool: int, groups: list[str], res: Mapping[str, Any],
-                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]], done: np.ndarray
-                ) -> tuple[dict[str, Outcome], dict[str, str], dict[str, str]]:
+                first_key: np.ndarray, straight: Mapping[str, tuple[str, str]], done: np.ndarray, mixed: bool
+                ) -> tuple[dict[str, Outcome], dict[str, str], dict[str, str], dict[str, str]]:
         """Groups of the new rows (from npool on): the engine's components joined with the stored groups of
         the pool rows (`groups`), so a posting that duplicates two groups merges them, like dedup's connected
         components. A component with stored groups takes the one whose canonical posting came first; one
         without takes its earliest new posting (or the group of straight-indexed copies of it, `straight`).
-        Rows `done` (decided again: `_redecide`) are left out.
-        Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it)."""
+        Rows `done` (decided again: `_redecide`) are left out. `duplicate_of` names the winner's canonical posting
+        (`_canonical`; `mixed`: the collection holds straight-indexed postings).
+        Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it,
+        stored winner group -> its canonical posting)."""
         n = len(rows)
         (li, lj), (gi, gj) = _chain(res["label"]), _chain(_codes(groups + [f"\x00{r.id}" for r in rows[npool:]]))
         comp = component_labels(np.concatenate([li, gi]), np.concatenate([lj, gj]), n)
@@ -1170,34 +1230,39 @@ class Ingestor:
         out: dict[str, Outcome] = {}
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
+        winners = {c: min(gs, key=lambda g: (heads.get(g) or "~", g)) for c, gs in stored.items() if c in members}
+        canon = self._canonical(set(winners.values()), rows, mixed)
         for c, bs in members.items():
-            gs = stored.get(c)
             head_out: Outcome | None = None
-            if gs:
-                winner = min(gs, key=lambda g: (heads.get(g) or "~", g))
-                for g in gs - {winner}:
+            if c in winners:
+                winner = head = winners[c]
+                for g in stored[c] - {winner}:
                     merges[g], via[g] = winner, ids[bs[0]]
+                head = canon[winner]
             else:
                 w = min(bs, key=lambda b: (int(first_key[b]), b))
-                winner = ids[w]
+                winner = head = ids[w]
                 if winner in straight:  # heads no group yet: join the straight-indexed copies'
-                    winner, matched = straight[ids[w]]
-                    head_out = (winner, matched, 1.0, ["solr_signature"], matched)
+                    winner, head = straight[ids[w]]
+                    head_out = (winner, head, 1.0, ["solr_signature"], head)
                     self.stats["joined_straight"] += 1
             for b in bs:
-                if ids[b] == winner:
+                if ids[b] in (winner, head):
                     out[ids[b]] = (winner, None, None, [], None)
                 elif head_out is not None and b == w:
                     out[ids[b]] = head_out
                 else:
-                    out[ids[b]] = (winner, winner, *row_outcome(res, b, ids))
-        return out, merges, via
+                    out[ids[b]] = (winner, head, *row_outcome(res, b, ids))
+        return out, merges, via, canon
 
-    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str]) -> None:
+    def _merge(self, merges: Mapping[str, str], via: Mapping[str, str], canon: Mapping[str, str] | None = None
+               ) -> None:
         """Move the stored postings of the loser groups (`merges`: loser -> winner) into the winner's group,
         the batch's among them (its write then re-sets the same group), so no failure of that write leaves one
-        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner, why
-        `group_merged`, matched: the new posting that joined the two (`via`)."""
+        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner's (`canon`,
+        default: `_canonical`), why `group_merged`, matched: the new posting that joined the two (`via`)."""
+        if canon is None:
+            canon = self._canonical(set(merges.values()), [], self._straight_exist())
         ids = set(self.window.members(merges))
         searched = sorted({*merges, *self.window.absorbed(merges)})  # earlier merges Solr's search lags behind
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", searched), "fl": "id"},
@@ -1209,15 +1274,16 @@ class Ingestor:
             g = d.get("dup_group")
             if g not in merges:
                 continue
-            w = merges[g]
-            new[d["id"]] = (w, w, None, ["group_merged"], via[g]) if d["id"] == g else \
-                (w, w, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
+            w, head = merges[g], canon.get(merges[g], merges[g])
+            new[d["id"]] = (w, None, None, [], None) if d["id"] == head else \
+                (w, head, None, ["group_merged"], via[g]) if d["id"] == g else \
+                (w, head, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
         # Solr's search sees the move only after the soft-commit delay: the membership reads (`_members`,
         # `_group_members`) ask for the merged groups' postings too until then (RecentWindow.absorbed; from
         # before the write, which may move some and fail), the window's own postings move once it is done
         for loser, winner in merges.items():
             self.window.merged(loser, winner)
-        write_groups(self.solr, new, self.commit_within_ms)
+        self._write_groups(new)
         for pid, (g, *_rest) in new.items():
             self.window.regroup(pid, g)
         self.stats["merged_groups"] += len(merges)
@@ -1300,6 +1366,7 @@ class Ingestor:
         outcome: dict[str, Outcome] = {}
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
+        canon: dict[str, str] = {}  # a merge's winner group -> its canonical posting
         if res is not None:
             # without the verifier the groups are the connected components, whatever the order: nothing to redo
             hot = contested_rows(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
@@ -1314,8 +1381,9 @@ class Ingestor:
                     regrouped.update((pid, o) for pid, o in got.items() if pid not in outcome)
                 else:
                     hot[:] = False
-            straight = {ids[i]: g for i, g in self._straight_groups({i: batch[i] for i in fresh}).items()}
-            decided, merges, via = self._assign(rows, npool, groups, res, first_key, straight, hot)
+            mixed = self._straight_exist()
+            straight = {ids[i]: g for i, g in self._straight_groups({i: batch[i] for i in fresh}, mixed).items()}
+            decided, merges, via, canon = self._assign(rows, npool, groups, res, first_key, straight, hot, mixed)
             outcome.update(decided)
         docs: list[dict[str, Any]] = []
         results: list[Result] = []
@@ -1329,9 +1397,10 @@ class Ingestor:
                     old["dup_group"], old.get("duplicate_of"), old.get("dup_score"), list(old.get("dup_why_ss") or []),
                     old.get("dup_match_s"))
                 if group in merges:  # its group was merged into another
-                    group, dup_of, score, why, matched = (merges[group], merges[group], None, ["group_merged"],
-                                                          via[group]) if pid == group else \
-                        (merges[group], merges[group], score, why, matched)
+                    head = canon[merges[group]]
+                    group, dup_of, score, why, matched = (merges[group], None, None, [], None) if pid == head else \
+                        (merges[group], head, None, ["group_merged"], via[group]) if pid == group else \
+                        (merges[group], head, score, why, matched)
             else:
                 group, dup_of, score, why, matched = outcome[pid]
             new_recs[i].dup_group = group
@@ -1355,7 +1424,7 @@ class Ingestor:
                                   why=why, matched=matched))
         if merges:  # before the batch: written after it, a failure between the two would leave the groups
             self._await()  # apart for good (the re-sent batch is unchanged, so never decided again)
-            self._merge(merges, via)
+            self._merge(merges, via, canon)
         return _Flight(ids, existing, unchanged, extracted, new_recs, docs, results)
 
     def _stored(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -1474,16 +1543,21 @@ class Ingestor:
         self.stats["batches"] += 1
         return results
 
-    def _straight_groups(self, postings: Mapping[int, Mapping[str, Any]]) -> dict[int, tuple[str, str]]:
+    def _straight_exist(self) -> bool:
+        """Whether the collection holds postings indexed straight into Solr (not by the service): only then can a
+        group be named by Solr's signature rather than by a posting (one count query)."""
+        return bool(self.solr.query({"q": "*:*", "fq": _STRAIGHT, "rows": 0})["response"]["numFound"])
+
+    def _straight_groups(self, postings: Mapping[int, Mapping[str, Any]], mixed: bool
+                         ) -> dict[int, tuple[str, str]]:
         """Postings that Solr signs like a searchable posting indexed straight into Solr (without the service,
         so no `sig_version`; its chain named its group): position -> (that group, that posting's id), the
         smallest group when there are several, as the chain's plugin picks. Such a posting is not a MinHash
         candidate (it has no sketch), so a copy would otherwise open a second group."""
         cfg = self.solr.signing()
-        if not postings or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
-            return {}
-        if not self.solr.query({"q": "*:*", "fq": _STRAIGHT, "rows": 0})["response"]["numFound"]:
-            return {}  # none in the collection (the usual case): no signatures to compute
+        if not mixed or not postings or not cfg or not cfg["fields"] or \
+                not cfg["signatureClass"].endswith("TextProfileSignature"):
+            return {}  # none in the collection (`mixed`: the usual case): no signatures to compute
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
                    for i, p in postings.items()}
@@ -1608,11 +1682,29 @@ class Ingestor:
         """Write the `moved` stored postings' new group fields (`out`, service.regroup: heads first; SolrCloud:
         re-add, then drop the old copy) and put every stored posting of `recs` in the window with its group."""
         if moved:
-            write_groups(self.solr, {pid: (g, d or "", sc, why, m or "")
-                                     for pid in moved for g, d, sc, why, m in (out[pid],)}, self.commit_within_ms)
+            self._write_groups({pid: (g, d or "", sc, why, m or "") for pid in moved for g, d, sc, why, m in (out[pid],)})
         for r in recs:
             r.dup_group = out[r.id][0]
             self.window.add(r)
+
+    def _write_groups(self, new: Regroup) -> None:
+        """Write postings' new group fields (service.regroup.write_groups). A write cut short may have stored
+        some moves and not others: the window's copies of the postings then take the group Solr holds now
+        (real-time get), or leave the window when Solr cannot tell, so no lookup trusts a group it only guessed."""
+        try:
+            write_groups(self.solr, new, self.commit_within_ms)
+        except BaseException:
+            held = [pid for pid in new if pid in self.window.recs]
+            try:
+                now = {d["id"]: d.get("dup_group") for d in self.solr.get(held, fl="id,dup_group")} if held else {}
+            except Exception:  # Solr gone: the next lookup asks it
+                now = {}
+            for pid in held:
+                if g := now.get(pid):
+                    self.window.regroup(pid, g)
+                else:
+                    self.window.remove(pid)
+            raise
 
     def _redecide(self, groups: set[str], new: Sequence[_Rec], fresh: set[str], skip: frozenset[int]
                   ) -> dict[str, Outcome] | None:

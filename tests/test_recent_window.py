@@ -122,3 +122,36 @@ def test_absorbed_groups_follow_the_last_merges(merges: list[tuple[str, str]], s
         got = w.absorbed([g])
         got.pop(g, None)  # a cycle of merges leads back (never in the service: a loser's postings all move)
         assert got == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(IDS), st.sampled_from(IDS), st.floats(0, 3)), max_size=40),
+       st.integers(1, 4))
+def test_window_keeps_what_solr_may_not_show_yet(steps: list[tuple[str, str, float]], size: int) -> None:
+    """With `keep`: a posting added less than `keep` seconds ago is not evicted by count (Solr's search may not
+    show it yet) up to a hard cap of 2x size; older ones go by count as before. A merge is remembered exactly
+    while younger than `keep` (and among the last 2x size)."""
+    now = [0.0]
+    keep = 2.0
+    w = RecentWindow(size, keep=keep, clock=lambda: now[0])
+    held: dict[str, float] = {}  # id -> when added, oldest first
+    merges: dict[str, tuple[str, float]] = {}  # loser -> (winner, when), oldest first
+    for pid, other, dt in steps:
+        now[0] += dt
+        w.add(_rec(pid, [pid]))
+        held.pop(pid, None)
+        held[pid] = now[0]
+        while len(held) > size and (len(held) > 2 * size or now[0] - next(iter(held.values())) >= keep):
+            held.pop(next(iter(held)))
+        assert list(w.recs) == list(held)
+        times = list(held.values())
+        assert len(times) <= 2 * size and all(now[0] - t < keep for t in times[:max(0, len(times) - size)])
+        if pid != other:
+            w.merged(pid, other)
+            merges.pop(pid, None)
+            merges[pid] = (other, now[0])
+            while len(merges) > 2 * size:
+                merges.pop(next(iter(merges)))
+        young = {loser: winner for loser, (winner, t) in merges.items() if now[0] - t < keep}
+        w.absorbed(IDS)  # (chains of merges: test_absorbed_groups_follow_the_last_merges)
+        assert dict(w._merged) == young

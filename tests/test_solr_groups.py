@@ -49,6 +49,12 @@ def straight(solr: Solr, *postings: dict) -> None:
     post_docs(base, list(postings))
 
 
+def assert_duplicate_of_names_a_member(state: dict[str, tuple[str, str | None]]) -> None:
+    """Every `duplicate_of` is a stored posting of the same group (DESIGN.md: the group's canonical posting)."""
+    bad = {pid: (g, d) for pid, (g, d) in state.items() if d is not None and state.get(d, ("", None))[0] != g}
+    assert not bad, bad
+
+
 def test_service_first_then_straight_copy(solr: Solr) -> None:
     ing = Ingestor(solr, commit_within_ms=200)
     assert [r.dup_group for r in ing.ingest([nurse("s1", 1), pilot("s2", 1)])] == ["s1", "s2"]
@@ -61,6 +67,7 @@ def test_service_first_then_straight_copy(solr: Solr) -> None:
     # later service copies agree with the chain too
     (r,) = Ingestor(solr, commit_within_ms=200).ingest([{**nurse("s3", 4), "description": "Apply now! " + NURSE}])
     assert r.dup_group == "s1" and r.status == "duplicate"
+    assert_duplicate_of_names_a_member(groups(solr))
 
 
 def test_straight_first_then_service_copy(solr: Solr) -> None:
@@ -85,6 +92,7 @@ def test_straight_first_then_service_copy(solr: Solr) -> None:
     # a re-send of the straight posting itself through the service keeps its group
     (r3,) = Ingestor(solr, commit_within_ms=200).ingest([nurse("x1", 1)])
     assert r3.dup_group == group
+    assert_duplicate_of_names_a_member(groups(solr))
 
 
 def test_postings_without_text_are_not_joined(solr: Solr) -> None:
@@ -122,6 +130,7 @@ def test_straight_copy_follows_its_group_when_the_head_leaves(solr: Solr) -> Non
     assert groups(solr) == {"s1": ("s1", None), "s2": ("s2", None), "c1": ("s2", "s2")}
     c1 = solr.get(["c1"], fl="dup_why_ss,dup_match_s")[0]
     assert (c1.get("dup_why_ss"), c1.get("dup_match_s")) == (["solr_signature"], "s2")
+    assert_duplicate_of_names_a_member(groups(solr))
 
 
 def test_straight_copy_left_alone_takes_the_chains_group_when_the_head_leaves(solr: Solr) -> None:
@@ -137,6 +146,7 @@ def test_straight_copy_left_alone_takes_the_chains_group_when_the_head_leaves(so
     assert groups(solr) == {"s1": ("s1", None), "c1": (sig, None)}
     straight(solr, {**nurse("c2", 4), "title": "registered nurse"})
     assert stored(solr) == {"s1": "s1", "c1": sig, "c2": sig}
+    assert_duplicate_of_names_a_member(groups(solr))
 
 
 def test_a_merge_moves_the_straight_postings_of_the_group_it_empties(solr: Solr) -> None:
@@ -149,6 +159,7 @@ def test_a_merge_moves_the_straight_postings_of_the_group_it_empties(solr: Solr)
     assert stored(solr)["c2"] == "s2"
     ing._merge({"s2": "s1"}, {"s2": "s2"})
     assert groups(solr) == {"s1": ("s1", None), "s2": ("s1", "s1"), "c2": ("s1", "s1")}
+    assert_duplicate_of_names_a_member(groups(solr))
 
 
 def test_a_copy_of_a_straight_posting_that_just_followed_joins_its_new_group(solr: Solr) -> None:
@@ -166,6 +177,7 @@ def test_a_copy_of_a_straight_posting_that_just_followed_joins_its_new_group(sol
     (r,) = ing.ingest([nurse("n1", 4)])
     assert (r.dup_group, r.matched) == (sig, "c1")
     assert groups(solr) == {"s1": ("s1", None), "c1": (sig, None), "n1": (sig, "c1")}
+    assert_duplicate_of_names_a_member(groups(solr))
 
 
 @pytest.mark.parametrize("sketch", ["junk", ""])
@@ -183,3 +195,25 @@ def test_a_member_with_an_unreadable_sketch_follows_and_merges(solr: Solr, sketc
     assert (r.dup_group, groups(solr)["c1"]) == ("s1", (sig, None))
     ing._merge({sig: "s2"}, {sig: "s2"})  # and a merge moves it
     assert groups(solr)["c1"] == ("s2", "s2")
+    assert_duplicate_of_names_a_member(groups(solr))
+
+
+def test_duplicate_of_names_a_posting_in_a_group_named_by_a_signature(solr: Solr) -> None:
+    # x1, indexed straight into Solr, heads no group the service chose: its group is named by its signature.
+    # Service postings that join that group -- through a copy Solr signs alike, through the stored members, or
+    # by a merge into it -- point at a posting of the group (x1), never at the signature, which is no posting
+    straight(solr, nurse("x1", 1))
+    sig = stored(solr)["x1"]
+    ing = Ingestor(solr, commit_within_ms=200)
+    copy = {"description": "Apply now! " + NURSE, "url": "https://jobs.example/nurse?utm_source=board"}
+    got = ing.ingest([{**nurse("y1", 2), "description": NURSE.upper()}, {**nurse("y2", 3), **copy}])
+    assert [(r.dup_group, r.duplicate_of) for r in got] == [(sig, "x1"), (sig, "x1")]
+    solr.commit()
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([{**nurse("y3", 4), **copy}])  # joins the stored group
+    assert (r.dup_group, r.duplicate_of) == (sig, "x1")
+    Ingestor(solr, commit_within_ms=200).ingest([pilot("p1", 5), {**pilot("p2", 6), "description": PILOT.upper()}])
+    solr.commit()
+    Ingestor(solr, commit_within_ms=200)._merge({"p1": sig}, {"p1": "p1"})
+    state = groups(solr)
+    assert {pid: state[pid] for pid in ("p1", "p2", "y3")} == dict.fromkeys(("p1", "p2", "y3"), (sig, "x1"))
+    assert_duplicate_of_names_a_member(state)

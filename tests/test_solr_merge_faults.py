@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from solr_fixture import clear_core
-from test_solr_regroup import assert_every_group_has_its_head, eng, groups
+from test_solr_regroup import assert_every_group_has_its_head, eng, groups, nurse, solr  # noqa: F401  (fixture)
 
 from service.errors import SolrUnavailable
 from service.ingest import Ingestor, prepare_batch
@@ -40,11 +40,11 @@ class FailingSolr(Solr):
 def two_groups(url: str) -> None:
     """Two stored groups of copies that should be one: two processes wrote them within Solr's commit
     delay, so neither saw the other's (a1 + a2: heads a1; c1 + c2 + c3: head c1)."""
-    solr = Solr(url)
-    Ingestor(solr, commit_within_ms=60_000).ingest([eng("a1", 1), eng("a2", 3, 1)])
-    Ingestor(solr, commit_within_ms=60_000).ingest([eng("c1", 2), eng("c2", 4, 1), eng("c3", 5, 2)])
-    solr.commit()
-    state = groups(solr)
+    core = Solr(url)
+    Ingestor(core, commit_within_ms=60_000).ingest([eng("a1", 1), eng("a2", 3, 1)])
+    Ingestor(core, commit_within_ms=60_000).ingest([eng("c1", 2), eng("c2", 4, 1), eng("c3", 5, 2)])
+    core.commit()
+    state = groups(core)
     assert {g for g, _ in state.values()} == {"a1", "c1"}, state
 
 
@@ -105,3 +105,25 @@ def test_refused_only_bridge_leaves_every_head(solr_url: str) -> None:
     state = groups(Solr(url))
     assert sorted(state) == ["a1", "a2", "c1", "c2", "c3"]
     assert_every_group_has_its_head(state)
+
+
+@pytest.mark.parametrize("m", [1, 2])
+@pytest.mark.parametrize("how", ["merge", "regroup"])
+def test_a_group_write_cut_short_leaves_the_window_in_step(solr: Solr, how: str, m: int) -> None:  # noqa: F811
+    # this process wrote c1 + c2 + c3 (its window holds them); a merge of c1's group into a1's (a copy of both
+    # arrives) or its regroup (its head c1 comes back as another job) stores m moves and fails: the window
+    # must not go on showing the moved postings in their old group -- its membership reads trust it over Solr
+    url = f"{solr.base}/postings"
+    spy = FailingSolr(url)
+    ing = Ingestor(spy, commit_within_ms=60_000)
+    ing.ingest([eng("c1", 2), eng("c2", 4, 1), eng("c3", 5, 2)])
+    if how == "merge":  # another process's group of copies, written meanwhile
+        Ingestor(Solr(url), commit_within_ms=60_000).ingest([eng("a1", 1), eng("a2", 3, 1)])
+    spy.commit()
+    spy.k, spy.m = spy.calls, m  # the next update request (the move's) stores m postings, then fails
+    with pytest.raises(SolrUnavailable, match=f"request {spy.k} failed"):
+        ing.ingest([eng("b1", 6, 2), eng("b2", 7, 1)] if how == "merge" else [nurse("c1", 2)])
+    now = {d["id"]: d["dup_group"] for d in spy.get(["a1", "a2", "c1", "c2", "c3"], fl="id,dup_group")}
+    assert {now["c2"], now["c3"]} != {"c1"} and now["c1"] == "c1", now  # cut short: moves stored, c1 not moved
+    for g in set(now.values()):
+        assert set(ing._members({g}) or {}) == {pid for pid, h in now.items() if h == g}, g

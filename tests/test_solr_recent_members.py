@@ -132,3 +132,16 @@ def test_a_merge_right_after_a_merge(solr: Solr) -> None:  # noqa: F811
     state = groups(solr)
     assert {pid for pid, (g, _) in state.items() if g == gc} == every
     assert_every_group_has_its_head(state)
+
+
+def test_the_window_keeps_writes_solr_does_not_show_yet(solr: Solr) -> None:  # noqa: F811
+    # more postings written within the commit delay than the window holds by count: the first is not pushed out
+    # of it (Solr's search does not show it yet), so a copy of it still finds it
+    from test_solr_regroup import nurse
+
+    ing = Ingestor(solr, commit_within_ms=LATE, window_size=10)
+    (x,) = ing.ingest([nurse("x", 1)])
+    ing.ingest(postings(40)[:15])
+    assert solr.is_cloud() or solr.count("id:x") == 0
+    (y,) = ing.ingest([{**nurse("y", 2), "description": "Apply now! " + nurse("y", 2)["description"]}])
+    assert (y.dup_group, y.duplicate_of) == ("x", "x")
