@@ -64,8 +64,8 @@ _LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#]*|[0-9]+[a-z][a-z0-9]*")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 #: Specialty words that say the same (general vocabulary, not one employer's): a region is 区域 / 地区 / 大区
 #: (区域负责人 = 地区经理: one regional head, the level head re-worded), overseas is 海外 / 国际, customer
-#: service is 客服 / 客户服务 / 客户支持.
-_SPEC_SYNONYMS = {"地区": "区域", "大区": "区域", "国际": "海外", "客户服务": "客服", "客户支持": "客服"}
+#: service is 客服 / 客户服务 / 客户支持, an exchange's liquidity desk is its market making (流动性开发 = 做市开发).
+_SPEC_SYNONYMS = {"地区": "区域", "大区": "区域", "国际": "海外", "客户服务": "客服", "客户支持": "客服", "流动性": "做市"}
 _SPEC_SYNONYM_RE = re.compile("|".join(sorted(_SPEC_SYNONYMS, key=len, reverse=True)))
 
 
@@ -149,14 +149,20 @@ _PLACE_WORD_RE = re.compile(_LOC_HINT_RE.pattern + r"|海外|国内|全球|全�
 _RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
 #: A role line's label alone ("岗位", "职位名称"), or a count of jobs ("多岗位": several positions): names no role.
 _LABEL_RE = re.compile(r"(?:招聘|急招)?(?:多个?|多個|若干|各类?|各類|其他|其它|核心)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title|"
-                       r"联系方式|聯繫方式|全职|全職|兼职|兼職")
+                       r"联系方式|聯繫方式|全职|全職|兼职|兼職|"
+                       # a person of no particular job: 寻找队友 (looking for teammates), 诚邀小伙伴, 招募人才
+                       r"(?:小)?(?:队友|伙伴)(?:们)?|人才|同学|成员|你")
+#: A role name's trailing "job description" word: "QA/Test JD" names QA / Test, "前端岗位职责" the front end.
+_JD_ENDS = ("jd", "职位描述", "岗位描述", "岗位职责", "职位职责", "职位要求", "岗位要求")
+_JD_TAIL_RE = re.compile(r"\s*(?:\bjd|" + "|".join(_JD_ENDS[1:]) + ")$")
 _HAN_GAP_RE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
-_HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|寻找|招")
+_HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|聘请|寻找|招")
 
 
 def _split_names(name: str) -> list[str]:
     """One role read as several when it is several: names run into one at a seniority word or a hiring verb
-    (跨链专家高级跨链工程师, 量化研究员 急招合约开发工程师), or words between spaces that each end in a role word."""
+    (跨链专家高级跨链工程师, 量化研究员 急招合约开发工程师), or words between spaces that each end in a role word; a
+    label word before a name is none of it (核心岗位 CTO技术总监)."""
     from signatures.extract import _looks_like_role
 
     parts = [p.strip() for x in _RUN_ON_RE.split(name) for p in _HIRE_VERB_RE.split(x)]
@@ -168,6 +174,8 @@ def _split_names(name: str) -> list[str]:
     out = []
     for p in filter(None, parts):
         words = p.split(" ")
+        if len(words) >= 2 and _LABEL_RE.fullmatch(words[0]):
+            p, words = " ".join(words[1:]), words[1:]
         out.extend(words if len(words) >= 2 and all(_looks_like_role(w, "zh") and _HAN_RE.search(w) for w in words)
                    else [p])
     return out
@@ -212,18 +220,26 @@ def _whole_title_role(title: str, name: str) -> str:
 
 
 def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], employers: frozenset[str],
-                 directions: bool = True) -> tuple[str, ...]:
+                 full: bool = True) -> tuple[str, ...]:
     """The roles of a Chinese posting as names: a role line's label or place read as its role (`职位名称：X`,
     `base北京：X`, `远程办公 - 交易所 - X` name X), sentences and duties dropped (我们的研究, 编写…脚本), two names run
     into one split (跨链专家高级跨链工程师), a bare head completed from a spaced title (资深 前端 开发), the
     employer's name left out (SynFutures智能合约工程师 = 智能合约工程师), a platform in brackets after a title's role
-    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师); `directions`: the
-    specialty a title writes as a direction after a role part of it (金融产品总监/专家（交易方向） = 交易金融产品总监)."""
+    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师). `full` (off for the
+    stored blocking key, `title_role_key`, which stays as SIG_VERSION keeps it): also the specialty a title writes
+    as a direction after a role (金融产品总监/专家（交易方向） = 交易金融产品总监), the names a title lists that extraction
+    leaves out (`_title_extra`), a shared head given to a bare specialty before a slash (`_slash_names`: 做市/量化开发工程师),
+    the names numbered items and requirement headings of the body give (`_body_names`: 三、Java基础架构师（…）), and
+    not the employer's other openings listed under their own heading (更多职位)."""
     from signatures.extract import _looks_like_role
 
+    if full:
+        roles = _not_other_jobs((*roles, *_title_extra(title, roles), *_body_names(lines)), title, lines)
     low = unicodedata.normalize("NFKC", title).lower() if "(" in title or "（" in title else ""
     platform = low if low and _PLATFORM_NOTE_RE.search(low) else None
-    compact = "".join(unicodedata.normalize("NFKC", title).lower().split()) if directions and "方向" in title else ""
+    compact = "".join(unicodedata.normalize("NFKC", title).lower().split()) if full and "方向" in title else ""
+    slashed = "".join(unicodedata.normalize("NFKC", title).lower().replace("／", "/").split()) \
+        if full and ("/" in title or "／" in title) else ""
     out: list[str] = []
     for r in roles:
         names = [r]
@@ -236,6 +252,7 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             else:
                 names = []  # a Latin word that is no role ("web3", "position")
         for n in (x for name in names for x in _split_names(name)):
+            n = _JD_TAIL_RE.sub("", n) if n.endswith(_JD_ENDS) else n
             if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n) or \
                     len(n) <= 12 and not n.endswith(_ROLE_WORDS_CJK_ENDS) and not _PLACE_WORD_RE.sub("", n).strip():
                 continue
@@ -249,9 +266,103 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
                 n = _with_platform(platform, n)
             if compact:
                 n = _with_direction(compact, n)
-            out.append(n)
+            out.extend(_slash_names(slashed, n) if slashed else (n,))
     leads = "/" in title and sum(1 for n in out if _LEAD_HEAD_RE.search(n)) >= 2
     return tuple(dict.fromkeys(_lead_alternatives(out, title) if leads else out))
+
+
+#: A Chinese title's list closed by 等 ("…、账户产品经理”等", "合约产品经理 等岗位"): "and so on", no part of the last name.
+#: A bracketed list in a title, up to MAX_ROLES short names long.
+_LIST_BRACKET_RE = re.compile(r"[（(]([^（()）]{1,400})[)）]")
+_ETC_RE = re.compile(r"(?<=[”\"」』）)】])\s*等(?![\u4e00-\u9fff])|\s*等(?:多个?|其他|其它)?(?:岗位|职位)")
+
+
+def _title_extra(title: str, roles: tuple[str, ...]) -> list[str]:
+    """Names a Chinese title lists that extraction's title reading leaves out: the last of a list closed by 等
+    (“A、B、C”等), and the names in brackets after a label read as a role (招聘岗位（A、B、C）: 岗位 is no role)."""
+    from signatures.extract import _looks_like_role, _title_parts, _title_roles
+
+    out: list[str] = []
+    if "等" in title and _ETC_RE.search(title):
+        out.extend(_title_roles(_ETC_RE.sub("", title), "zh", True))
+    if any(_LABEL_RE.fullmatch(r) for r in roles):
+        out.extend(r for b in _LIST_BRACKET_RE.findall(title) for r in _title_parts(b, "zh")
+                   if _looks_like_role(r, "zh") or _HEAD_RE.search(r))  # 开发人员 as 开发
+    return [r for r in dict.fromkeys(out) if r not in roles]
+
+
+#: A body line that opens with a role name: an item numbered in Chinese numerals (一、 十一、; duty lists number 1、
+#: 2、) before its pay, notes or duties ("三、Java基础架构师（5000-8000U/月），要求：…"), or the heading over a role's
+#: requirements or duties ("数据工程师职位要求：", "前端工程师岗位职责").
+_BODY_NAME_RE = re.compile(r"^\s*[一二三四五六七八九十]{1,3}\s*[、.．]\s*([^（(，,：:；;。、]{2,30}?)\s*(?:[（(，,：:；;。]|$)|"
+                           r"^\s*([^（(，,：:；;。、\s]{2,20}?)\s*(?:职位|岗位)(?:要求|职责|描述)\s*[:：]?\s*$")
+
+
+def _body_names(lines: tuple[str, ...]) -> list[str]:
+    """The role names `_BODY_NAME_RE` reads off a posting's body lines (cleaned as extraction's roles)."""
+    from signatures.extract import _clean_role, _looks_like_role
+
+    out = []
+    for ln in lines:
+        m = _BODY_NAME_RE.match(ln) if ("、" in ln or "职" in ln or "岗" in ln) else None
+        if m and (c := _clean_role(m.group(1) or m.group(2))) and _looks_like_role(c, "zh"):
+            out.append(c)
+    return out
+
+
+#: A heading over an employer's other openings, a line of its own ("更多职位", "其他在招岗位：", "More positions"): the
+#: lines under it name jobs of other postings.
+_OTHER_JOBS_RE = re.compile(r"(?i)^[#*【\[\s]*(?:(?:更多|其他|其它|其余)(?:在招)?(?:职位|岗位|职缺|机会)|"
+                            r"(?:more|other)\s+(?:open\s+)?(?:positions|roles|openings|jobs))[\s*】\]:：]*$")
+
+
+def _not_other_jobs(roles: tuple[str, ...], title: str, lines: tuple[str, ...]) -> tuple[str, ...]:
+    """`roles` without those only written in the list under an other-openings heading (`_OTHER_JOBS_RE`: a list
+    item or a short line each, up to the first other line); the title's roles always stay."""
+    from signatures.extract import _CJK_PUNCT_RE, _LIST_PREFIX_RE, _title_roles, normalize_line
+
+    listed: list[str] = []
+    under = False
+    for ln in lines:
+        if _OTHER_JOBS_RE.match(ln):
+            under = True
+        elif under and (_LIST_PREFIX_RE.match(ln.strip()) or len(ln) <= 30 and not _CJK_PUNCT_RE.search(ln)):
+            listed.append(normalize_line(ln))
+        else:
+            under = False
+    if not listed:
+        return roles
+    own = set(_title_roles(title, "zh", True))
+    return tuple(r for r in roles if r in own or not any(r in x for x in listed))
+
+
+#: The word before a slash at the end of a compact title part, after a list separator or a hiring verb ("(ios",
+#: "、合约", "诚聘做市").
+_BARE_SPEC_RE = re.compile(r"(?:^|[/、，,(“\"\]】|｜]|" + _HIRE_VERB_RE.pattern + r")([\u4e00-\u9fffa-z][\u4e00-\u9fffa-z0-9+#]{0,7})$")
+
+
+def _slash_names(compact: str, name: str) -> tuple[str, ...]:
+    """`name` with the specialty a title (`compact`: NFKC, lowercase, no spaces) writes bare before it and a slash
+    given its head when it names a role family: "做市/量化开发工程师" names 量化开发工程师 and 做市开发工程师 — one role
+    named two ways ("X/Y", `ZhRole.alts`) when both specialties name one family, else two roles (iOS/Android开发人员:
+    the GUIDE's iOS vs Android); a word of no family (golang/python/前端工程师) is none."""
+    from signatures.extract import _families_in, _looks_like_role
+
+    key = name.replace(" ", "")
+    at = compact.find("/" + key) if key else -1
+    m = _BARE_SPEC_RE.search(compact[:at]) if at > 0 else None
+    x = _HIRE_VERB_RE.split(m.group(1))[-1] if m else ""
+    if len(x) < 2 or _looks_like_role(x, "zh") or _LEVEL_RE.fullmatch(x) or _LABEL_RE.fullmatch(x) or \
+            not _PLACE_WORD_RE.sub("", x).strip():
+        return (name,)
+    head = _HEAD_RE.search(key)
+    if not head or not _LEVEL_RE.sub("", key[: head.start()]).strip():  # 资深研究员: a level, no specialty
+        return (name,)
+    other = x + key[head.start():]
+    fx, fy = _families_in(x), _families_in(key[: head.start()])
+    if not fx:  # golang/python/前端工程师: a language or tool before the slash names no job of its own
+        return (name,)
+    return (f"{name}/{other}",) if fx == fy else (name, other)
 
 
 #: A direction written after a title's role name, past its level-only other names: "金融产品总监/专家（交易方向）",
@@ -311,7 +422,7 @@ def title_role_key(title: str, employer: str = "") -> str:
     A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order."""
     from signatures.features import _simplified
 
-    for name in zh_title_roles(title, frozenset({employer} - {""}), directions=False):
+    for name in zh_title_roles(title, frozenset({employer} - {""}), full=False):
         k = zh_role(_simplified(name))
         keys = [f"{x.head}|{','.join(sorted(x.families))}|{','.join(sorted(x.latin))}"
                 for x in (k, *k.alts) if x.head and (x.spec or x.latin)]
@@ -320,11 +431,11 @@ def title_role_key(title: str, employer: str = "") -> str:
     return ""
 
 
-def zh_title_roles(title: str, employers: frozenset[str] = frozenset(), directions: bool = True) -> tuple[str, ...]:
+def zh_title_roles(title: str, employers: frozenset[str] = frozenset(), full: bool = True) -> tuple[str, ...]:
     """The roles a Chinese title announces, as names (`zh_announced` of the title alone): what the poster put up
     front, without the roles the body adds (a team member named in a duty line, "(developer, devops)"); at most
-    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise); `directions` as `zh_announced` (off for
+    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise); `full` as `zh_announced` (off for
     the stored blocking key, `title_role_key`, which stays as SIG_VERSION keeps it)."""
     from signatures.extract import MAX_ROLES, _title_roles
 
-    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers, directions)[:MAX_ROLES]
+    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers, full)[:MAX_ROLES]
