@@ -256,3 +256,40 @@ def test_the_blocking_key_keeps_the_title_role_without_its_direction() -> None:
     from signatures.roles_zh import title_role_key
 
     assert title_role_key("青石诚聘 支付产品经理（清算方向）") == title_role_key("青石诚聘 支付产品经理")
+
+
+# s11-zhread: role lists read as the poster wrote them, and role words written another way.
+
+def test_a_body_list_numbered_in_chinese_numerals_names_its_roles() -> None:
+    desc = ("一、钱包开发工程师（3000-6000U/月），\n要求：三年以上钱包开发经验。\n二、合约风控专员（4000-8000U/月）\n"
+            "三、社区运营（2000-5000U/月）\n1、负责钱包模块的开发；\n数据工程师职位要求：\n- 熟悉 SQL。")
+    assert set(_roles("青石诚聘 钱包开发工程师", desc)) == {"钱包开发工程师", "合约风控专员", "社区运营", "数据工程师"}
+
+
+@pytest.mark.parametrize(("title", "roles"), [
+    ("青石招聘“钱包开发工程师、账户产品经理”等", ("钱包开发工程师", "账户产品经理")),  # a list closed by 等
+    ("青石最新招聘岗位（iOS/Android开发人员、产品经理）", ("android开发人员", "ios开发人员", "产品经理")),
+    ("青石诚聘 做市/量化开发工程师", ("量化开发工程师/做市开发工程师",)),  # one family: one role named two ways
+    ("青石诚聘 合约/撮合Java工程师", ("撮合java工程师", "合约工程师")),  # two families: two roles
+    ("青石诚聘 高级golang/python/前端工程师", ("前端工程师",)),  # a language names no job of its own
+    ("青石高薪聘请核心岗位！CTO技术总监", ("cto技术总监",)),
+])
+def test_title_lists_are_read_as_written(title: str, roles: tuple[str, ...]) -> None:
+    from signatures.roles_zh import zh_title_roles
+
+    assert zh_title_roles(title) == roles
+
+
+def test_other_openings_under_their_own_heading_are_not_the_postings_roles() -> None:
+    desc = "Rust Developer\n- 设计跨链通信模块。\n更多职位\n- Graphic Designer\n- 密码学工程师"
+    assert _roles("青石诚聘 Rust工程师", desc) == ("rust工程师", "rust developer")
+    assert "graphic designer" in _roles("青石诚聘 Rust工程师", desc.replace("更多职位", "在招岗位"))
+
+
+@pytest.mark.parametrize("title", ["黑客松寻找队友", "青石招募小伙伴", "青石招募人才"])
+def test_a_person_of_no_particular_job_is_no_role(title: str) -> None:
+    assert _roles(title, "我们是一个黑客松团队。") == ()
+
+
+def test_the_liquidity_desk_is_market_making() -> None:
+    assert _f("青石诚聘 流动性开发工程师", "青石诚聘 做市开发工程师") == 1.0
