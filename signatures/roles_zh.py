@@ -66,6 +66,15 @@ _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 #: (区域负责人 = 地区经理: one regional head, the level head re-worded), overseas is 海外 / 国际, customer
 #: service is 客服 / 客户服务 / 客户支持, an exchange's liquidity desk is its market making (流动性开发 = 做市开发).
 _SPEC_SYNONYMS = {"地区": "区域", "大区": "区域", "国际": "海外", "客户服务": "客服", "客户支持": "客服", "流动性": "做市"}
+#: Words a Chinese posting writes for a role word's usual name, rewritten in place: Taiwan's 維運 for 运维
+#: (operations), and Latin words with a Han name (BD / Business Development = 商务, Customer Support = 客服, the language
+#: a job works in: English 客服 = 英语客服, 俄语BD = Russian BD).
+_NAME_SYNONYMS = {"维运": "运维", "bd": "商务", "business development": "商务", "customer support": "客服",
+                  "customer service": "客服", "english": "英语", "russian": "俄语", "japanese": "日语", "korean": "韩语",
+                  "vietnamese": "越南语", "thai": "泰语", "indonesian": "印尼语", "spanish": "西班牙语",
+                  "portuguese": "葡萄牙语", "french": "法语", "german": "德语", "turkish": "土耳其语", "arabic": "阿拉伯语"}
+_NAME_SYNONYM_RE = re.compile("维运|(?<![a-z])(?:" + "|".join(sorted(
+    (re.escape(w) for w in _NAME_SYNONYMS if w.isascii()), key=len, reverse=True)) + ")(?![a-z])")
 _SPEC_SYNONYM_RE = re.compile("|".join(sorted(_SPEC_SYNONYMS, key=len, reverse=True)))
 
 
@@ -76,11 +85,17 @@ def zh_role(name: str) -> ZhRole:
         first, *rest = name.split("/")
         return zh_role(first)._replace(alts=tuple(map(zh_role, rest)))
     low = _LEVEL_RE.sub(" ", unicodedata.normalize("NFKC", name).lower())
+    written = _NAME_SYNONYM_RE.sub(lambda m: f" {_NAME_SYNONYMS[m.group()]} ", low)
+    # a Latin head after a rewritten word heads the name ("Business Development Intern" = 商务 intern = BD实习生)
+    tail = _LATIN_WORD_RE.findall(written[-16:]) if written != low else ()
+    low = written
     words = _LATIN_WORD_RE.findall(low)
     han = _SPEC_SYNONYM_RE.sub(lambda m: _SPEC_SYNONYMS[m.group()], "".join(_HAN_RE.findall(low)))
     head = ""
     m = _HEAD_RE.search(han)
-    if m:
+    if tail and tail[-1] in _LATIN_HEADS and low.rstrip().endswith(tail[-1]):
+        head = _LATIN_HEADS[tail[-1]]
+    elif m:
         cls, keep = _HEAD_OF[m.group().strip()]
         head, han = cls, han[: m.start()] + keep
     else:  # another role word is a head of its own kind: 风控专员 / 风控主管, 社媒运营 / 活动运营
@@ -95,7 +110,7 @@ def zh_role(name: str) -> ZhRole:
             spec.update(_LATIN_HAN[w])
         elif w not in _LATIN_HEADS:
             latin.add(w)
-    fams = frozenset(_families_in(unicodedata.normalize("NFKC", name))) - _LEVEL_FAMILIES
+    fams = frozenset(_families_in(unicodedata.normalize("NFKC", name))).union(_families_in(low)) - _LEVEL_FAMILIES
     return ZhRole(head, frozenset(spec), frozenset(latin - _EMPLOYER_WORDS), fams)
 
 

@@ -1943,8 +1943,9 @@ def _s10_zh_cases() -> list[Case]:
 # Block of branch s11-zhread: Chinese role lists read as the poster wrote them -- a body list numbered 一、二、 with
 # each role's pay in brackets under a title naming one of them, a title list closed by 等, a bare specialty before a
 # slash sharing the head after it (做市/量化开发工程师 one role; iOS/Android开发工程师 two), the liquidity desk as
-# market making, and an employer's other openings listed under their own heading (更多职位) -- each with the pair
-# that must stay apart. Texts written for these tests.
+# market making, an employer's other openings listed under their own heading (更多职位), and role words written
+# another way (Taiwan's 維運 = 运维, Business Development = BD) -- each with the pair that must stay apart. Texts
+# written for these tests.
 
 _S11_LIST = [("钱包开发工程师", "3000-6000U/月", "要求：三年以上钱包或公链开发经验，熟悉多签与 MPC 方案。"),
              ("合约风控策略师", "4000-8000U/月", "要求：有交易所合约风控模型经验，能独立输出风控策略。"),
@@ -2036,6 +2037,31 @@ def _s11_zh_cases() -> list[Case]:
              rust("zh-s11-other-openings-b", "[远程] 澜舟链招聘Rust Developer", "2025-04-21",
                   ["Frontend Engineer", "DevRel 开发者关系", "测试工程师"], v=1),
              True, "TEMPORAL", note="the other openings listed under 更多职位 are other postings' jobs, not this one's"))
+    ops = ["负责交易所主机与网络的安全加固，处理入侵告警；", "维护堡垒机、VPN 与密钥管理系统；", "两年以上安全运维经验，熟悉 Linux 与云安全。"]
+    ops_new = ["负责交易所主机、网络的安全加固与入侵告警处置；", "维护堡垒机、VPN 以及密钥管理系统；", "两年以上安全运维经验，熟悉 Linux、云安全。"]
+    add(Case("zh-s11-taiwan-ops", "other_role", "zh",
+             _board_post("zh-s11-taiwan-ops-a", "[马尼拉] 安全维运工程师 薪水:6000-9000 USD", "后端", "2025-02-10",
+                         intro=intro, pay="6000-9000 USD / 月", place="马尼拉", contact=tg, duties=ops),
+             _board_post("zh-s11-taiwan-ops-b", "[马尼拉]  安全运维工程师 （半远程）", "后端", "2025-03-17",
+                         intro=intro_new, pay="6000-9000 USD / 月", place="马尼拉", contact=tg, duties=ops_new),
+             True, "TEMPORAL", note="維運 is Taiwan's word for 运维: one security operations engineer, no company named "
+             "(found through the poster's contact and the title's role: the blocking key reads both as one)"))
+    bd = ["开拓独联体地区的项目方与做市商资源，完成上币与合作谈判；", "维护俄语社群与 KOL 关系，组织线上活动；", "母语或流利俄语，在校生可投递。"]
+    add(Case("zh-s11-latin-bd", "other_role", "zh",
+             _board_post("zh-s11-latin-bd-a", "[Remote] 云海交易所诚聘 Business Development Intern 薪水 1000 USDT", "客服",
+                         "2025-01-13", intro=intro, pay="1000 USDT / 月 + 提成", place="远程", contact=tg, duties=bd),
+             _board_post("zh-s11-latin-bd-b", "[远程办公] 云海交易所诚聘 俄语BD实习生 薪水 1,000USDT+提成", "客服",
+                         "2025-04-28", intro=intro_new, pay="1000 USDT / 月 + 提成", place="远程", contact=tg,
+                         duties=["对接俄罗斯及独联体的项目方、做市商，推进上币合作；", "运营俄语社区，联络当地 KOL，策划线上活动；",
+                                 "俄语母语或流利，接受在校学生。"]),
+             True, "TEMPORAL", note="Business Development = BD = 商务: one intern written in English, then in Chinese"))
+    add(Case("zh-s11-latin-bd-level", "other_role", "zh",
+             _board_post("zh-s11-latin-bd-level-a", "[Remote] 云海交易所诚聘 Business Development Manager 薪水 5000 USDT", "客服",
+                         "2025-01-13", intro=intro, pay="5000 USDT / 月", place="远程", contact=tg,
+                         duties=["负责独联体市场的商务拓展团队，制定季度目标；", "谈判头部项目方的上币合作；", "五年以上交易所商务经验。"]),
+             _board_post("zh-s11-latin-bd-level-b", "[远程办公] 云海交易所诚聘 BD实习生 薪水 1,000USDT+提成", "客服",
+                         "2025-01-13", intro=intro, pay="1000 USDT / 月 + 提成", place="远程", contact=tg, duties=bd),
+             False, "PARTIAL", note="one employer's BD manager and BD intern: the same specialty, another seniority"))
     return out
 # ============================================================================ end of s11-zhread block
 

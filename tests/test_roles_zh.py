@@ -291,5 +291,24 @@ def test_a_person_of_no_particular_job_is_no_role(title: str) -> None:
     assert _roles(title, "我们是一个黑客松团队。") == ()
 
 
-def test_the_liquidity_desk_is_market_making() -> None:
-    assert _f("青石诚聘 流动性开发工程师", "青石诚聘 做市开发工程师") == 1.0
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("青石诚聘 流动性开发工程师", "青石诚聘 做市开发工程师"),  # the liquidity desk is market making
+    ("青石诚聘 Business Development Intern", "青石诚聘 俄语BD实习生"),  # BD = 商务; a language is a specialty more
+    ("青石诚聘 BD经理", "青石诚聘 商务经理"),
+])
+def test_role_words_written_another_way_name_one_role(t1: str, t2: str) -> None:
+    assert _f(t1, t2) == 1.0
+
+
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("[马尼拉] 安全维运工程师 薪水 6000 USD", "[马尼拉] 安全运维工程师（安全方向）"),  # Taiwan's 維運 = 运维
+    ("交易所诚聘 Business Development Intern", "交易所诚聘 俄语BD实习生"),
+])
+def test_the_blocking_key_reads_role_words_written_another_way(t1: str, t2: str) -> None:
+    from signatures.roles_zh import title_role_key
+
+    assert title_role_key(t1) and title_role_key(t1) == title_role_key(t2)
+
+
+def test_bd_intern_and_bd_manager_stay_two_roles() -> None:
+    assert _f("青石诚聘 Business Development Manager", "青石诚聘 BD实习生") == 0.0
