@@ -101,6 +101,9 @@ def zh_role(name: str) -> ZhRole:
     else:  # another role word is a head of its own kind: 风控专员 / 风控主管, 社媒运营 / 活动运营
         word = next((w for w in _OTHER_HEADS if han.endswith(w)), "")
         head, han = word, han[: len(han) - len(word)]
+        if word == "专员":  # the specialist of an activity is its person: 运营专员 = 运营, 客服专员 = 客服
+            head = next((w for w in _OTHER_HEADS if han.endswith(w) and w != "专员"), "") or head
+            han = han[: len(han) - len(head)] if head != "专员" else han
     spec = set(han)
     latin = set()
     for w in words:
@@ -167,6 +170,8 @@ _LABEL_RE = re.compile(r"(?:招聘|急招)?(?:多个?|多個|若干|各类?|各�
                        r"联系方式|聯繫方式|全职|全職|兼职|兼職|"
                        # a person of no particular job: 寻找队友 (looking for teammates), 诚邀小伙伴, 招募人才
                        r"(?:小)?(?:队友|伙伴)(?:们)?|人才|同学|成员|你")
+#: A role line's category label (职位类型：全栈工程师, 岗位类别：技术): the kind of job the posting's role is, no role of its own.
+_CATEGORY_RE = re.compile(r"(?:职位|岗位|職位|崗位|职能|職能)(?:类型|类别|類型|類別)")
 #: A role name's trailing "job description" word: "QA/Test JD" names QA / Test, "前端岗位职责" the front end.
 _JD_ENDS = ("jd", "职位描述", "岗位描述", "岗位职责", "职位职责", "职位要求", "岗位要求")
 _JD_TAIL_RE = re.compile(r"\s*(?:\bjd|" + "|".join(_JD_ENDS[1:]) + ")$")
@@ -258,7 +263,9 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
     out: list[str] = []
     for r in roles:
         names = [r]
-        if not _looks_like_role(r, "zh"):
+        if _CATEGORY_RE.fullmatch(r):
+            names = []
+        elif not _looks_like_role(r, "zh"):
             found = next((x for ln in (title, *lines[:60]) if (x := _part_role(ln, r))), "")
             if found:
                 names = [found]

@@ -1943,9 +1943,9 @@ def _s10_zh_cases() -> list[Case]:
 # Block of branch s11-zhread: Chinese role lists read as the poster wrote them -- a body list numbered 一、二、 with
 # each role's pay in brackets under a title naming one of them, a title list closed by 等, a bare specialty before a
 # slash sharing the head after it (做市/量化开发工程师 one role; iOS/Android开发工程师 two), the liquidity desk as
-# market making, an employer's other openings listed under their own heading (更多职位), and role words written
-# another way (Taiwan's 維運 = 运维, Business Development = BD) -- each with the pair that must stay apart. Texts
-# written for these tests.
+# market making, an employer's other openings listed under their own heading (更多职位), role words written another
+# way (Taiwan's 維運 = 运维, Business Development = BD) and an activity's specialist (运营专员 = 运营) -- each with the
+# pair that must stay apart. Texts written for these tests.
 
 _S11_LIST = [("钱包开发工程师", "3000-6000U/月", "要求：三年以上钱包或公链开发经验，熟悉多签与 MPC 方案。"),
              ("合约风控策略师", "4000-8000U/月", "要求：有交易所合约风控模型经验，能独立输出风控策略。"),
@@ -2062,6 +2062,24 @@ def _s11_zh_cases() -> list[Case]:
              _board_post("zh-s11-latin-bd-level-b", "[远程办公] 云海交易所诚聘 BD实习生 薪水 1,000USDT+提成", "客服",
                          "2025-01-13", intro=intro, pay="1000 USDT / 月 + 提成", place="远程", contact=tg, duties=bd),
              False, "PARTIAL", note="one employer's BD manager and BD intern: the same specialty, another seniority"))
+    ops_duties = ["负责海外用户社群的日常运营，策划拉新与促活活动；", "跟踪活动数据，输出周报与复盘；", "英语可作为工作语言，有交易所运营经验优先。"]
+
+    def ops(pid: str, title: str, date: str, pay: str, duties: list[str], v: int = 0) -> dict[str, Any]:
+        return _board_post(pid, title, "客服", date, intro=intro_new if v else intro, pay=pay, place="远程", contact=tg,
+                           duties=duties)
+
+    specialist = "[远程] 云海交易所诚聘 运营专员，薪水10-20K"
+    add(Case("zh-s11-specialist", "other_role", "zh",
+             ops("zh-s11-specialist-a", "0k远程办公-头部交易所招聘海外运营类岗位-10-20k/月", "2025-05-06", "10-20K / 月",
+                 ops_duties),
+             ops("zh-s11-specialist-b", specialist, "2025-06-09", "10-20K / 月",
+                 ["负责海外社群的日常运营，策划拉新、促活活动；", "跟踪活动数据并输出周报、复盘；", "英语能作为工作语言，做过交易所运营的优先。"], v=1),
+             True, "TEMPORAL", note="运营专员 (operations specialist) is the operations person 海外运营 names"))
+    add(Case("zh-s11-specialist-level", "other_role", "zh",
+             ops("zh-s11-specialist-level-a", specialist, "2025-06-09", "10-20K / 月", ops_duties),
+             ops("zh-s11-specialist-level-b", "[远程] 云海交易所诚聘 运营经理，薪水25-40K", "2025-06-09", "25-40K / 月",
+                 ["带领六人海外运营团队，制定季度增长目标；", "统筹拉新、促活与留存策略，对结果负责；", "五年以上运营经验，其中两年以上团队管理经验。"]),
+             False, "PARTIAL", note="the operations specialist and the operations manager: another seniority"))
     return out
 # ============================================================================ end of s11-zhread block
 

@@ -312,3 +312,18 @@ def test_the_blocking_key_reads_role_words_written_another_way(t1: str, t2: str)
 
 def test_bd_intern_and_bd_manager_stay_two_roles() -> None:
     assert _f("青石诚聘 Business Development Manager", "青石诚聘 BD实习生") == 0.0
+
+
+def test_a_category_label_names_the_kind_of_job_not_another_role() -> None:
+    desc = "岗位职责：\n1、负责智能合约的开发。\n职位类型：全栈工程师\n工作地址：杭州"
+    assert _roles("青石诚聘【区块链合约开发工程师】20K起", desc) == ("区块链合约开发工程师",)
+
+
+@pytest.mark.parametrize(("t1", "t2", "same"), [
+    ("青石诚聘 运营专员", "青石招聘海外运营类岗位", 1.0),  # the specialist of an activity is its person
+    ("青石诚聘 客服专员", "青石诚聘 英语客服", 1.0),
+    ("青石诚聘 运营专员", "青石诚聘 运营经理", 0.0),  # another seniority
+    ("青石诚聘 品牌运营专员", "青石诚聘 社媒运营", 0.0),  # another specialty
+])
+def test_a_specialist_of_an_activity_is_its_person(t1: str, t2: str, same: float) -> None:
+    assert _f(t1, t2) == same
