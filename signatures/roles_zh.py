@@ -441,13 +441,14 @@ def title_role_key(title: str, employer: str = "") -> str:
     words; `employer`, the employer's name, left out of it: coarser than `same_zh_role`, a candidate key, not a
     decision), "" when the title names none:
     a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师).
-    A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order."""
+    A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order; a head of
+    its own kind (风控 of 风控专员, 运营) is a key without a specialty, a head class (E, L, ...) is not."""
     from signatures.features import _simplified
 
     for name in zh_title_roles(title, frozenset({employer} - {""}), full=False):
         k = zh_role(_simplified(name))
         keys = [f"{x.head}|{','.join(sorted(x.families))}|{','.join(sorted(x.latin))}"
-                for x in (k, *k.alts) if x.head and (x.spec or x.latin)]
+                for x in (k, *k.alts) if x.head and (x.spec or x.latin or len(x.head) > 1)]
         if keys:
             return min(keys)
     return ""
