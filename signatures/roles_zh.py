@@ -64,8 +64,17 @@ _LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9+#]*|[0-9]+[a-z][a-z0-9]*")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 #: Specialty words that say the same (general vocabulary, not one employer's): a region is 区域 / 地区 / 大区
 #: (区域负责人 = 地区经理: one regional head, the level head re-worded), overseas is 海外 / 国际, customer
-#: service is 客服 / 客户服务 / 客户支持.
-_SPEC_SYNONYMS = {"地区": "区域", "大区": "区域", "国际": "海外", "客户服务": "客服", "客户支持": "客服"}
+#: service is 客服 / 客户服务 / 客户支持, an exchange's liquidity desk is its market making (流动性开发 = 做市开发).
+_SPEC_SYNONYMS = {"地区": "区域", "大区": "区域", "国际": "海外", "客户服务": "客服", "客户支持": "客服", "流动性": "做市"}
+#: Words a Chinese posting writes for a role word's usual name, rewritten in place: Taiwan's 維運 for 运维
+#: (operations), and Latin words with a Han name (BD / Business Development = 商务, Customer Support = 客服, the language
+#: a job works in: English 客服 = 英语客服, 俄语BD = Russian BD).
+_NAME_SYNONYMS = {"维运": "运维", "bd": "商务", "business development": "商务", "customer support": "客服",
+                  "customer service": "客服", "english": "英语", "russian": "俄语", "japanese": "日语", "korean": "韩语",
+                  "vietnamese": "越南语", "thai": "泰语", "indonesian": "印尼语", "spanish": "西班牙语",
+                  "portuguese": "葡萄牙语", "french": "法语", "german": "德语", "turkish": "土耳其语", "arabic": "阿拉伯语"}
+_NAME_SYNONYM_RE = re.compile("维运|(?<![a-z])(?:" + "|".join(sorted(
+    (re.escape(w) for w in _NAME_SYNONYMS if w.isascii()), key=len, reverse=True)) + ")(?![a-z])")
 _SPEC_SYNONYM_RE = re.compile("|".join(sorted(_SPEC_SYNONYMS, key=len, reverse=True)))
 
 
@@ -76,16 +85,25 @@ def zh_role(name: str) -> ZhRole:
         first, *rest = name.split("/")
         return zh_role(first)._replace(alts=tuple(map(zh_role, rest)))
     low = _LEVEL_RE.sub(" ", unicodedata.normalize("NFKC", name).lower())
+    written = _NAME_SYNONYM_RE.sub(lambda m: f" {_NAME_SYNONYMS[m.group()]} ", low)
+    # a Latin head after a rewritten word heads the name ("Business Development Intern" = 商务 intern = BD实习生)
+    tail = _LATIN_WORD_RE.findall(written[-16:]) if written != low else ()
+    low = written
     words = _LATIN_WORD_RE.findall(low)
     han = _SPEC_SYNONYM_RE.sub(lambda m: _SPEC_SYNONYMS[m.group()], "".join(_HAN_RE.findall(low)))
     head = ""
     m = _HEAD_RE.search(han)
-    if m:
+    if tail and tail[-1] in _LATIN_HEADS and low.rstrip().endswith(tail[-1]):
+        head = _LATIN_HEADS[tail[-1]]
+    elif m:
         cls, keep = _HEAD_OF[m.group().strip()]
         head, han = cls, han[: m.start()] + keep
     else:  # another role word is a head of its own kind: 风控专员 / 风控主管, 社媒运营 / 活动运营
         word = next((w for w in _OTHER_HEADS if han.endswith(w)), "")
         head, han = word, han[: len(han) - len(word)]
+        if word == "专员":  # the specialist of an activity is its person: 运营专员 = 运营, 客服专员 = 客服
+            head = next((w for w in _OTHER_HEADS if han.endswith(w) and w != "专员"), "") or head
+            han = han[: len(han) - len(head)] if head != "专员" else han
     spec = set(han)
     latin = set()
     for w in words:
@@ -95,7 +113,7 @@ def zh_role(name: str) -> ZhRole:
             spec.update(_LATIN_HAN[w])
         elif w not in _LATIN_HEADS:
             latin.add(w)
-    fams = frozenset(_families_in(unicodedata.normalize("NFKC", name))) - _LEVEL_FAMILIES
+    fams = frozenset(_families_in(unicodedata.normalize("NFKC", name))).union(_families_in(low)) - _LEVEL_FAMILIES
     return ZhRole(head, frozenset(spec), frozenset(latin - _EMPLOYER_WORDS), fams)
 
 
@@ -149,14 +167,22 @@ _PLACE_WORD_RE = re.compile(_LOC_HINT_RE.pattern + r"|海外|国内|全球|全�
 _RUN_ON_RE = re.compile(r"(?<=[家理师员监人管生服])(?=高级|资深|初级|中级|首席)")
 #: A role line's label alone ("岗位", "职位名称"), or a count of jobs ("多岗位": several positions): names no role.
 _LABEL_RE = re.compile(r"(?:招聘|急招)?(?:多个?|多個|若干|各类?|各類|其他|其它|核心)?(?:岗位|职位|職位|职缺|職缺)(?:名称|名稱)?|positions?|roles?|job|title|"
-                       r"联系方式|聯繫方式|全职|全職|兼职|兼職")
+                       r"联系方式|聯繫方式|全职|全職|兼职|兼職|"
+                       # a person of no particular job: 寻找队友 (looking for teammates), 诚邀小伙伴, 招募人才
+                       r"(?:小)?(?:队友|伙伴)(?:们)?|人才|同学|成员|你")
+#: A role line's category label (职位类型：全栈工程师, 岗位类别：技术): the kind of job the posting's role is, no role of its own.
+_CATEGORY_RE = re.compile(r"(?:职位|岗位|職位|崗位|职能|職能)(?:类型|类别|類型|類別)")
+#: A role name's trailing "job description" word: "QA/Test JD" names QA / Test, "前端岗位职责" the front end.
+_JD_ENDS = ("jd", "职位描述", "岗位描述", "岗位职责", "职位职责", "职位要求", "岗位要求")
+_JD_TAIL_RE = re.compile(r"\s*(?:\bjd|" + "|".join(_JD_ENDS[1:]) + ")$")
 _HAN_GAP_RE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
-_HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|寻找|招")
+_HIRE_VERB_RE = re.compile(r"诚聘|招聘|招募|急招|急聘|诚招|直招|热招|聘请|寻找|招")
 
 
 def _split_names(name: str) -> list[str]:
     """One role read as several when it is several: names run into one at a seniority word or a hiring verb
-    (跨链专家高级跨链工程师, 量化研究员 急招合约开发工程师), or words between spaces that each end in a role word."""
+    (跨链专家高级跨链工程师, 量化研究员 急招合约开发工程师), or words between spaces that each end in a role word; a
+    label word before a name is none of it (核心岗位 CTO技术总监)."""
     from signatures.extract import _looks_like_role
 
     parts = [p.strip() for x in _RUN_ON_RE.split(name) for p in _HIRE_VERB_RE.split(x)]
@@ -168,6 +194,8 @@ def _split_names(name: str) -> list[str]:
     out = []
     for p in filter(None, parts):
         words = p.split(" ")
+        if len(words) >= 2 and _LABEL_RE.fullmatch(words[0]):
+            p, words = " ".join(words[1:]), words[1:]
         out.extend(words if len(words) >= 2 and all(_looks_like_role(w, "zh") and _HAN_RE.search(w) for w in words)
                    else [p])
     return out
@@ -212,22 +240,32 @@ def _whole_title_role(title: str, name: str) -> str:
 
 
 def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], employers: frozenset[str],
-                 directions: bool = True) -> tuple[str, ...]:
+                 full: bool = True) -> tuple[str, ...]:
     """The roles of a Chinese posting as names: a role line's label or place read as its role (`职位名称：X`,
     `base北京：X`, `远程办公 - 交易所 - X` name X), sentences and duties dropped (我们的研究, 编写…脚本), two names run
     into one split (跨链专家高级跨链工程师), a bare head completed from a spaced title (资深 前端 开发), the
     employer's name left out (SynFutures智能合约工程师 = 智能合约工程师), a platform in brackets after a title's role
-    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师); `directions`: the
-    specialty a title writes as a direction after a role part of it (金融产品总监/专家（交易方向） = 交易金融产品总监)."""
+    part of it (Flutter工程师（iOS）), two lead-level names of one job joined (技术负责人/架构师). `full` (off for the
+    stored blocking key, `title_role_key`, which stays as SIG_VERSION keeps it): also the specialty a title writes
+    as a direction after a role (金融产品总监/专家（交易方向） = 交易金融产品总监), the names a title lists that extraction
+    leaves out (`_title_extra`), a shared head given to a bare specialty before a slash (`_slash_names`: 做市/量化开发工程师),
+    the names numbered items and requirement headings of the body give (`_body_names`: 三、Java基础架构师（…）), and
+    not the employer's other openings listed under their own heading (更多职位)."""
     from signatures.extract import _looks_like_role
 
+    if full:
+        roles = _not_other_jobs((*roles, *_title_extra(title, roles), *_body_names(lines)), title, lines)
     low = unicodedata.normalize("NFKC", title).lower() if "(" in title or "（" in title else ""
     platform = low if low and _PLATFORM_NOTE_RE.search(low) else None
-    compact = "".join(unicodedata.normalize("NFKC", title).lower().split()) if directions and "方向" in title else ""
+    compact = "".join(unicodedata.normalize("NFKC", title).lower().split()) if full and "方向" in title else ""
+    slashed = "".join(unicodedata.normalize("NFKC", title).lower().replace("／", "/").split()) \
+        if full and ("/" in title or "／" in title) else ""
     out: list[str] = []
     for r in roles:
         names = [r]
-        if not _looks_like_role(r, "zh"):
+        if _CATEGORY_RE.fullmatch(r):
+            names = []
+        elif not _looks_like_role(r, "zh"):
             found = next((x for ln in (title, *lines[:60]) if (x := _part_role(ln, r))), "")
             if found:
                 names = [found]
@@ -236,6 +274,7 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
             else:
                 names = []  # a Latin word that is no role ("web3", "position")
         for n in (x for name in names for x in _split_names(name)):
+            n = _JD_TAIL_RE.sub("", n) if n.endswith(_JD_ENDS) else n
             if not n or _NOT_NAME_RE.search(n) or _LABEL_RE.fullmatch(n) or \
                     len(n) <= 12 and not n.endswith(_ROLE_WORDS_CJK_ENDS) and not _PLACE_WORD_RE.sub("", n).strip():
                 continue
@@ -249,9 +288,103 @@ def zh_announced(roles: tuple[str, ...], title: str, lines: tuple[str, ...], emp
                 n = _with_platform(platform, n)
             if compact:
                 n = _with_direction(compact, n)
-            out.append(n)
+            out.extend(_slash_names(slashed, n) if slashed else (n,))
     leads = "/" in title and sum(1 for n in out if _LEAD_HEAD_RE.search(n)) >= 2
     return tuple(dict.fromkeys(_lead_alternatives(out, title) if leads else out))
+
+
+#: A Chinese title's list closed by 等 ("…、账户产品经理”等", "合约产品经理 等岗位"): "and so on", no part of the last name.
+#: A bracketed list in a title, up to MAX_ROLES short names long.
+_LIST_BRACKET_RE = re.compile(r"[（(]([^（()）]{1,400})[)）]")
+_ETC_RE = re.compile(r"(?<=[”\"」』）)】])\s*等(?![\u4e00-\u9fff])|\s*等(?:多个?|其他|其它)?(?:岗位|职位)")
+
+
+def _title_extra(title: str, roles: tuple[str, ...]) -> list[str]:
+    """Names a Chinese title lists that extraction's title reading leaves out: the last of a list closed by 等
+    (“A、B、C”等), and the names in brackets after a label read as a role (招聘岗位（A、B、C）: 岗位 is no role)."""
+    from signatures.extract import _looks_like_role, _title_parts, _title_roles
+
+    out: list[str] = []
+    if "等" in title and _ETC_RE.search(title):
+        out.extend(_title_roles(_ETC_RE.sub("", title), "zh", True))
+    if any(_LABEL_RE.fullmatch(r) for r in roles):
+        out.extend(r for b in _LIST_BRACKET_RE.findall(title) for r in _title_parts(b, "zh")
+                   if _looks_like_role(r, "zh") or _HEAD_RE.search(r))  # 开发人员 as 开发
+    return [r for r in dict.fromkeys(out) if r not in roles]
+
+
+#: A body line that opens with a role name: an item numbered in Chinese numerals (一、 十一、; duty lists number 1、
+#: 2、) before its pay, notes or duties ("三、Java基础架构师（5000-8000U/月），要求：…"), or the heading over a role's
+#: requirements or duties ("数据工程师职位要求：", "前端工程师岗位职责").
+_BODY_NAME_RE = re.compile(r"^\s*[一二三四五六七八九十]{1,3}\s*[、.．]\s*([^（(，,：:；;。、]{2,30}?)\s*(?:[（(，,：:；;。]|$)|"
+                           r"^\s*([^（(，,：:；;。、\s]{2,20}?)\s*(?:职位|岗位)(?:要求|职责|描述)\s*[:：]?\s*$")
+
+
+def _body_names(lines: tuple[str, ...]) -> list[str]:
+    """The role names `_BODY_NAME_RE` reads off a posting's body lines (cleaned as extraction's roles)."""
+    from signatures.extract import _clean_role, _looks_like_role
+
+    out = []
+    for ln in lines:
+        m = _BODY_NAME_RE.match(ln) if ("、" in ln or "职" in ln or "岗" in ln) else None
+        if m and (c := _clean_role(m.group(1) or m.group(2))) and _looks_like_role(c, "zh"):
+            out.append(c)
+    return out
+
+
+#: A heading over an employer's other openings, a line of its own ("更多职位", "其他在招岗位：", "More positions"): the
+#: lines under it name jobs of other postings.
+_OTHER_JOBS_RE = re.compile(r"(?i)^[#*【\[\s]*(?:(?:更多|其他|其它|其余)(?:在招)?(?:职位|岗位|职缺|机会)|"
+                            r"(?:more|other)\s+(?:open\s+)?(?:positions|roles|openings|jobs))[\s*】\]:：]*$")
+
+
+def _not_other_jobs(roles: tuple[str, ...], title: str, lines: tuple[str, ...]) -> tuple[str, ...]:
+    """`roles` without those only written in the list under an other-openings heading (`_OTHER_JOBS_RE`: a list
+    item or a short line each, up to the first other line); the title's roles always stay."""
+    from signatures.extract import _CJK_PUNCT_RE, _LIST_PREFIX_RE, _title_roles, normalize_line
+
+    listed: list[str] = []
+    under = False
+    for ln in lines:
+        if _OTHER_JOBS_RE.match(ln):
+            under = True
+        elif under and (_LIST_PREFIX_RE.match(ln.strip()) or len(ln) <= 30 and not _CJK_PUNCT_RE.search(ln)):
+            listed.append(normalize_line(ln))
+        else:
+            under = False
+    if not listed:
+        return roles
+    own = set(_title_roles(title, "zh", True))
+    return tuple(r for r in roles if r in own or not any(r in x for x in listed))
+
+
+#: The word before a slash at the end of a compact title part, after a list separator or a hiring verb ("(ios",
+#: "、合约", "诚聘做市").
+_BARE_SPEC_RE = re.compile(r"(?:^|[/、，,(“\"\]】|｜]|" + _HIRE_VERB_RE.pattern + r")([\u4e00-\u9fffa-z][\u4e00-\u9fffa-z0-9+#]{0,7})$")
+
+
+def _slash_names(compact: str, name: str) -> tuple[str, ...]:
+    """`name` with the specialty a title (`compact`: NFKC, lowercase, no spaces) writes bare before it and a slash
+    given its head when it names a role family: "做市/量化开发工程师" names 量化开发工程师 and 做市开发工程师 — one role
+    named two ways ("X/Y", `ZhRole.alts`) when both specialties name one family, else two roles (iOS/Android开发人员:
+    the GUIDE's iOS vs Android); a word of no family (golang/python/前端工程师) is none."""
+    from signatures.extract import _families_in, _looks_like_role
+
+    key = name.replace(" ", "")
+    at = compact.find("/" + key) if key else -1
+    m = _BARE_SPEC_RE.search(compact[:at]) if at > 0 else None
+    x = _HIRE_VERB_RE.split(m.group(1))[-1] if m else ""
+    if len(x) < 2 or _looks_like_role(x, "zh") or _LEVEL_RE.fullmatch(x) or _LABEL_RE.fullmatch(x) or \
+            not _PLACE_WORD_RE.sub("", x).strip():
+        return (name,)
+    head = _HEAD_RE.search(key)
+    if not head or not _LEVEL_RE.sub("", key[: head.start()]).strip():  # 资深研究员: a level, no specialty
+        return (name,)
+    other = x + key[head.start():]
+    fx, fy = _families_in(x), _families_in(key[: head.start()])
+    if not fx:  # golang/python/前端工程师: a language or tool before the slash names no job of its own
+        return (name,)
+    return (f"{name}/{other}",) if fx == fy else (name, other)
 
 
 #: A direction written after a title's role name, past its level-only other names: "金融产品总监/专家（交易方向）",
@@ -308,23 +441,24 @@ def title_role_key(title: str, employer: str = "") -> str:
     words; `employer`, the employer's name, left out of it: coarser than `same_zh_role`, a candidate key, not a
     decision), "" when the title names none:
     a blocking key that a repost with a reworded or re-levelled title keeps (智能合約工程師招聘 / 诚聘 高级智能合约工程师).
-    A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order."""
+    A role named two ways ("架构师/技术负责人", `ZhRole.alts`): the least key of its names, whatever their order; a head of
+    its own kind (风控 of 风控专员, 运营) is a key without a specialty, a head class (E, L, ...) is not."""
     from signatures.features import _simplified
 
-    for name in zh_title_roles(title, frozenset({employer} - {""}), directions=False):
+    for name in zh_title_roles(title, frozenset({employer} - {""}), full=False):
         k = zh_role(_simplified(name))
         keys = [f"{x.head}|{','.join(sorted(x.families))}|{','.join(sorted(x.latin))}"
-                for x in (k, *k.alts) if x.head and (x.spec or x.latin)]
+                for x in (k, *k.alts) if x.head and (x.spec or x.latin or len(x.head) > 1)]
         if keys:
             return min(keys)
     return ""
 
 
-def zh_title_roles(title: str, employers: frozenset[str] = frozenset(), directions: bool = True) -> tuple[str, ...]:
+def zh_title_roles(title: str, employers: frozenset[str] = frozenset(), full: bool = True) -> tuple[str, ...]:
     """The roles a Chinese title announces, as names (`zh_announced` of the title alone): what the poster put up
     front, without the roles the body adds (a team member named in a duty line, "(developer, devops)"); at most
-    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise); `directions` as `zh_announced` (off for
+    `MAX_ROLES` of them, as a posting's roles (they are compared pairwise); `full` as `zh_announced` (off for
     the stored blocking key, `title_role_key`, which stays as SIG_VERSION keeps it)."""
     from signatures.extract import MAX_ROLES, _title_roles
 
-    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers, directions)[:MAX_ROLES]
+    return zh_announced(_title_roles(title, "zh", True)[:MAX_ROLES], title, (), employers, full)[:MAX_ROLES]

@@ -1939,11 +1939,156 @@ def _s10_zh_cases() -> list[Case]:
 # ============================================================================ end of s10-zhmiss block
 
 
+# ============================================================================ s11-zhread block (Chinese role reading)
+# Block of branch s11-zhread: Chinese role lists read as the poster wrote them -- a body list numbered 一、二、 with
+# each role's pay in brackets under a title naming one of them, a title list closed by 等, a bare specialty before a
+# slash sharing the head after it (做市/量化开发工程师 one role; iOS/Android开发工程师 two), the liquidity desk as
+# market making, an employer's other openings listed under their own heading (更多职位), role words written another
+# way (Taiwan's 維運 = 运维, Business Development = BD) and an activity's specialist (运营专员 = 运营) -- each with the
+# pair that must stay apart. Texts written for these tests.
+
+_S11_LIST = [("钱包开发工程师", "3000-6000U/月", "要求：三年以上钱包或公链开发经验，熟悉多签与 MPC 方案。"),
+             ("合约风控策略师", "4000-8000U/月", "要求：有交易所合约风控模型经验，能独立输出风控策略。"),
+             ("用户增长产品经理", "4000-7000U/月", "要求：五年以上互联网产品经验，做过拉新与留存体系。"),
+             ("Java基础架构师", "5000-8000U/月", "要求：分布式存储、消息队列、RPC 框架的实战经验。"),
+             ("Python量化策略开发工程师", "3000-6000U/月", "要求：做过量化交易系统，熟悉行情与下单接口。"),
+             ("海外市场BD负责人", "8000-15000U/月", "要求：有交易所商务经验，英语可作为工作语言。")]
+_S11_NUMERALS = "一二三四五六七八九十"
+
+
+def _s11_list_post(pid: str, title: str, date: str, items: list[tuple[str, str, str]], contact: str) -> dict[str, Any]:
+    """A recruiter's numbered list of one exchange's openings (一、X（pay），then its requirement line)."""
+    body = [f"{_S11_NUMERALS[i]}、{name}（{pay}），\n{req}" for i, (name, pay, req) in enumerate(items)]
+    return {"id": pid, "title": title, "description": "\n".join([*body, "联系方式", contact]),
+            "posted_at": f"{date}T08:00:00Z", "source": "board"}
+
+
+#: A market-making developer's duty lines, as first posted (0) and reworded in a repost (1).
+_S11_QUANT = (["负责交易所做市系统的策略接入与撮合对接，维护报价与对冲模块；", "监控盘口深度与价差，优化做市参数；",
+               "三年以上 C++ 或 Rust 开发经验，熟悉高频交易系统。"],
+              ["开发和维护交易所的做市系统，对接撮合与对冲服务；", "盯住盘口深度、价差，持续调整做市参数；",
+               "具备三年以上 C++/Rust 开发经验，做过高频交易系统。"])
+
+
+def _s11_zh_cases() -> list[Case]:
+    tg = "TG：@yunhai_recruit"
+    intro = "云海交易所服务海外用户，团队全员远程，分布在新加坡、迪拜和东南亚。"
+    intro_new = "我们是一家面向海外用户的数字资产交易所，团队全部远程，成员在新加坡、迪拜、东南亚。"
+    out: list[Case] = []
+    add = out.append
+    later = [(n, "4000-9000U/月" if i == 0 else pay, req) for i, (n, pay, req) in enumerate(_S11_LIST[:5])]
+    add(Case("zh-s11-numbered-list", "multi_role", "zh",
+             _s11_list_post("zh-s11-numbered-list-a", "Web3公司招聘“钱包开发工程师、合约风控策略师、用户增长产品经理”等",
+                            "2025-03-03", _S11_LIST, tg),
+             _s11_list_post("zh-s11-numbered-list-b", "钱包开发工程师（公链方向）4000-9000U/月", "2025-04-01", later, tg),
+             True, "TEMPORAL", note="the same numbered list of six a month later, one dropped: the title names one or "
+             "three of them (a list closed by 等), the roles are the body's 一、二、 items"))
+    other = [("现货交易产品经理", "4000-8000U/月", "要求：熟悉现货撮合与行情产品。"),
+             ("理财产品经理", "4000-8000U/月", "要求：做过理财或借贷产品。"),
+             ("客服主管", "2000-3000U/月", "要求：带过海外客服团队。")]
+    add(Case("zh-s11-numbered-half", "multi_role", "zh",
+             _s11_list_post("zh-s11-numbered-half-a", "Web3公司招聘“钱包开发工程师、合约风控策略师”等", "2025-03-03",
+                            _S11_LIST[:4], tg),
+             _s11_list_post("zh-s11-numbered-half-b", "Web3公司招聘“钱包开发工程师、现货交易产品经理”等", "2025-03-20",
+                            [_S11_LIST[0], *other], tg),
+             False, "PARTIAL", note="one recruiter's numbered lists of four: three of the four changed"))
+
+    def quant(pid: str, title: str, date: str, v: int = 0) -> dict[str, Any]:
+        return _board_post(pid, title, "后端", date, intro=intro_new if v else intro,
+                           pay="50K-90K / 月" if v else "50K-80K / 月", place="远程", contact=tg,
+                           duties=_S11_QUANT[v])
+
+    add(Case("zh-s11-slash-head", "other_role", "zh",
+             quant("zh-s11-slash-head-a", "[远程办公] 云海交易所诚聘 做市/量化开发工程师 薪水 50K-80K", "2025-02-03"),
+             quant("zh-s11-slash-head-b", "[远程办公] 云海交易所诚聘 做市开发工程师 薪水 50K-90K", "2025-04-14", v=1),
+             True, "TEMPORAL", note="做市/量化开发工程师: one developer named by two specialties of one family, reposted "
+             "under the first"))
+    add(Case("zh-s11-liquidity", "other_role", "zh",
+             quant("zh-s11-liquidity-a", "[远程] 云海交易所诚聘 流动性开发工程师 薪水 50K-80K", "2025-05-05"),
+             quant("zh-s11-liquidity-b", "[远程] 云海交易所直招 做市开发工程师 薪水 50K-90K", "2025-06-30", v=1),
+             True, "TEMPORAL", note="an exchange's liquidity desk is its market making: one developer renamed"))
+
+    def app(pid: str, title: str, date: str, platform: str) -> dict[str, Any]:
+        duties = {"ios": ["负责交易所 iOS App 的开发与维护，使用 Swift 与 SwiftUI；", "对接行情推送与下单接口，优化启动速度；",
+                          "三年以上 iOS 开发经验，有上架 App Store 的作品。"],
+                  "android": ["负责交易所 Android App 的开发与维护，使用 Kotlin 与 Jetpack；",
+                              "对接行情推送与下单接口，优化启动速度；", "三年以上 Android 开发经验，有上架应用市场的作品。"]}
+        body = duties["android"] if platform == "android" else duties["ios"] + duties["android"]
+        return _board_post(pid, title, "后端", date, intro=intro, pay="30K-50K / 月", place="远程", contact=tg,
+                           duties=body)
+
+    add(Case("zh-s11-slash-two", "other_role", "zh",
+             app("zh-s11-slash-two-a", "[远程办公] 云海交易所诚聘 iOS/Android开发工程师 薪水 30K-50K", "2025-03-10", "both"),
+             app("zh-s11-slash-two-b", "[远程办公] 云海交易所诚聘 Android开发工程师 薪水 30K-50K", "2025-03-10", "android"),
+             False, "PARTIAL", note="iOS/Android开发工程师 names two roles (iOS vs Android), one of them alone is half"))
+
+    def rust(pid: str, title: str, date: str, more: list[str], v: int = 0) -> dict[str, Any]:
+        d = {"id": pid, "title": title, "posted_at": f"{date}T10:00:00Z", "source": "board", "description": "\n".join([
+            "## 关于澜舟链", "澜舟链是一条面向支付场景的公链，团队远程分布式办公。" if not v else
+            "澜舟链做支付方向的公链，全员远程、分布式协作。",
+            "## 岗位", "Rust Developer", "- 设计并实现跨链通信模块，对接主流公链；" if not v else "- 负责跨链通信模块的设计与实现；",
+            "- 维护节点同步与共识相关的代码；", "- 三年以上 Rust 或 Go 开发经验。",
+            "## 联系方式", "简历发送至 join@lanzhou.example", "## 更多职位", *(f"- {m}" for m in more)])}
+        return d
+
+    add(Case("zh-s11-other-openings", "blurb_roles", "zh",
+             rust("zh-s11-other-openings-a", "【远程】澜舟链诚聘 Rust工程师 30K-50K/月", "2025-01-06",
+                  ["Protocol Researcher", "Technical Writer", "Graphic Designer", "密码学工程师"]),
+             rust("zh-s11-other-openings-b", "[远程] 澜舟链招聘Rust Developer", "2025-04-21",
+                  ["Frontend Engineer", "DevRel 开发者关系", "测试工程师"], v=1),
+             True, "TEMPORAL", note="the other openings listed under 更多职位 are other postings' jobs, not this one's"))
+    ops = ["负责交易所主机与网络的安全加固，处理入侵告警；", "维护堡垒机、VPN 与密钥管理系统；", "两年以上安全运维经验，熟悉 Linux 与云安全。"]
+    ops_new = ["负责交易所主机、网络的安全加固与入侵告警处置；", "维护堡垒机、VPN 以及密钥管理系统；", "两年以上安全运维经验，熟悉 Linux、云安全。"]
+    add(Case("zh-s11-taiwan-ops", "other_role", "zh",
+             _board_post("zh-s11-taiwan-ops-a", "[马尼拉] 安全维运工程师 薪水:6000-9000 USD", "后端", "2025-02-10",
+                         intro=intro, pay="6000-9000 USD / 月", place="马尼拉", contact=tg, duties=ops),
+             _board_post("zh-s11-taiwan-ops-b", "[马尼拉]  安全运维工程师 （半远程）", "后端", "2025-03-17",
+                         intro=intro_new, pay="6000-9000 USD / 月", place="马尼拉", contact=tg, duties=ops_new),
+             True, "TEMPORAL", note="維運 is Taiwan's word for 运维: one security operations engineer, no company named "
+             "(found through the poster's contact and the title's role: the blocking key reads both as one)"))
+    bd = ["开拓独联体地区的项目方与做市商资源，完成上币与合作谈判；", "维护俄语社群与 KOL 关系，组织线上活动；", "母语或流利俄语，在校生可投递。"]
+    add(Case("zh-s11-latin-bd", "other_role", "zh",
+             _board_post("zh-s11-latin-bd-a", "[Remote] 云海交易所诚聘 Business Development Intern 薪水 1000 USDT", "客服",
+                         "2025-01-13", intro=intro, pay="1000 USDT / 月 + 提成", place="远程", contact=tg, duties=bd),
+             _board_post("zh-s11-latin-bd-b", "[远程办公] 云海交易所诚聘 俄语BD实习生 薪水 1,000USDT+提成", "客服",
+                         "2025-04-28", intro=intro_new, pay="1000 USDT / 月 + 提成", place="远程", contact=tg,
+                         duties=["对接俄罗斯及独联体的项目方、做市商，推进上币合作；", "运营俄语社区，联络当地 KOL，策划线上活动；",
+                                 "俄语母语或流利，接受在校学生。"]),
+             True, "TEMPORAL", note="Business Development = BD = 商务: one intern written in English, then in Chinese"))
+    add(Case("zh-s11-latin-bd-level", "other_role", "zh",
+             _board_post("zh-s11-latin-bd-level-a", "[Remote] 云海交易所诚聘 Business Development Manager 薪水 5000 USDT", "客服",
+                         "2025-01-13", intro=intro, pay="5000 USDT / 月", place="远程", contact=tg,
+                         duties=["负责独联体市场的商务拓展团队，制定季度目标；", "谈判头部项目方的上币合作；", "五年以上交易所商务经验。"]),
+             _board_post("zh-s11-latin-bd-level-b", "[远程办公] 云海交易所诚聘 BD实习生 薪水 1,000USDT+提成", "客服",
+                         "2025-01-13", intro=intro, pay="1000 USDT / 月 + 提成", place="远程", contact=tg, duties=bd),
+             False, "PARTIAL", note="one employer's BD manager and BD intern: the same specialty, another seniority"))
+    ops_duties = ["负责海外用户社群的日常运营，策划拉新与促活活动；", "跟踪活动数据，输出周报与复盘；", "英语可作为工作语言，有交易所运营经验优先。"]
+
+    def ops(pid: str, title: str, date: str, pay: str, duties: list[str], v: int = 0) -> dict[str, Any]:
+        return _board_post(pid, title, "客服", date, intro=intro_new if v else intro, pay=pay, place="远程", contact=tg,
+                           duties=duties)
+
+    specialist = "[远程] 云海交易所诚聘 运营专员，薪水10-20K"
+    add(Case("zh-s11-specialist", "other_role", "zh",
+             ops("zh-s11-specialist-a", "0k远程办公-头部交易所招聘海外运营类岗位-10-20k/月", "2025-05-06", "10-20K / 月",
+                 ops_duties),
+             ops("zh-s11-specialist-b", specialist, "2025-06-09", "10-20K / 月",
+                 ["负责海外社群的日常运营，策划拉新、促活活动；", "跟踪活动数据并输出周报、复盘；", "英语能作为工作语言，做过交易所运营的优先。"], v=1),
+             True, "TEMPORAL", note="运营专员 (operations specialist) is the operations person 海外运营 names"))
+    add(Case("zh-s11-specialist-level", "other_role", "zh",
+             ops("zh-s11-specialist-level-a", specialist, "2025-06-09", "10-20K / 月", ops_duties),
+             ops("zh-s11-specialist-level-b", "[远程] 云海交易所诚聘 运营经理，薪水25-40K", "2025-06-09", "25-40K / 月",
+                 ["带领六人海外运营团队，制定季度增长目标；", "统筹拉新、促活与留存策略，对结果负责；", "五年以上运营经验，其中两年以上团队管理经验。"]),
+             False, "PARTIAL", note="the operations specialist and the operations manager: another seniority"))
+    return out
+# ============================================================================ end of s11-zhread block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
             *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases(), *_s9_zh_cases(),
-            *_s10_zh_cases()]
+            *_s10_zh_cases(), *_s11_zh_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block

@@ -256,3 +256,74 @@ def test_the_blocking_key_keeps_the_title_role_without_its_direction() -> None:
     from signatures.roles_zh import title_role_key
 
     assert title_role_key("青石诚聘 支付产品经理（清算方向）") == title_role_key("青石诚聘 支付产品经理")
+
+
+# s11-zhread: role lists read as the poster wrote them, and role words written another way.
+
+def test_a_body_list_numbered_in_chinese_numerals_names_its_roles() -> None:
+    desc = ("一、钱包开发工程师（3000-6000U/月），\n要求：三年以上钱包开发经验。\n二、合约风控专员（4000-8000U/月）\n"
+            "三、社区运营（2000-5000U/月）\n1、负责钱包模块的开发；\n数据工程师职位要求：\n- 熟悉 SQL。")
+    assert set(_roles("青石诚聘 钱包开发工程师", desc)) == {"钱包开发工程师", "合约风控专员", "社区运营", "数据工程师"}
+
+
+@pytest.mark.parametrize(("title", "roles"), [
+    ("青石招聘“钱包开发工程师、账户产品经理”等", ("钱包开发工程师", "账户产品经理")),  # a list closed by 等
+    ("青石最新招聘岗位（iOS/Android开发人员、产品经理）", ("android开发人员", "ios开发人员", "产品经理")),
+    ("青石诚聘 做市/量化开发工程师", ("量化开发工程师/做市开发工程师",)),  # one family: one role named two ways
+    ("青石诚聘 合约/撮合Java工程师", ("撮合java工程师", "合约工程师")),  # two families: two roles
+    ("青石诚聘 高级golang/python/前端工程师", ("前端工程师",)),  # a language names no job of its own
+    ("青石高薪聘请核心岗位！CTO技术总监", ("cto技术总监",)),
+])
+def test_title_lists_are_read_as_written(title: str, roles: tuple[str, ...]) -> None:
+    from signatures.roles_zh import zh_title_roles
+
+    assert zh_title_roles(title) == roles
+
+
+def test_other_openings_under_their_own_heading_are_not_the_postings_roles() -> None:
+    desc = "Rust Developer\n- 设计跨链通信模块。\n更多职位\n- Graphic Designer\n- 密码学工程师"
+    assert _roles("青石诚聘 Rust工程师", desc) == ("rust工程师", "rust developer")
+    assert "graphic designer" in _roles("青石诚聘 Rust工程师", desc.replace("更多职位", "在招岗位"))
+
+
+@pytest.mark.parametrize("title", ["黑客松寻找队友", "青石招募小伙伴", "青石招募人才"])
+def test_a_person_of_no_particular_job_is_no_role(title: str) -> None:
+    assert _roles(title, "我们是一个黑客松团队。") == ()
+
+
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("青石诚聘 流动性开发工程师", "青石诚聘 做市开发工程师"),  # the liquidity desk is market making
+    ("青石诚聘 Business Development Intern", "青石诚聘 俄语BD实习生"),  # BD = 商务; a language is a specialty more
+    ("青石诚聘 BD经理", "青石诚聘 商务经理"),
+])
+def test_role_words_written_another_way_name_one_role(t1: str, t2: str) -> None:
+    assert _f(t1, t2) == 1.0
+
+
+@pytest.mark.parametrize(("t1", "t2"), [
+    ("[马尼拉] 安全维运工程师 薪水 6000 USD", "[马尼拉] 安全运维工程师（安全方向）"),  # Taiwan's 維運 = 运维
+    ("交易所诚聘 Business Development Intern", "交易所诚聘 俄语BD实习生"),
+])
+def test_the_blocking_key_reads_role_words_written_another_way(t1: str, t2: str) -> None:
+    from signatures.roles_zh import title_role_key
+
+    assert title_role_key(t1) and title_role_key(t1) == title_role_key(t2)
+
+
+def test_bd_intern_and_bd_manager_stay_two_roles() -> None:
+    assert _f("青石诚聘 Business Development Manager", "青石诚聘 BD实习生") == 0.0
+
+
+def test_a_category_label_names_the_kind_of_job_not_another_role() -> None:
+    desc = "岗位职责：\n1、负责智能合约的开发。\n职位类型：全栈工程师\n工作地址：杭州"
+    assert _roles("青石诚聘【区块链合约开发工程师】20K起", desc) == ("区块链合约开发工程师",)
+
+
+@pytest.mark.parametrize(("t1", "t2", "same"), [
+    ("青石诚聘 运营专员", "青石招聘海外运营类岗位", 1.0),  # the specialist of an activity is its person
+    ("青石诚聘 客服专员", "青石诚聘 英语客服", 1.0),
+    ("青石诚聘 运营专员", "青石诚聘 运营经理", 0.0),  # another seniority
+    ("青石诚聘 品牌运营专员", "青石诚聘 社媒运营", 0.0),  # another specialty
+])
+def test_a_specialist_of_an_activity_is_its_person(t1: str, t2: str, same: float) -> None:
+    assert _f(t1, t2) == same
