@@ -543,7 +543,10 @@ def prepare_many(exs: Sequence[Extracted], lws: Sequence[np.ndarray | None], nee
     first = np.concatenate([first, np.array(more_first, np.int32)])
     of = line_of_posting[first]
     w = span_weights(lw_all, first, last, np.array(counts, np.int64) > 0)
-    order = np.lexsort((sh, of))  # by posting, then hash; stable (each posting's own stable argsort by hash)
+    # by posting, then hash (the order of equal hashes of a posting does not matter: their highest weight is
+    # taken): a sort of the hashes, then a stable radix sort of the small posting numbers -- 5x faster than lexsort
+    order = np.argsort(sh)
+    order = order[np.argsort(of[order].astype(np.min_scalar_type(len(exs))), kind="stable")]
     sh, w, of = sh[order], w[order], of[order]
     new = np.ones(len(sh), bool)
     new[1:] = (sh[1:] != sh[:-1]) | (of[1:] != of[:-1])
