@@ -258,9 +258,12 @@ def span_weights(lw: np.ndarray, first: np.ndarray, last: np.ndarray, tok: np.nd
     eff = np.where(tok, np.asarray(lw, np.float32), np.float32(np.inf))
     w = eff[first]
     span = last - first
-    for d in range(1, int(span.max()) + 1 if len(span) else 0):
-        m = span >= d
-        w[m] = np.minimum(w[m], eff[first[m] + d])
+    at = np.flatnonzero(span)  # the shingles spanning d lines or more: each one's work is its span, whatever
+    d = 1                      # the others in the batch span
+    while len(at):
+        w[at] = np.minimum(w[at], eff[first[at] + d])
+        d += 1
+        at = at[span[at] >= d]
     return w
 
 

@@ -137,6 +137,7 @@ def test_prepare_many_prepares_each_posting_as_prepare_does() -> None:
     posts = [p for lang in ("en", "zh", "ja") for p in generate(30, lang=lang, seed=4)]
     posts += [{"id": "t1", "description": "one"}, {"id": "t2", "title": "a b", "description": "c\n\nd"},
               {"id": "t3", "description": ""}, {"id": "t4", "description": "x\ny z\nw"},
+              {"id": "t6", "description": "alpha\n--\n--\n--\n--\nbeta gamma\n--\ndelta"},  # spans of 5 lines
               {"id": "t5", "description": "<p>".join(["Gullhaven | Backend Engineer | Remote",  # an intro (1, 2)
                                                       "Gullhaven builds tide tables for harbour masters in Norway.",
                                                       "The role: own the billing service, end to end.", "Apply now"])}]
