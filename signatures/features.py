@@ -519,8 +519,7 @@ def prepare_many(exs: Sequence[Extracted], lws: Sequence[np.ndarray | None], nee
     more_h: list[int] = []
     more_first: list[int] = []
     more_last: list[int] = []
-    weights: list[Any] = []
-    intros: list[tuple[int, int, int]] = []
+    weights: list[np.ndarray] = []
     off = 0
     for ex, lw in zip(exs, lws, strict=True):
         got = _shingle_parts(ex.lines)
@@ -530,15 +529,10 @@ def prepare_many(exs: Sequence[Extracted], lws: Sequence[np.ndarray | None], nee
             more_h += got[2]
             more_first += [off + i for i in got[3]]
             more_last += [off + i for i in got[4]]
-        weights.append(np.ones(len(ex.lines), np.float32) if lw is None else lw)
-        intro = intro_lines(ex)
-        if intro:
-            intros.append((off, *intro))
+        weights.append(_text_weights(len(ex.lines), lw, intro_lines(ex)))
         off += len(ex.lines)
     lines_of = [len(ex.lines) for ex in exs]
-    lw_all = np.concatenate(weights).astype(np.float32) if weights else np.zeros(0, np.float32)
-    for o, start, end in intros:  # the intro's lines at most INTRO_WEIGHT (_text_weights)
-        lw_all[o + start : o + end] = np.minimum(lw_all[o + start : o + end], INTRO_WEIGHT)
+    lw_all = np.concatenate(weights) if weights else np.zeros(0, np.float32)
     line_of_posting = np.repeat(np.arange(len(exs), dtype=np.int64), lines_of)
     first = np.repeat(np.arange(off, dtype=np.int32), [len(x) >> 3 for x in pieces])
     sh = np.concatenate([np.frombuffer(b"".join(pieces), np.uint64), np.array(more_h, np.uint64)])
