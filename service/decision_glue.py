@@ -18,30 +18,20 @@ import numpy as np
 
 
 class PresetWeights:
-    """A boilerplate model as the Verifier's `prepare` asks for it (`line_weights(ex)`), answered with weights the
-    caller computed beforehand (`prepare(v, ex, weights)`: for a whole unit of postings from the line hashes
-    extraction already has, or kept from an earlier batch), so a posting's weights are computed once.
-    `current()` gives the model now in use (the service's collection model changes as it learns)."""
+    """A boilerplate model as the Verifier's `prepare` asks for it (`line_weights(ex)`), read through `current()`:
+    the model now in use (the service's collection model changes as it learns). Batches whose weights are known
+    beforehand (computed for a whole unit from the line hashes extraction already has) go to
+    `Verifier.prepare_many` with them instead, so a posting's weights are computed once."""
 
     def __init__(self, current: Callable[[], Any]) -> None:
         self.current = current
-        self._next: np.ndarray | None = None
 
     @property
     def model(self) -> Any:
         return self.current()
 
     def line_weights(self, ex: Any) -> np.ndarray:
-        weights, self._next = self._next, None
-        return self.model.line_weights(ex) if weights is None else weights
-
-    def prepare(self, v: Any, ex: Any, weights: np.ndarray) -> Any:
-        """v.prepare(ex) with `weights` as the model's line weights of `ex`."""
-        self._next = weights
-        try:
-            return v.prepare(ex)
-        finally:
-            self._next = None
+        return self.model.line_weights(ex)
 
 
 NEAR_JACCARD = 0.55

@@ -178,9 +178,7 @@ def _decide_task(args: tuple[str, str, np.ndarray, np.ndarray, np.ndarray, np.nd
             fh.seek(o)
             loaded.append(_unspooled(fh.read(n)))
     exs = [ex for ex, _ in loaded]
-    prepared = []
-    for ex, w in zip(exs, weights.model.line_weights_many(exs, [h for _, h in loaded]), strict=True):
-        prepared.append(weights.prepare(v, ex, w))
+    prepared = v.prepare_many(exs, weights.model.line_weights_many(exs, [h for _, h in loaded]))
     del loaded, exs
     scores: list[float] = []
     dup: list[bool] = []

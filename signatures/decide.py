@@ -33,6 +33,7 @@ from signatures.features import (
     links_compared,
     places_moved,
     prepare,
+    prepare_many,
     terms_changed,
 )
 from signatures.version import VERIFIER_VERSION
@@ -540,6 +541,11 @@ class Verifier:
     def prepare(self, posting: Mapping[str, Any] | Extracted) -> Prepared:
         """Extract and precompute one posting; cache the result per posting."""
         return prepare(posting, self.boilerplate, self.model.needs)
+
+    def prepare_many(self, exs: Sequence[Extracted], line_weights: Sequence[np.ndarray]) -> list[Prepared]:
+        """`prepare` of many extracted postings whose boilerplate line weights are known (computed for the whole
+        batch at once), their shingles weighed in one numpy pass (features.prepare_many)."""
+        return prepare_many(exs, line_weights, self.model.needs)
 
     def features(self, pairs: Sequence[tuple[Prepared, Prepared]]) -> np.ndarray:
         """The model's feature matrix for `pairs` (columns in `self.model.features` order)."""

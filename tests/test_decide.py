@@ -124,6 +124,43 @@ def test_decide_many_matches_decide(corpus: dict[str, dict], verifier: Verifier)
     assert verifier.decide_many([]) == []
 
 
+def test_prepare_many_prepares_each_posting_as_prepare_does() -> None:
+    """A batch prepared at once (the shingles of all its postings sorted and weighed in one numpy pass) gives
+    every posting what `prepare` gives it alone: the same arrays (values and dtypes) and the same other parts."""
+    import dataclasses
+    import math
+
+    from service.synth import generate
+    from signatures.extract import extract
+    from signatures.features import Prepared, intro_lines, prepare_many
+
+    posts = [p for lang in ("en", "zh", "ja") for p in generate(30, lang=lang, seed=4)]
+    posts += [{"id": "t1", "description": "one"}, {"id": "t2", "title": "a b", "description": "c\n\nd"},
+              {"id": "t3", "description": ""}, {"id": "t4", "description": "x\ny z\nw"},
+              {"id": "t6", "description": "alpha\n--\n--\n--\n--\nbeta gamma\n--\ndelta"},  # spans of 5 lines
+              {"id": "t5", "description": "<p>".join(["Gullhaven | Backend Engineer | Remote",  # an intro (1, 2)
+                                                      "Gullhaven builds tide tables for harbour masters in Norway.",
+                                                      "The role: own the billing service, end to end.", "Apply now"])}]
+    exs = [extract(p) for p in posts]
+    assert intro_lines(exs[-1]) == (1, 2)
+    model = BoilerplateModel.fit(posts)
+    needs = Verifier().model.needs
+    for weights, want in (([model.line_weights(ex) for ex in exs], [prepare(ex, model, needs) for ex in exs]),
+                          ([None] * len(exs), [prepare(ex, None, needs) for ex in exs])):
+        got = prepare_many(exs, weights, needs)
+        assert len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            for f in dataclasses.fields(Prepared):
+                x, y = getattr(g, f.name), getattr(w, f.name)
+                if isinstance(y, np.ndarray):
+                    assert x.dtype == y.dtype and x.tolist() == y.tolist(), (g.id, f.name)
+                elif isinstance(y, float) and math.isnan(y):
+                    assert math.isnan(x)
+                else:
+                    assert x == y, (g.id, f.name)
+    assert prepare_many([], []) == []
+
+
 def test_lean_verifier_path_decides_as_the_full_one(corpus: dict[str, dict], verifier: Verifier) -> None:
     """What the engine runs (extraction without `families`, only the parts of `Prepared` the model's features and
     vetoes read, reasons for duplicates only) decides every pair as the full path does, with the same reasons for
