@@ -2084,11 +2084,48 @@ def _s11_zh_cases() -> list[Case]:
 # ============================================================================ end of s11-zhread block
 
 
+# ============================================================================ s11-families block
+# A Latin role word glued to Chinese / Japanese text (iOS开发, iOSエンジニア) names its role family: another platform
+# behind one template stays apart, the same platform reposted merges. Written for these tests by s11-families.
+
+def _s11_families_cases() -> list[Case]:
+    intro = "潮汐钱包服务全球用户，团队全员远程，分布在新加坡和吉隆坡。"
+    duties = {"iOS": ["负责钱包 iOS 客户端的开发与维护；", "对接行情推送与转账接口，优化启动速度；", "三年以上 iOS 开发经验。"],
+              "Android": ["负责钱包 Android 客户端的开发与维护；", "对接行情推送与转账接口，优化启动速度；",
+                          "三年以上 Android 开发经验。"]}
+
+    def zh(pid: str, title: str, platform: str, date: str) -> dict[str, Any]:
+        return _board_post(pid, title, "后端", date, intro=intro, pay="25K-45K / 月", place="远程",
+                           contact="TG：@chaoxi_hr", duties=duties[platform])
+
+    def ja(pid: str, platform: str, date: str) -> dict[str, Any]:
+        body = ["株式会社ナギサアプリは家計簿アプリを開発しています。", "【仕事内容】",
+                f"自社家計簿アプリの{platform}版の設計と実装をお任せします。", "【応募資格】", f"{platform}アプリ開発の実務経験3年以上",
+                "【給与】", "年収600万円〜900万円", "【勤務地】", "東京都渋谷区（リモート可）"]
+        return {"id": pid, "title": f"{platform}エンジニア（自社アプリ）", "company": "株式会社ナギサアプリ",
+                "location": "東京都渋谷区", "description": "\n".join(body), "posted_at": f"{date}T09:00:00Z", "source": "board"}
+
+    return [
+        Case("zh-s11f-ios-android", "other_role", "zh",
+             zh("zh-s11f-ios-android-a", "[远程] 潮汐钱包诚聘 iOS开发工程师 薪水 25K-45K", "iOS", "2025-04-01"),
+             zh("zh-s11f-ios-android-b", "[远程] 潮汐钱包诚聘 Android开发工程师 薪水 25K-45K", "Android", "2025-04-01"),
+             False, "PARTIAL", note="one template, iOS开发 vs Android开发: the GUIDE's iOS vs Android"),
+        Case("zh-s11f-ios-repost", "other_role", "zh",
+             zh("zh-s11f-ios-repost-a", "[远程] 潮汐钱包诚聘 iOS开发工程师 薪水 25K-45K", "iOS", "2025-04-01"),
+             zh("zh-s11f-ios-repost-b", "[远程办公] 潮汐钱包招聘iOS开发工程师，薪水25K-45K", "iOS", "2025-05-20"),
+             True, "TEMPORAL", note="control: the same iOS developer reposted, the title rewritten"),
+        Case("ja-s11f-ios-android", "other_role", "ja", ja("ja-s11f-ios-android-a", "iOS", "2026-01-05"),
+             ja("ja-s11f-ios-android-b", "Android", "2026-01-05"), False, "PARTIAL",
+             note="iOSエンジニア vs Androidエンジニア of one template"),
+    ]
+# ============================================================================ end of s11-families block
+
+
 def cases() -> list[Case]:
     """All hand-made pairs: English, Chinese, Japanese."""
     return [*_en_cases(), *_zh_cases(), *_ja_cases(), *_zh_board_cases(), *_en_s5_cases(), *job_board_cases(),
             *_s6_zh_cases(), *_en_s6_cases(), *_s7_zh_cases(), *_en_s7_cases(), *_s8_legal_cases(), *_s9_zh_cases(),
-            *_s10_zh_cases(), *_s11_zh_cases()]
+            *_s10_zh_cases(), *_s11_zh_cases(), *_s11_families_cases()]
 
 
 # ----------------------------------------------------------------------------- English, s5-i9-en block
