@@ -1355,10 +1355,15 @@ class Ingestor:
         if res is not None:
             label = res["label"]
             in_group = np.array(groups, dtype=object)
+            left: dict[str, tuple[str, Mapping[str, Any]]] = {}  # straight-indexed, with none of its group now
             for k, i in enumerate(fresh):
-                if existing.get(ids[i], {}).get("dup_group") == ids[i] and \
-                        not ((label[:npool] == label[npool + k]) & (in_group == ids[i])).any():
-                    orphaned.add(ids[i])
+                was = existing.get(ids[i], {})
+                if (g := was.get("dup_group")) and not ((label[:npool] == label[npool + k]) & (in_group == g)).any():
+                    if g == ids[i]:
+                        orphaned.add(g)
+                    elif "sig_version" not in was:
+                        left[ids[i]] = (g, batch[i])
+            orphaned |= self._straight_heads_leaving(left)
         if orphaned:
             self._await()
         regrouped = self._regroup(orphaned, skip={ids[i] for i in fresh}) if orphaned else {}
@@ -1542,6 +1547,22 @@ class Ingestor:
         self.stats["boilerplate_added"] += len(learn)
         self.stats["batches"] += 1
         return results
+
+    def _straight_heads_leaving(self, left: Mapping[str, tuple[str, Mapping[str, Any]]]) -> set[str]:
+        """The groups whose canonical posting (`_canonical`: a group named by Solr's signature) is one of `left`,
+        postings indexed straight into Solr re-sent now with none of their group's postings (id -> (that group,
+        the posting as sent)) and signed otherwise than stored: they leave it, so the rest is decided again, as
+        when a head the service chose leaves (a re-send signed alike stays: the chain's group holds it)."""
+        cfg = self.solr.signing()
+        if not left or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
+            return set()
+        field, pids = cfg["signatureField"], sorted(left)
+        stored = {d["id"]: d.get(field) for d in self.solr.get(pids, fl=f"id,{field}")}
+        docs = [{k: v for k, v in _clean_doc(left[p][1], self.schema.derived).items() if v != []} for p in pids]
+        sigs = textprofile.solr_fields_signatures(docs, cfg["fields"], cfg["quantRate"], cfg["minTokenLen"])
+        moved = {p: left[p][0] for p, sig in zip(pids, sigs, strict=True) if sig != stored.get(p)}
+        canon = self._canonical(set(moved.values()), [], True) if moved else {}
+        return {g for p, g in moved.items() if canon.get(g) == p}
 
     def _straight_exist(self) -> bool:
         """Whether the collection holds postings indexed straight into Solr (not by the service): only then can a

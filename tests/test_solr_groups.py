@@ -217,3 +217,23 @@ def test_duplicate_of_names_a_posting_in_a_group_named_by_a_signature(solr: Solr
     state = groups(solr)
     assert {pid: state[pid] for pid in ("p1", "p2", "y3")} == dict.fromkeys(("p1", "p2", "y3"), (sig, "x1"))
     assert_duplicate_of_names_a_member(state)
+
+
+def test_a_straight_canonical_re_sent_as_another_job_leaves_its_group_a_head(solr: Solr) -> None:
+    # x1, indexed straight into Solr, is the canonical posting of its group (named by its signature): y1, a service
+    # copy, points at it. x1 re-sent through the service as a pilot job leaves the group: the postings left in it
+    # are decided again (as when a head the service chose leaves), so none points at a posting of another group
+    straight(solr, nurse("x1", 1))
+    sig = stored(solr)["x1"]
+    ing = Ingestor(solr, commit_within_ms=200)
+    (r,) = ing.ingest([{**nurse("y1", 2), "description": NURSE.upper()}])
+    assert (r.dup_group, r.duplicate_of) == (sig, "x1")
+    (r,) = ing.ingest([pilot("x1", 1)])
+    assert (r.dup_group, r.duplicate_of) == ("x1", None)
+    assert groups(solr) == {"x1": ("x1", None), "y1": ("y1", None)}
+    # re-sent with its text unchanged it keeps its group: nothing is decided again
+    straight(solr, nurse("x2", 3))
+    sig2 = stored(solr)["x2"]
+    (r,) = ing.ingest([nurse("x2", 3)])
+    assert r.dup_group == sig2 and ing.stats["regrouped"] == 1
+    assert_duplicate_of_names_a_member(groups(solr))
