@@ -1189,7 +1189,8 @@ class Ingestor:
         if not mixed or not ask:
             return out
         ask = sorted(set(ask) - {r.id for r in rows if r.dup_group == r.id})
-        heads = {d["id"] for d in self.solr.get(ask, fl="id,dup_group") if d.get("dup_group") == d["id"]} if ask else set()
+        sent = self._in_flight()  # the newest version of the postings it writes (the window has them too)
+        heads = {d["id"] for d in self._now(ask, "id,dup_group", sent) if d.get("dup_group") == d["id"]}
         rest = sorted(set(ask) - heads)
         if not rest:
             return out
@@ -1197,12 +1198,19 @@ class Ingestor:
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", rest), "fl": "id"}, rows=1000):
             ids.update(d["id"] for d in page)
         best: dict[str, tuple[bool, str, str]] = {}
-        for d in self.solr.get(sorted(ids), fl="id,dup_group,first_seen,sig_version"):  # as they are now
+        for d in self._now(sorted(ids), "id,dup_group,first_seen,sig_version", sent):
             if (g := d.get("dup_group")) in out:
                 key = ("sig_version" in d, d.get("first_seen") or "~", d["id"])
                 best[g] = min(best.get(g, key), key)
         out.update((g, key[2]) for g, key in best.items())
         return out
+
+    def _now(self, ids: Sequence[str], fl: str, sent: Mapping[str, Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        """Each of `ids` as it is now: its document in the write in flight (`sent`, `_in_flight`), else Solr's
+        (real-time get)."""
+        got: list[Mapping[str, Any]] = [sent[pid] for pid in ids if pid in sent]
+        ask = [pid for pid in ids if pid not in sent]
+        return got + self.solr.get(ask, fl=fl) if ask else got
 
     def _assign(self, rows: list[_Rec], npool: int, groups: list[str], res: Mapping[str, Any],
                 first_key: np.ndarray, straight: Mapping[str, tuple[str, str]], done: np.ndarray, mixed: bool
@@ -1355,10 +1363,15 @@ class Ingestor:
         if res is not None:
             label = res["label"]
             in_group = np.array(groups, dtype=object)
+            left: dict[str, tuple[str, Mapping[str, Any]]] = {}  # straight-indexed, with none of its group now
             for k, i in enumerate(fresh):
-                if existing.get(ids[i], {}).get("dup_group") == ids[i] and \
-                        not ((label[:npool] == label[npool + k]) & (in_group == ids[i])).any():
-                    orphaned.add(ids[i])
+                was = existing.get(ids[i], {})
+                if (g := was.get("dup_group")) and not ((label[:npool] == label[npool + k]) & (in_group == g)).any():
+                    if g == ids[i]:
+                        orphaned.add(g)
+                    elif "sig_version" not in was:
+                        left[ids[i]] = (g, batch[i])
+            orphaned |= self._straight_heads_leaving(left)
         if orphaned:
             self._await()
         regrouped = self._regroup(orphaned, skip={ids[i] for i in fresh}) if orphaned else {}
@@ -1432,14 +1445,19 @@ class Ingestor:
         write in flight re-sends, whose newest version is that write's document (it is settled before the
         batch being decided is written, and if it fails or Solr refuses part of it, that batch is decided
         again), so a batch re-sending them need not wait for it."""
-        fl = self._pending
-        sent = {pid: doc for pid, doc in zip(fl.ids, fl.docs, strict=True)} if fl is not None else {}
+        sent = self._in_flight()
         out = {d["id"]: d for d in self.solr.get([pid for pid in ids if pid not in sent], fl=STATE_FL)}
         for pid in ids:
             if pid in sent:
                 out[pid] = {k: sent[pid][k] for k in _STATE_FIELDS if k in sent[pid]}
                 self.stats["resent_in_flight"] += 1
         return out
+
+    def _in_flight(self) -> dict[str, dict[str, Any]]:
+        """The documents of the write in flight, by id: the newest version of those postings for the batch being
+        decided (settled before that batch is written; decided again if the write fails or is refused in part)."""
+        fl = self._pending
+        return dict(zip(fl.ids, fl.docs, strict=True)) if fl is not None else {}
 
     def _send(self, fl: _Flight) -> None:
         """Send a decided batch's write to Solr (the writer thread) without waiting for it; the window and the
@@ -1543,6 +1561,22 @@ class Ingestor:
         self.stats["batches"] += 1
         return results
 
+    def _straight_heads_leaving(self, left: Mapping[str, tuple[str, Mapping[str, Any]]]) -> set[str]:
+        """The groups whose canonical posting (`_canonical`: a group named by Solr's signature) is one of `left`,
+        postings indexed straight into Solr re-sent now with none of their group's postings (id -> (that group,
+        the posting as sent)) and signed otherwise than stored: they leave it, so the rest is decided again, as
+        when a head the service chose leaves (a re-send signed alike stays: the chain's group holds it)."""
+        cfg = self.solr.signing()
+        if not left or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
+            return set()
+        field, pids = cfg["signatureField"], sorted(left)
+        stored = {d["id"]: d.get(field) for d in self.solr.get(pids, fl=f"id,{field}")}
+        docs = [{k: v for k, v in _clean_doc(left[p][1], self.schema.derived).items() if v != []} for p in pids]
+        sigs = textprofile.solr_fields_signatures(docs, cfg["fields"], cfg["quantRate"], cfg["minTokenLen"])
+        moved = {p: left[p][0] for p, sig in zip(pids, sigs, strict=True) if sig != stored.get(p)}
+        canon = self._canonical(set(moved.values()), [], True) if moved else {}
+        return {g for p, g in moved.items() if canon.get(g) == p}
+
     def _straight_exist(self) -> bool:
         """Whether the collection holds postings indexed straight into Solr (not by the service): only then can a
         group be named by Solr's signature rather than by a posting (one count query)."""
@@ -1572,7 +1606,8 @@ class Ingestor:
                                "fl": "id", "sort": "dup_group asc,id asc", "rows": self.max_candidates})
         # their group as it is now (real-time get): Solr's search shows a regroup's move (`_follow_signature`)
         # only after its next soft commit
-        ids = [d["id"] for d in res["response"]["docs"]]
+        sent = self._in_flight()  # re-sent through the service: signed by it now, no longer straight
+        ids = [d["id"] for d in res["response"]["docs"] if d["id"] not in sent]
         for d in self.solr.get(ids, fl=f"id,dup_group,{field}") if ids else []:
             if d.get("dup_group") and d.get(field):
                 found.setdefault(d[field], []).append((d["dup_group"], d["id"]))

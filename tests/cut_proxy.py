@@ -3,7 +3,8 @@ client's request number `cut_request` (0-based, counting POSTs to an /update han
 only its first `cut_at` bytes (an int, or a float: that fraction of the body), then both connections
 close without an answer -- what Solr sees when the client dies or the network drops mid-request.
 Every other request passes through unchanged (one upstream connection per request, `Connection: close`),
-after `delay` seconds (a slow Solr; settable while the proxy runs)."""
+after `delay` seconds (a slow Solr; settable while the proxy runs), an update request after `update_delay` more
+(a slow write while the reads are answered)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ class CutProxy:
         self.prefix = upstream.split(hostport, 1)[1]  # /solr
         self.cut_request, self.cut_at = cut_request, cut_at
         self.delay = 0.0  # seconds each request waits before it is passed on
+        self.update_delay = 0.0  # ... and each update request more
         self.updates = 0  # update requests seen
         self.cut: bytes | None = None  # the body of the request that was cut, when one was
         self._lock = threading.Lock()
@@ -95,6 +97,8 @@ class CutProxy:
                     self.cut = body
             if self.delay:
                 time.sleep(self.delay)
+            if self.update_delay and method == b"POST" and b"/update" in path:
+                time.sleep(self.update_delay)
             with socket.create_connection(self.upstream) as up:
                 up.sendall(_close_header(head) + (body if cut is None else body[:cut]))
                 if cut is not None:  # the rest never comes: both sides see the connection drop

@@ -5,10 +5,11 @@ standalone and SolrCloud (2 shards routed by dup_group)."""
 from __future__ import annotations
 
 import pytest
+from cut_proxy import CutProxy
 from solr_fixture import clear_core, post_docs
 from test_solr_regroup import NURSE, PILOT, eng, groups, nurse, pilot
 
-from service.ingest import Ingestor
+from service.ingest import Ingestor, prepare_batch
 from service.solr import Solr
 
 pytestmark = pytest.mark.solr
@@ -217,3 +218,44 @@ def test_duplicate_of_names_a_posting_in_a_group_named_by_a_signature(solr: Solr
     state = groups(solr)
     assert {pid: state[pid] for pid in ("p1", "p2", "y3")} == dict.fromkeys(("p1", "p2", "y3"), (sig, "x1"))
     assert_duplicate_of_names_a_member(state)
+
+
+def test_a_straight_canonical_re_sent_as_another_job_leaves_its_group_a_head(solr: Solr) -> None:
+    # x1, indexed straight into Solr, is the canonical posting of its group (named by its signature): y1, a service
+    # copy, points at it. x1 re-sent through the service as a pilot job leaves the group: the postings left in it
+    # are decided again (as when a head the service chose leaves), so none points at a posting of another group
+    straight(solr, nurse("x1", 1))
+    sig = stored(solr)["x1"]
+    ing = Ingestor(solr, commit_within_ms=200)
+    (r,) = ing.ingest([{**nurse("y1", 2), "description": NURSE.upper()}])
+    assert (r.dup_group, r.duplicate_of) == (sig, "x1")
+    (r,) = ing.ingest([pilot("x1", 1)])
+    assert (r.dup_group, r.duplicate_of) == ("x1", None)
+    assert groups(solr) == {"x1": ("x1", None), "y1": ("y1", None)}
+    # re-sent with its text unchanged it keeps its group: nothing is decided again
+    straight(solr, nurse("x2", 3))
+    sig2 = stored(solr)["x2"]
+    (r,) = ing.ingest([nurse("x2", 3)])
+    assert r.dup_group == sig2 and ing.stats["regrouped"] == 1
+    assert_duplicate_of_names_a_member(groups(solr))
+
+
+def test_a_copy_decided_while_the_straight_canonical_leaves_in_flight_points_inside_its_group(solr_url: str) -> None:
+    # x1 and x2, indexed straight into Solr, share a group named by their signature, x1 its canonical. Batch 1 re-sends
+    # x1 as a pilot job; batch 2, a straight copy's twin n1, is decided while Solr still writes batch 1 (a slow write):
+    # it must not take x1's stored version (still straight, still in the group) for the group's canonical posting
+    clear_core(solr_url)
+    solr = Solr(f"{solr_url}/postings")
+    straight(solr, nurse("x1", 1), {**nurse("x2", 2), "description": NURSE.upper()})
+    sig = stored(solr)["x1"]
+    assert stored(solr)["x2"] == sig
+    with CutProxy(solr_url) as proxy:
+        proxy.update_delay = 1.0
+        ing = Ingestor(Solr(proxy.url("/postings")), commit_within_ms=200)
+        first = ing.submit(prepare_batch([pilot("x1", 1)]))
+        second = ing.submit(prepare_batch([{**nurse("n1", 3), "title": "registered nurse"}]))
+        assert first is not None and second is not None
+        (x1,), (n1,) = first.result(), second.result()
+    assert ing.stats["writes_overlapped"] == 1
+    assert (x1.dup_group, n1.dup_group, n1.duplicate_of) == ("x1", sig, "x2")
+    assert_duplicate_of_names_a_member(groups(solr))
