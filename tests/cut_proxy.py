@@ -81,12 +81,20 @@ class CutProxy:
                 return
             threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
+    def _answer(self, head: bytes, body: bytes) -> bytes | None:
+        """A whole HTTP response the proxy gives itself instead of passing the request on; None passes it on
+        (subclasses answer some requests as a failing Solr would)."""
+        return None
+
     def _handle(self, conn: socket.socket) -> None:
         with conn:
             req = _read_request(conn)
             if req is None:
                 return
             head, body = req
+            if (own := self._answer(head, body)) is not None:
+                conn.sendall(own)
+                return
             method, path = head.split(b" ", 2)[:2]
             cut = None
             if method == b"POST" and b"/update" in path:

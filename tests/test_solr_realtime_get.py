@@ -6,11 +6,10 @@ still always answers. Real Solr, standalone and SolrCloud."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 
 import pytest
-from cut_proxy import CutProxy, _close_header, _read_request
+from cut_proxy import CutProxy
 from solr_fixture import clear_core, soft_commits
 
 from service.solr import Solr
@@ -68,22 +67,13 @@ class PlainGet500(CutProxy):
 
     plain_gets = 0
 
-    def _handle(self, conn: socket.socket) -> None:
-        with conn:
-            req = _read_request(conn)
-            if req is None:
-                return
-            head, body = req
-            if b"/get" in head.split(b"\r\n", 1)[0] and b"_route_=" not in body and body.count(b"id=") > 2:
-                self.plain_gets += 1
-                msg = b'{"error":{"msg":"Index 6 out of bounds for length 6","code":500}}'
-                conn.sendall(b"HTTP/1.1 500 Server Error\r\nContent-Type: application/json\r\nContent-Length: "
-                             + str(len(msg)).encode() + b"\r\nConnection: close\r\n\r\n" + msg)
-                return
-            with socket.create_connection(self.upstream) as up:
-                up.sendall(_close_header(head) + body)
-                while chunk := up.recv(65536):
-                    conn.sendall(chunk)
+    def _answer(self, head: bytes, body: bytes) -> bytes | None:
+        if b"/get" in head.split(b"\r\n", 1)[0] and b"_route_=" not in body and body.count(b"id=") > 2:
+            self.plain_gets += 1
+            msg = b'{"error":{"msg":"Index 6 out of bounds for length 6","code":500}}'
+            return (b"HTTP/1.1 500 Server Error\r\nContent-Type: application/json\r\nContent-Length: "
+                    + str(len(msg)).encode() + b"\r\nConnection: close\r\n\r\n" + msg)
+        return None
 
 
 def test_a_plain_get_that_solr_fails_is_asked_again_fresh(solr_url: str) -> None:
