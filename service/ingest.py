@@ -688,7 +688,7 @@ class _Flight:
     """A decided batch on its way to Solr: what `Ingestor._finish` needs once the write is answered."""
 
     ids: list[str]
-    existing: dict[str, dict[str, Any]]
+    existing: dict[str, Mapping[str, Any]]
     unchanged: set[int]
     extracted: list[Any | None]
     new_recs: list[_Rec]
@@ -1243,7 +1243,7 @@ class Ingestor:
         for c, bs in members.items():
             head_out: Outcome | None = None
             if c in winners:
-                winner = head = winners[c]
+                winner = winners[c]
                 for g in stored[c] - {winner}:
                     merges[g], via[g] = winner, ids[bs[0]]
                 head = canon[winner]
@@ -1440,17 +1440,18 @@ class Ingestor:
             self._merge(merges, via, canon)
         return _Flight(ids, existing, unchanged, extracted, new_recs, docs, results)
 
-    def _stored(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def _stored(self, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
         """The stored version (STATE_FL) of each of `ids` Solr holds: a real-time get, except for postings the
         write in flight re-sends, whose newest version is that write's document (it is settled before the
         batch being decided is written, and if it fails or Solr refuses part of it, that batch is decided
         again), so a batch re-sending them need not wait for it."""
         sent = self._in_flight()
-        out = {d["id"]: d for d in self.solr.get([pid for pid in ids if pid not in sent], fl=STATE_FL)}
-        for pid in ids:
-            if pid in sent:
-                out[pid] = {k: sent[pid][k] for k in _STATE_FIELDS if k in sent[pid]}
+        out: dict[str, Mapping[str, Any]] = {}
+        for d in self._now(ids, STATE_FL, sent):
+            if d is sent.get(d["id"]):
+                d = {k: d[k] for k in _STATE_FIELDS if k in d}
                 self.stats["resent_in_flight"] += 1
+            out[d["id"]] = d
         return out
 
     def _in_flight(self) -> dict[str, dict[str, Any]]:
@@ -1566,8 +1567,8 @@ class Ingestor:
         postings indexed straight into Solr re-sent now with none of their group's postings (id -> (that group,
         the posting as sent)) and signed otherwise than stored: they leave it, so the rest is decided again, as
         when a head the service chose leaves (a re-send signed alike stays: the chain's group holds it)."""
-        cfg = self.solr.signing()
-        if not left or not cfg or not cfg["fields"] or not cfg["signatureClass"].endswith("TextProfileSignature"):
+        cfg = self._text_signing()
+        if not left or cfg is None:
             return set()
         field, pids = cfg["signatureField"], sorted(left)
         stored = {d["id"]: d.get(field) for d in self.solr.get(pids, fl=f"id,{field}")}
@@ -1576,6 +1577,12 @@ class Ingestor:
         moved = {p: left[p][0] for p, sig in zip(pids, sigs, strict=True) if sig != stored.get(p)}
         canon = self._canonical(set(moved.values()), [], True) if moved else {}
         return {g for p, g in moved.items() if canon.get(g) == p}
+
+    def _text_signing(self) -> dict[str, Any] | None:
+        """The update chain's signature config (Solr.signing) when it signs fields with TextProfileSignature, the
+        signature this service can compute for a posting as the chain would; else None."""
+        cfg = self.solr.signing()
+        return cfg if cfg and cfg["fields"] and cfg["signatureClass"].endswith("TextProfileSignature") else None
 
     def _straight_exist(self) -> bool:
         """Whether the collection holds postings indexed straight into Solr (not by the service): only then can a
@@ -1588,9 +1595,8 @@ class Ingestor:
         so no `sig_version`; its chain named its group): position -> (that group, that posting's id), the
         smallest group when there are several, as the chain's plugin picks. Such a posting is not a MinHash
         candidate (it has no sketch), so a copy would otherwise open a second group."""
-        cfg = self.solr.signing()
-        if not mixed or not postings or not cfg or not cfg["fields"] or \
-                not cfg["signatureClass"].endswith("TextProfileSignature"):
+        cfg = self._text_signing()
+        if not mixed or not postings or cfg is None:
             return {}  # none in the collection (`mixed`: the usual case): no signatures to compute
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
