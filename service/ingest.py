@@ -1183,7 +1183,8 @@ class Ingestor:
         """The canonical posting of each of `groups`, what `duplicate_of` names: the posting the group is named
         after, or for a group named otherwise (by Solr's signature: postings indexed straight into Solr have no
         head the service chose; possible only when the collection holds such postings, `mixed`) its earliest
-        straight posting, else its earliest member. Read only for groups whose head no row nor the window shows."""
+        straight posting, else its earliest member (`_earliest`). Read only for groups whose head no row nor the
+        window shows."""
         out = {g: g for g in groups}
         ask = sorted(g for g in groups if (r := self.window.recs.get(g)) is None or r.dup_group != g)
         if not mixed or not ask:
@@ -1191,19 +1192,34 @@ class Ingestor:
         ask = sorted(set(ask) - {r.id for r in rows if r.dup_group == r.id})
         sent = self._in_flight()  # the newest version of the postings it writes (the window has them too)
         heads = {d["id"] for d in self._now(ask, "id,dup_group", sent) if d.get("dup_group") == d["id"]}
-        rest = sorted(set(ask) - heads)
-        if not rest:
-            return out
-        ids = set(self.window.members(rest))
-        for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", rest), "fl": "id"}, rows=1000):
-            ids.update(d["id"] for d in page)
-        best: dict[str, tuple[bool, str, str]] = {}
-        for d in self._now(sorted(ids), "id,dup_group,first_seen,sig_version", sent):
-            if (g := d.get("dup_group")) in out:
-                key = ("sig_version" in d, d.get("first_seen") or "~", d["id"])
-                best[g] = min(best.get(g, key), key)
-        out.update((g, key[2]) for g, key in best.items())
+        for g in sorted(set(ask) - heads):
+            first = self._earliest(g, sent, straight=True) or self._earliest(g, sent, straight=False)
+            if first is not None:
+                out[g] = first
         return out
+
+    def _earliest(self, group: str, sent: Mapping[str, Mapping[str, Any]], straight: bool) -> str | None:
+        """The earliest posting of `group` (first_seen, undated last, then id) as it is now (the write in flight
+        `sent`, else a real-time get), of its straight-indexed postings only (`straight`) or of all with this
+        process's window. Read by a sorted search in pages of 20, the first page all but always enough: a group of
+        thousands of straight copies costs one query, not a read of every member. None: the group has none."""
+        fl, keys = "id,dup_group,first_seen,sig_version", []
+        if not straight:
+            keys = [(r.first_seen or "~", r.id) for r in self.window.members([group]).values()]
+        base = [terms_query("dup_group", [group]), *([_STRAIGHT] if straight else [])]
+        for dated in ("first_seen:[* TO *]", "-first_seen:[* TO *]"):
+            start = 0
+            while True:
+                page = self.solr.query({"q": "*:*", "fq": [*base, dated], "fl": "id", "sort": "first_seen asc,id asc",
+                                        "rows": 20, "start": start})["response"]["docs"]
+                keys += [(d.get("first_seen") or "~", d["id"]) for d in self._now([d["id"] for d in page], fl, sent)
+                         if d.get("dup_group") == group and not (straight and "sig_version" in d)]
+                if keys or len(page) < 20:  # still in the group as searched (Solr's search lags): the earliest
+                    break
+                start += 20
+            if keys:
+                return min(keys)[1]
+        return None
 
     def _now(self, ids: Sequence[str], fl: str, sent: Mapping[str, Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         """Each of `ids` as it is now: its document in the write in flight (`sent`, `_in_flight`), else Solr's

@@ -259,3 +259,33 @@ def test_a_copy_decided_while_the_straight_canonical_leaves_in_flight_points_ins
     assert ing.stats["writes_overlapped"] == 1
     assert (x1.dup_group, n1.dup_group, n1.duplicate_of) == ("x1", sig, "x2")
     assert_duplicate_of_names_a_member(groups(solr))
+
+
+class CountingSolr(Solr):
+    """A real Solr client that counts the ids its real-time gets ask for."""
+
+    asked = 0
+
+    def get(self, ids: list[str], fl: str = "*", fresh: bool = True) -> list[dict]:
+        self.asked += len(ids)
+        return super().get(ids, fl, fresh)
+
+
+def test_the_canonical_posting_of_a_big_straight_group_is_read_without_its_members(solr_url: str) -> None:
+    # 300 copies sent straight to Solr share one group named by their signature; a service copy joining it through a
+    # member names the group's earliest straight posting as duplicate_of (undated copies count last), found without
+    # a real-time read of every member
+    clear_core(solr_url)
+    copies = [{**nurse(f"c{i:03d}", 2 + i % 20), "title": "registered nurse"} for i in range(300)]
+    copies[7] = {k: v for k, v in copies[7].items() if k != "first_seen"}
+    copies[150]["first_seen"] = "2026-01-01"  # c150, not the smallest id, is the earliest
+    post_docs(solr_url, copies)
+    solr = CountingSolr(f"{solr_url}/postings")
+    sig = stored(solr)["c000"]
+    ing = Ingestor(solr, commit_within_ms=200)
+    assert ing._canonical({sig}, [], True) == {sig: "c150"}
+    assert solr.asked <= 40, solr.asked
+    (y1,) = ing.ingest([{**nurse("y1", 5), "description": NURSE.upper()}])
+    assert (y1.dup_group, y1.duplicate_of, y1.why) == (sig, "c000", ["solr_signature"])  # the copy it matched
+    (y2,) = ing.ingest([{**nurse("y2", 6), "description": "Apply now! Apply now! " + NURSE}])  # signed otherwise
+    assert (y2.dup_group, y2.duplicate_of, y2.matched) == (sig, "c150", "y1")
