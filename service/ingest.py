@@ -1238,7 +1238,7 @@ class Ingestor:
         Rows `done` (decided again: `_redecide`) are left out. `duplicate_of` names the winner's canonical posting
         (`_canonical`; `mixed`: the collection holds straight-indexed postings).
         Returns (outcome by id, loser group -> winner group, loser group -> the posting that joined it,
-        stored winner group -> its canonical posting)."""
+        stored group -> its canonical posting)."""
         n = len(rows)
         (li, lj), (gi, gj) = _chain(res["label"]), _chain(_codes(groups + [f"\x00{r.id}" for r in rows[npool:]]))
         comp = component_labels(np.concatenate([li, gi]), np.concatenate([lj, gj]), n)
@@ -1249,13 +1249,16 @@ class Ingestor:
         for b in (npool + np.flatnonzero(~done[npool:])).tolist():
             members.setdefault(int(comp[b]), []).append(b)
         contested = {g for c in members for g in stored.get(c, ()) if len(stored[c]) > 1}
-        heads = self._head_dates(contested) if contested else {}
+        # the canonical posting of each group met (of a group named by Solr's signature: its earliest straight
+        # posting); of two groups, the one whose canonical posting came first wins
+        canon = self._canonical({g for c in members for g in stored.get(c, ())}, rows, mixed)
+        heads = self._head_dates({canon[g] for g in contested}) if contested else {}
         ids = [r.id for r in rows]
         out: dict[str, Outcome] = {}
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
-        winners = {c: min(gs, key=lambda g: (heads.get(g) or "~", g)) for c, gs in stored.items() if c in members}
-        canon = self._canonical(set(winners.values()), rows, mixed)
+        winners = {c: min(gs, key=lambda g: (heads.get(canon[g]) or "~", g)) for c, gs in stored.items()
+                   if c in members}
         for c, bs in members.items():
             head_out: Outcome | None = None
             if c in winners:
@@ -1283,10 +1286,11 @@ class Ingestor:
                ) -> None:
         """Move the stored postings of the loser groups (`merges`: loser -> winner) into the winner's group,
         the batch's among them (its write then re-sets the same group), so no failure of that write leaves one
-        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner's (`canon`,
-        default: `_canonical`), why `group_merged`, matched: the new posting that joined the two (`via`)."""
+        pointing at a demoted head. The loser's canonical posting becomes a duplicate of the winner's (`canon`: the
+        groups' canonical postings, default `_canonical`), why `group_merged`, matched: the new posting that joined
+        the two (`via`)."""
         if canon is None:
-            canon = self._canonical(set(merges.values()), [], self._straight_exist())
+            canon = self._canonical({*merges, *merges.values()}, [], self._straight_exist())
         ids = set(self.window.members(merges))
         searched = sorted({*merges, *self.window.absorbed(merges)})  # earlier merges Solr's search lags behind
         for page, _, _ in self.solr.stream({"q": "*:*", "fq": terms_query("dup_group", searched), "fl": "id"},
@@ -1300,7 +1304,7 @@ class Ingestor:
                 continue
             w, head = merges[g], canon.get(merges[g], merges[g])
             new[d["id"]] = (w, None, None, [], None) if d["id"] == head else \
-                (w, head, None, ["group_merged"], via[g]) if d["id"] == g else \
+                (w, head, None, ["group_merged"], via[g]) if d["id"] == canon.get(g, g) else \
                 (w, head, d.get("dup_score"), list(d.get("dup_why_ss") or []), d.get("dup_match_s") or "")
         # Solr's search sees the move only after the soft-commit delay: the membership reads (`_members`,
         # `_group_members`) ask for the merged groups' postings too until then (RecentWindow.absorbed; from
@@ -1395,7 +1399,7 @@ class Ingestor:
         outcome: dict[str, Outcome] = {}
         merges: dict[str, str] = {}
         via: dict[str, str] = {}
-        canon: dict[str, str] = {}  # a merge's winner group -> its canonical posting
+        canon: dict[str, str] = {}  # a merge's groups (winners and losers) -> their canonical postings
         if res is not None:
             # without the verifier the groups are the connected components, whatever the order: nothing to redo
             hot = contested_rows(trace, together, npool, decision_glue.link_cut()) if self.verifier is not None else \
@@ -1428,7 +1432,7 @@ class Ingestor:
                 if group in merges:  # its group was merged into another
                     head = canon[merges[group]]
                     group, dup_of, score, why, matched = (merges[group], None, None, [], None) if pid == head else \
-                        (merges[group], head, None, ["group_merged"], via[group]) if pid == group else \
+                        (merges[group], head, None, ["group_merged"], via[group]) if pid == canon[group] else \
                         (merges[group], head, score, why, matched)
             else:
                 group, dup_of, score, why, matched = outcome[pid]

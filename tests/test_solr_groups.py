@@ -261,6 +261,36 @@ def test_a_copy_decided_while_the_straight_canonical_leaves_in_flight_points_ins
     assert_duplicate_of_names_a_member(groups(solr))
 
 
+@pytest.mark.parametrize("straight_day", [1, 9])
+def test_a_group_named_by_a_signature_wins_a_merge_when_its_canonical_came_first(solr: Solr, straight_day: int) -> None:
+    # x1, indexed straight into Solr, is the canonical posting of its group (named by its signature; y1, a service
+    # copy, joined it); s1, another service process's copy signed otherwise, opened a group of its own meanwhile. b1,
+    # a copy of both, merges them (a group holding a straight posting is not decided again) into the group whose
+    # canonical posting came first -- by x1's first_seen, not losing for having no head the service chose -- and the
+    # loser's canonical posting becomes a duplicate with why `group_merged`
+    straight(solr, eng("x1", straight_day))
+    sig = stored(solr)["x1"]
+    (y1,) = Ingestor(solr, commit_within_ms=60_000).ingest([eng("y1", 2, 1)])
+    assert (y1.dup_group, y1.duplicate_of) == (sig, "x1")
+    (s1,) = Ingestor(solr, commit_within_ms=60_000).ingest([{**eng("s1", 5), "description": "Apply now! Apply now! "
+                                                             + eng("s1", 5)["description"]}])
+    assert s1.dup_group == "s1"  # it never saw y1 (not searchable yet), and Solr signs it otherwise than x1
+    solr.commit()
+    (b1,) = Ingestor(solr, commit_within_ms=200).ingest([eng("b1", 7, 2)])
+    state = groups(solr)
+    if straight_day < 5:
+        assert (b1.dup_group, b1.duplicate_of) == (sig, "x1")
+        assert state == {"x1": (sig, None), "y1": (sig, "x1"), "s1": (sig, "x1"), "b1": (sig, "x1")}
+        loser, head = "s1", "x1"
+    else:
+        assert (b1.dup_group, b1.duplicate_of) == ("s1", "s1")
+        assert state == {"x1": ("s1", "s1"), "y1": ("s1", "s1"), "s1": ("s1", None), "b1": ("s1", "s1")}
+        loser, head = "x1", "s1"
+    why = solr.get([loser], fl="dup_why_ss,dup_match_s")[0]
+    assert (why.get("dup_why_ss"), why.get("dup_match_s")) == (["group_merged"], "b1"), head
+    assert_duplicate_of_names_a_member(state)
+
+
 class CountingSolr(Solr):
     """A real Solr client that counts the ids its real-time gets ask for."""
 
