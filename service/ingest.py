@@ -471,6 +471,10 @@ class RecentWindow:
         self._into.setdefault(winner, set()).add(loser)
         self._age_merged()
 
+    def unmerged(self, loser: str) -> None:
+        """Forget that group `loser` was merged (its merge's write failed before moving any posting)."""
+        self._forget(loser)
+
     def _age_merged(self) -> None:
         """Forget the merges Solr's search shows by now (older than `keep`; the last 2x `size` at most), or
         without `keep` all but the last `size`."""
@@ -1298,7 +1302,8 @@ class Ingestor:
             ids.update(d["id"] for d in page)
         new: dict[str, tuple[str, str, float | None, list[str], str]] = {}
         fl = "id,dup_group,dup_score,dup_why_ss,dup_match_s"
-        for d in self.solr.get(sorted(ids), fl=fl):  # real-time get: the latest version
+        stored = {d["id"]: d for d in self.solr.get(sorted(ids), fl=fl)}  # real-time get: the latest version
+        for d in stored.values():
             g = d.get("dup_group")
             if g not in merges:
                 continue
@@ -1311,10 +1316,27 @@ class Ingestor:
         # before the write, which may move some and fail), the window's own postings move once it is done
         for loser, winner in merges.items():
             self.window.merged(loser, winner)
-        self._write_groups(new)
+        try:
+            self._write_groups(new)
+        except BaseException:
+            self._forget_unmoved(merges, {pid: d.get("dup_group") for pid, d in stored.items() if pid in new})
+            raise
         for pid, (g, *_rest) in new.items():
             self.window.regroup(pid, g)
         self.stats["merged_groups"] += len(merges)
+
+    def _forget_unmoved(self, merges: Mapping[str, str], came_from: Mapping[str, str]) -> None:
+        """After a merge's write failed: the window forgets each merge (`merges`: loser -> winner) of which Solr
+        holds no moved posting (`came_from`: id -> its loser group), or a later batch would read the loser's
+        postings as the winner's (its size, a re-decision's member count); a merge the write stored in part is
+        kept (Solr's search shows the moved postings under the loser until its next soft commit)."""
+        try:
+            now = {d["id"]: d.get("dup_group") for d in self.solr.get(sorted(came_from), fl="id,dup_group")}
+        except Exception:  # Solr gone: kept (it expires with the window's `keep`)
+            return
+        moved = {came_from[pid] for pid, g in now.items() if g == merges[came_from[pid]]}
+        for loser in merges.keys() - moved:
+            self.window.unmerged(loser)
 
     def _decide_and_write(self, batch: list[Mapping[str, Any]], feats: list[dict[str, Any]],
                           sketches: np.ndarray, full: np.ndarray, keys: list[list[str]],
