@@ -1690,17 +1690,19 @@ class Ingestor:
                 g = ids[int(res["canonical"][i])]
                 out[pid] = (g, None, None, [], None) if g == pid else (g, g, *row_outcome(res, i, ids))
         if straight:
-            out.update(self._follow_signature(straight, out))
+            out.update(self._follow_signature(straight, out, groups))
         self._write_moves(recs, out, list(out))
         self.stats["regrouped"] += len(out)
         return out
 
-    def _follow_signature(self, pids: Sequence[str], out: Mapping[str, Outcome]) -> dict[str, Outcome]:
+    def _follow_signature(self, pids: Sequence[str], out: Mapping[str, Outcome], groups: set[str]
+                          ) -> dict[str, Outcome]:
         """The group of each posting of `pids` (indexed straight into Solr, so no sketch: the engine cannot judge
-        it) left in a group decided again (`out`: its other postings' outcome): the new group of a posting Solr
+        it) left in `groups`, decided again (`out`: its other postings' outcome): the new group of a posting Solr
         signed alike (the smallest, as the chain picks; why `solr_signature`), else the group the chain gives a
-        posting sent alone -- its signature, its id when it has no text to sign -- never its old group's name,
-        which the head that left now carries. A posting deleted meanwhile is left out."""
+        posting sent alone -- the smallest group of the postings outside `groups` Solr signed alike, else its
+        signature, its id when it has no text to sign -- never its old group's name, which the head that left now
+        carries. A posting deleted meanwhile is left out."""
         cfg = self.solr.signing()
         field, signed = (cfg["signatureField"], cfg["fields"]) if cfg and cfg["fields"] else ("", [])
         docs = {d["id"]: d for d in self.solr.get([*pids, *out], fl=",".join(["id", *([field, *signed] if field else [])]))}
@@ -1709,6 +1711,7 @@ class Ingestor:
             if sig := docs.get(pid, {}).get(field):
                 alike.setdefault(sig, []).append((o[0], pid))
         got: dict[str, Outcome] = {}
+        outside: dict[str, tuple[str, str] | None] = {}  # signature -> (group, posting) elsewhere, as the chain finds
         for pid in pids:
             if (d := docs.get(pid)) is None:
                 continue
@@ -1716,9 +1719,24 @@ class Ingestor:
             if sig in alike:
                 g, matched = min(alike[sig])
                 got[pid] = (g, g, 1.0, ["solr_signature"], matched)
+            elif sig and (found := outside[sig] if sig in outside else
+                          outside.setdefault(sig, self._signed_elsewhere(field, sig, groups, pids))):
+                g, matched = found
+                got[pid] = (g, self._canonical({g}, [], True)[g], 1.0, ["solr_signature"], matched)
             else:
                 got[pid] = (sig or pid, None, None, [], None)
         return got
+
+    def _signed_elsewhere(self, field: str, sig: str, groups: set[str], pids: Sequence[str]) -> tuple[str, str] | None:
+        """(group, posting) of the posting outside `groups` and `pids` that Solr signed `sig` with the smallest
+        group (then id), as the chain's plugin adopts a group for a posting sent alone; its group as it is now."""
+        res = self.solr.query({"q": "*:*", "fq": "{!bool filter=$fs must_not=$fg must_not=$fi}",
+                               "fs": terms_query(field, [sig]), "fg": terms_query("dup_group", sorted(groups)),
+                               "fi": terms_query("id", sorted(pids)), "fl": "id", "sort": "dup_group asc,id asc",
+                               "rows": 20})["response"]["docs"]
+        now = self._now([d["id"] for d in res], f"id,dup_group,{field}", self._in_flight())
+        return min(((g, d["id"]) for d in now if (g := d.get("dup_group")) and g not in groups and d.get(field) == sig),
+                   default=None)
 
     def _members(self, groups: set[str], limit: int | None = None, unjudged: list[str] | None = None
                  ) -> dict[str, _Rec] | None:

@@ -291,6 +291,29 @@ def test_a_group_named_by_a_signature_wins_a_merge_when_its_canonical_came_first
     assert_duplicate_of_names_a_member(state)
 
 
+def test_a_straight_copy_left_alone_joins_the_group_the_chain_gives_its_signature(solr: Solr) -> None:
+    # 0-a1 and 0-b1, the same text at two employers, are two service groups that Solr signs alike; c1, a copy sent
+    # straight to Solr, joined the smaller, 0-a1. 0-a1 re-sent as a pilot job leaves c1 alone in its group: c1 takes
+    # the group the chain gives a copy sent alone -- 0-b1's, the smallest group of the postings Solr signs alike --
+    # not a group named by its signature that the next straight copy (c2) would not join
+    Ingestor(solr, commit_within_ms=200).ingest([nurse("0-a1", 1)])
+    solr.commit()
+    (b,) = Ingestor(solr, commit_within_ms=200).ingest([{**nurse("0-b1", 2), "company": "Northern Air",
+                                                          "location": "Munich"}])
+    assert b.dup_group == "0-b1"
+    solr.commit()
+    straight(solr, {**nurse("c1", 3), "title": "registered nurse"})
+    assert stored(solr)["c1"] == "0-a1"
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([pilot("0-a1", 1)])
+    assert r.dup_group == "0-a1"
+    assert groups(solr) == {"0-a1": ("0-a1", None), "0-b1": ("0-b1", None), "c1": ("0-b1", "0-b1")}
+    c1 = solr.get(["c1"], fl="dup_why_ss,dup_match_s")[0]
+    assert (c1.get("dup_why_ss"), c1.get("dup_match_s")) == (["solr_signature"], "0-b1")
+    straight(solr, {**nurse("c2", 4), "title": "registered nurse"})
+    assert stored(solr)["c2"] == "0-b1"
+    assert_duplicate_of_names_a_member(groups(solr))
+
+
 class CountingSolr(Solr):
     """A real Solr client that counts the ids its real-time gets ask for."""
 
