@@ -8,6 +8,9 @@ of the postings configset (measured against a real Solr in tests/test_solr_schem
 * int / long fields: a JSON integer in range, a float, or a string of an optional sign and digits in
   range (no spaces, no exponent); float / double: a number, or a string Java's parseFloat reads;
   date fields: an instant such as 2026-01-02T03:04:05Z (or Solr date math, NOW...); never a boolean;
+* boolean fields: true / false, a string Solr reads as one (true, false, t, f, 1, 0 in any case) or the number 0
+  or 1. Solr takes any other value without a word and stores it by its first character ("yes", " true" and
+  5 as false, "tomato" as true), so those are refused here;
 * string fields that are indexed or have docValues: each value is one term of at most 32,766 UTF-8 bytes;
 * a single-valued field gets at most one value.
 
@@ -36,6 +39,7 @@ _FLOAT = re.compile(r"[\x00-\x20]*[+-]?(?:NaN|Infinity|(?:(?:[0-9]+\.?[0-9]*|\.[
                     r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?)[\x00-\x20]*",
                     re.ASCII)
 _INSTANT = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?Z", re.ASCII)
+_BOOL_WORDS = frozenset({"true", "false", "t", "f", "1", "0"})  # what Solr's BoolField reads as what they say
 _NOW_MATH = re.compile(r"NOW(?:[+-][0-9]+[A-Z]+|/[A-Z]+)*")  # Solr date math: NOW/DAY+1DAY
 
 
@@ -121,6 +125,12 @@ def _value_problem(r: FieldRule, v: Any) -> str | None:
                 isinstance(v, str) and not _FLOAT.fullmatch(v)):
             return f"must be a number, got {_show(v)}"
         return None
+    if r.kind == "bool":
+        if isinstance(v, bool) or (isinstance(v, int | float) and v in (0, 1)) or (
+                isinstance(v, str) and v.lower() in _BOOL_WORDS):
+            return None
+        solr_reads = str(v)[:1] in ("1", "t", "T")  # BoolField: the first character decides, silently
+        return f"must be true or false, got {_show(v)} (Solr would store {str(solr_reads).lower()})"
     if r.kind == "date":
         if not isinstance(v, str) or not (_NOW_MATH.fullmatch(v) or _valid_instant(v)):
             return f"must be a UTC date-time such as 2026-01-02T03:04:05Z, got {_show(v)}"

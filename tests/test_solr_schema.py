@@ -26,7 +26,7 @@ AGREE = [
     ("x_l", 2 ** 40), ("x_l", 2 ** 63), ("x_l", "9223372036854775808"), ("x_l", "1.5"), ("x_l", "abc"),
     ("x_f", "NaN"), ("x_f", "1e999"), ("x_f", "abc"), ("x_f", True), ("x_f", "1,5"), ("x_f", 1e300),
     ("x_f", "Infinity"), ("x_f", "-inf"), ("x_f", "0x1p3"), ("x_f", " 2.5 "), ("x_f", "2.5f"), ("x_d", "abc"),
-    ("x_b", "abc"), ("x_b", ""), ("x_b", 1), ("x_b", [True]),
+    ("x_b", 1), ("x_b", [True]), ("x_b", "TRUE"), ("x_b", "f"), ("x_b", "0"), ("x_b", False),
     ("x_dt", "2024-01-01"), ("x_dt", "2024-01-01T00:00:00Z"), ("x_dt", "NOW"), ("x_dt", "NOW/DAY+1DAY"), ("x_dt", "NOWabc"), ("x_dt", "2024-01-01T00:00:00.123Z"),
     ("x_dt", "2024-01-01T00:00:00+02:00"), ("x_dt", "abc"), ("x_dt", 5), ("x_dt", "2024-01-01T00:00Z"),
     ("x_dt", "2024-02-30T00:00:00Z"), ("x_dt", "2024-01-01t00:00:00z"), ("x_dt", "2024-01-01T00:00:60Z"),
@@ -39,6 +39,9 @@ AGREE = [
 # values Solr takes but silently changes: refused on purpose
 STRICTER = [("x_i", 2 ** 31, -(2 ** 31)), ("x_i", 2 ** 40, 0), ("x_i", -(2 ** 31) - 1, 2 ** 31 - 1),
             ("seen_count", 2 ** 31, -(2 ** 31))]
+# booleans Solr stores by their first character without a word: a crawler's "yes" would be kept as false
+STRICTER_BOOL = [("x_b", "yes", False), ("x_b", "abc", False), ("x_b", "", False), ("x_b", " true", False),
+                 ("x_b", "tomato", True), ("x_b", 5, False), ("x_b", "1.5", True)]
 
 
 def schema_of(base: str) -> Schema:
@@ -60,9 +63,9 @@ def test_rules_agree_with_solr(clean_solr: str) -> None:
         if ours != solr_takes(clean_solr, doc):
             disagree.append((field, repr(value)[:40], "we accept" if ours else "we reject"))
     assert not disagree
-    for field, value, stored in STRICTER:
+    for field, value, stored in STRICTER + STRICTER_BOOL:
         doc = {"id": "wrap", field: value}
-        assert "out of the range" in schema.reject_reason(doc)
+        assert any(w in (schema.reject_reason(doc) or "") for w in ("out of the range", "must be true or false")), value
         assert solr_takes(clean_solr, {**doc, "dup_group": "g"})
         got = requests.get(f"{clean_solr}/postings/get", params={"id": "wrap", "fl": field}, timeout=30).json()
         assert got["doc"][field] == stored  # what Solr would have kept instead
@@ -88,10 +91,10 @@ def batch_of_11(poison: dict) -> list[dict]:
 
 
 POISONS = [{"salary_i": "abc"}, {"url": "https://jobs.example/" + "x" * 40000}, {"tags_s": ["a", "b"]},
-           {"start_dt": "next monday"}]
+           {"start_dt": "next monday"}, {"remote_b": "yes"}]
 
 
-@pytest.mark.parametrize("poison", POISONS, ids=["salary_i", "url_40kb", "two_values", "date"])
+@pytest.mark.parametrize("poison", POISONS, ids=["salary_i", "url_40kb", "two_values", "date", "boolean"])
 def test_poison_posting_is_rejected_and_the_rest_written(clean_solr: str, poison: dict) -> None:
     app = create_app(f"{clean_solr}/postings", commit_within_ms=200)
     res = TestClient(app).post("/v1/postings", json={"postings": batch_of_11(poison)})
