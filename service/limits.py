@@ -58,8 +58,17 @@ class BodyLimit:
 
 def parse_json(body: bytes) -> Any:
     """orjson's strict parse (no NaN/Infinity, no number beyond a double, valid UTF-8 without lone
-    surrogates) plus a nesting bound; errors are json.JSONDecodeError (FastAPI answers 422)."""
-    doc = orjson.loads(body)
+    surrogates) plus a nesting bound; errors are json.JSONDecodeError (FastAPI answers 422). A body that is not
+    UTF-8 (latin-1, UTF-16) says so with its first bad byte, where orjson speaks of surrogates."""
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        try:
+            bytes(body).decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise json.JSONDecodeError(f"the body is not UTF-8 (byte 0x{bytes(body)[bad.start]:02x} at offset "
+                                       f"{bad.start}); send JSON encoded as UTF-8", "", bad.start) from None
+        raise
     stack = [(doc, 1)]
     while stack:
         v, depth = stack.pop()
@@ -112,5 +121,13 @@ def safe_errors(errors: Any) -> list[dict[str, Any]]:
 
 
 async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-    """422 naming each bad field, never echoing the request body."""
-    return JSONResponse({"detail": safe_errors(exc.errors())}, status_code=422)
+    """422 naming each bad field, never echoing the request body. A body sent as another media type than JSON
+    (a form, text/plain) is not read as JSON at all: the 422 says which Content-Type to send."""
+    errors = safe_errors(exc.errors())
+    ctype = request.headers.get("content-type", "")
+    if "json" not in ctype.lower():
+        for e in errors:
+            if e["loc"] == ["body"] and e["type"] == "model_attributes_type":
+                e["msg"] = (f"the body must be a JSON object sent with Content-Type: application/json "
+                            f"(got {_short(ctype) or 'none'!r})")
+    return JSONResponse({"detail": errors}, status_code=422)

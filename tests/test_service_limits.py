@@ -60,6 +60,21 @@ def test_unreadable_json_is_422(client: TestClient, body: bytes, path: str) -> N
     assert res.json()["detail"][0]["loc"][0] == "body"
 
 
+@pytest.mark.parametrize(("body", "byte"), [('{"postings": [{"id": "é"}]}'.encode("latin-1"), "0xe9"),
+                                            ('{"postings": [{"id": "a"}]}'.encode("utf-16"), "0xff")])
+def test_a_body_in_another_encoding_is_422_saying_so(client: TestClient, body: bytes, byte: str) -> None:
+    res = _raw(client, body)
+    assert res.status_code == 422, res.text
+    assert f"not UTF-8 (byte {byte}" in res.json()["detail"][0]["ctx"]["error"], res.text
+
+
+@pytest.mark.parametrize("ctype", ["text/plain", "application/x-www-form-urlencoded"])
+def test_json_sent_as_another_media_type_is_422_naming_the_content_type(client: TestClient, ctype: str) -> None:
+    res = client.post("/v1/postings", content=b'{"postings": [{"id": "a"}]}', headers={"Content-Type": ctype})
+    assert res.status_code == 422, res.text
+    assert f"Content-Type: application/json (got '{ctype}')" in res.json()["detail"][0]["msg"], res.text
+
+
 def test_422_never_echoes_the_body(client: TestClient) -> None:
     marker = "ECHO" * 10_000
     for body in ({"postings": [{"id": 5, "title": marker}]}, {"postings": [{"id": marker}]},
