@@ -185,9 +185,13 @@ def index_file(path: str, solr_url: str, fmt: str | None = None, mapping: Mappin
             bar.close()
             ingestor.save()  # what was learned from the postings indexed so far, even after an error
             ingestor.state.close()
-    solr.commit()
-    seconds = time.perf_counter() - t0
     total = sum(counts.values())
+    try:
+        solr.commit()  # searchable now, not only within --commit-within
+    except (SolrUnavailable, SolrError) as exc:  # every batch was acknowledged: only the closing commit is missing
+        raise UserError(f"{exc}; all {total:,} postings were written (Solr's commitWithin makes them searchable), "
+                        "only the closing commit failed; re-running the same command is safe") from None
+    seconds = time.perf_counter() - t0
     lat = np.array(latencies) if latencies else np.zeros(1)
     return {"postings": total, "by_status": dict(counts), "seconds": round(seconds, 3),
             "postings_per_s": round(total / seconds, 1) if seconds else 0.0, "batches": len(latencies),

@@ -15,7 +15,7 @@ from test_solr_regroup import assert_every_group_has_its_head, eng, groups, nurs
 from test_solr_same_groups import BATCH, dedup_of, partition, stored_groups
 
 from service.cli_index import index_file
-from service.errors import UserError
+from service.errors import SolrUnavailable, UserError
 from service.ingest import Ingestor, prepare_batch
 from service.solr import Solr
 
@@ -139,3 +139,20 @@ def test_index_with_a_write_cut_mid_run_loses_nothing(clean_solr: str, tmp_path:
     indexed_groups = stored_groups(solr)
     assert indexed_groups.keys() == {p["id"] for p in postings}
     assert partition(indexed_groups) == want
+
+
+def test_index_whose_closing_commit_fails_says_what_was_written(clean_solr: str, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # every batch written and acknowledged, then Solr goes away before the run's closing commit: one clear error
+    # (no traceback) saying the postings were written
+    path = tmp_path / "postings.jsonl"
+    postings, _, _ = dedup_of(path)
+
+    def gone(self: Solr, soft: bool = False) -> None:
+        raise SolrUnavailable("Solr is not reachable at the test's URL")
+
+    monkeypatch.setattr(Solr, "commit", gone)
+    with pytest.raises(UserError, match=f"all {len(postings):,} postings were written"):
+        index_file(str(path), f"{clean_solr}/postings", batch_size=BATCH, workers=0, commit_within_ms=300)
+    monkeypatch.undo()
+    assert stored_groups(Solr(f"{clean_solr}/postings")).keys() == {p["id"] for p in postings}
