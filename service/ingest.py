@@ -45,6 +45,7 @@ extraction; only last_seen / seen_count move.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 import threading
 import time
@@ -70,6 +71,8 @@ from service.state import BoilerplateState
 from signatures import SIG_VERSION, minhash, textprofile
 from signatures.boilerplate import BoilerplateModel, StackedBoilerplate, learning_record, line_hashes
 from signatures.features import prepare_unweighted, reweighted
+
+log = logging.getLogger("jobdedup.ingest")
 
 #: Largest accepted text field, in characters (env JOBDEDUP_MAX_TEXT_CHARS). Longer postings are
 #: rejected with a reason, not truncated: a truncated text would sign differently from the original.
@@ -674,7 +677,12 @@ class Ticket:
             raise self._exc
         assert self._out is not None
         if self._out and ing.state.due():
-            ing.save(flush=False)
+            try:
+                ing.save(flush=False)
+            except OSError as exc:  # the batch is written and its postings journaled: a periodic save is no reason
+                # to fail it (it is tried again at the next interval; the journal keeps what was learned)
+                log.warning("boilerplate model not saved (%s); the learning journal keeps what was learned, the "
+                            "save is tried again in %s s", exc, ing.state.save_interval_s)
         prep = self._prep
         results = list(prep.results)
         for i, r in zip(prep.uniq, self._out, strict=True):

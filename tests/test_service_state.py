@@ -276,3 +276,30 @@ def test_index_cli_loads_learns_and_saves_the_model(clean_solr: str, tmp_path: P
     assert again["by_status"] == {"updated": len(JOBS)} and again["resent_unchanged"] == len(JOBS)
     assert "verifier_pairs" not in again and again.get("boilerplate_added", 0) == 0
     assert load_model(saved).postings == len(JOBS)
+
+
+def test_a_periodic_save_on_a_full_disk_does_not_fail_a_written_batch(clean_solr: str, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    # the state directory's disk is full when a periodic save of the model is due: the batch is in Solr and its
+    # postings journaled, so it is answered 200 (a 500 would report written postings as failed); a warning says so
+    import errno
+
+    import service.state
+
+    def full(path: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(service.state, "write_atomic", full)
+    app = create_app(f"{clean_solr}/postings", commit_within_ms=200, state_dir=str(tmp_path), cpu_workers=0)
+    with TestClient(app) as client, caplog.at_level(logging.WARNING, logger="jobdedup.ingest"):
+        app.state.ingestor.state.save_interval_s = 0  # a save is due after every batch
+        app.state.ingestor.learn_every = 1  # ... and has a changed model to write
+        for k, (title, duty) in enumerate(JOBS[:2]):
+            res = client.post("/v1/postings", json={"postings": [{"id": f"j{k}", "title": title, "description": duty}]})
+            assert res.status_code == 200 and res.json()["results"][0]["status"] == "new", res.text
+        monkeypatch.undo()  # the shutdown save may write again
+    assert "No space left on device" in caplog.text and "learning journal keeps" in caplog.text
+    solr = Solr(f"{clean_solr}/postings")
+    solr.commit()
+    assert {d["id"] for d in solr.get(["j0", "j1"], fl="id")} == {"j0", "j1"}
