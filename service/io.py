@@ -142,8 +142,9 @@ def validate_posting(obj: Any, where: str, mapping: Mapping[str, str] | None = N
     """
     if not isinstance(obj, dict):
         raise UserError(f"{where}: expected a JSON object (a posting), got {type(obj).__name__}")
-    if mapping:
-        obj = {mapping.get(k, k): v for k, v in obj.items()}
+    if mapping:  # a mapped field wins over one of the same name (id=job_id on {"job_id": .., "id": ..}), in any order
+        renamed = {mapping[k]: v for k, v in obj.items() if k in mapping}
+        obj = {**{k: v for k, v in obj.items() if k not in mapping}, **renamed}
     pid = obj.get("id")
     if pid is None or pid == "":
         raise UserError(f"{where}: field 'id' is missing (every posting needs an id; map a column with --map id=COLUMN)")
@@ -296,7 +297,14 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
             raise UserError(f"{path} line 1: malformed {kind} header ({exc})") from None
         check(header, 1)
         header = [h.strip().lstrip("\ufeff") for h in header]
-        names = [(mapping or {}).get(h, h) for h in header]
+        twice = [h for h in dict.fromkeys(header) if h and header.count(h) > 1]
+        if twice:
+            raise UserError(f"{path} line 1: the header names column {twice[0]!r} twice (columns "
+                            f"{', '.join(str(k + 1) for k, h in enumerate(header) if h == twice[0])}): one of them "
+                            "would be dropped; rename one")
+        mapped = {(mapping or {}).get(h, h) for h in header if h in (mapping or {})}
+        # a mapped column wins over a column of the field's own name (--map id=job_id with an id column too)
+        names = [(mapping or {}).get(h) or (None if h in mapped else h) for h in header]
         if "id" not in names:
             raise UserError(f"{path} line 1: no 'id' column in the header {header}; map one with --map id=COLUMN")
         if not set(CONTENT_FIELDS) & set(names):
@@ -320,7 +328,7 @@ def iter_delimited(path: str, delimiter: str, mapping: Mapping[str, str] | None 
                     continue
                 if len(row) > len(names):
                     raise UserError(f"{path} line {first}: {len(row)} fields but the header has {len(names)}")
-                obj = {n: v for n, v in zip(names, row, strict=False) if v != ""}
+                obj = {n: v for n, v in zip(names, row, strict=False) if v != "" and n is not None}
                 yield first, validate_posting(obj, f"{path} line {first}")
             except UserError as exc:
                 if bad is None:

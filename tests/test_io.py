@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,25 @@ def test_csv_with_mapping_and_quoted_newlines(tmp_path: Path) -> None:
     assert rows[0][1] == {"id": "1", "description": "line one\nline two", "title": "Dev"}
     assert rows[1][1] == {"id": "2", "title": "QA"}  # empty cells are absent fields
     assert rows[1][0] == 4  # physical line number after the quoted newline
+
+
+@pytest.mark.parametrize("order", ["job_id first", "id first"])
+def test_a_mapped_field_wins_over_one_of_the_same_name_in_any_order(tmp_path: Path, order: str) -> None:
+    # --map id=job_id on postings that also carry an id of their own (an internal one): the mapped column is the id,
+    # whichever comes first in the object or header (the later one used to win, silently)
+    mapping = io.parse_mapping(["id=job_id"])
+    first, second = ("job_id", "id") if order == "job_id first" else ("id", "job_id")
+    value = {"job_id": "J1", "id": "internal-7"}
+    path = write(tmp_path, "m.jsonl", json.dumps({first: value[first], second: value[second], "title": "Dev"}) + "\n")
+    assert [p for _, p in io.read_postings(path, mapping=mapping)] == [{"id": "J1", "title": "Dev"}]
+    path = write(tmp_path, "m.csv", f"{first},{second},title\n{value[first]},{value[second]},Dev\n")
+    assert [p for _, p in io.read_postings(path, mapping=mapping)] == [{"id": "J1", "title": "Dev"}]
+
+
+def test_a_csv_header_naming_a_column_twice_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "t.csv", "id,title,description,title\n1,Dev,text,QA\n")
+    with pytest.raises(UserError, match=r"line 1: the header names column 'title' twice \(columns 2, 4\)"):
+        list(io.read_postings(path))
 
 
 def test_tsv_and_missing_id_column(tmp_path: Path) -> None:
