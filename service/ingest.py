@@ -1657,14 +1657,28 @@ class Ingestor:
         docs = [written[i] for i in pos]
         sigs = textprofile.solr_fields_signatures(docs, fields, cfg["quantRate"], cfg["minTokenLen"])
         field = cfg["signatureField"]
-        found: dict[str, list[tuple[str, str]]] = {}
-        res = self.solr.query({"q": "*:*", "fq": [terms_query(field, sorted(set(sigs))), _STRAIGHT],
-                               "fl": "id", "sort": "dup_group asc,id asc", "rows": self.max_candidates})
         # their group as it is now (real-time get): Solr's search shows a regroup's move (`_follow_signature`)
         # only after its next soft commit
         sent = self._in_flight()  # re-sent through the service: signed by it now, no longer straight
-        ids = [d["id"] for d in res["response"]["docs"] if d["id"] not in sent]
-        for d in self.solr.get(ids, fl=f"id,dup_group,{field}") if ids else []:
+        fl = f"id,dup_group,{field}"
+        # per signature the straight posting of the smallest group (then id) as searched, read again now: one
+        # posting per signature, not every straight copy (a group of thousands cost a real-time get of each)
+        first: dict[str, tuple[str, str]] = {}
+        collapse = "{!collapse field=" + field + " sort='dup_group asc,id asc'}"
+        for d in self._straight_signed(field, sorted(set(sigs)), fl, collapse):
+            key = (d.get("dup_group") or "", d["id"])
+            first[d[field]] = min(first.get(d[field], key), key)
+        now = {d["id"]: d for d in self.solr.get([pid for _, pid in first.values() if pid not in sent], fl=fl)} \
+            if first else {}
+        batch = {postings[i]["id"] for i in pos}
+        found: dict[str, list[tuple[str, str]]] = {}
+        for sig, (g, pid) in first.items():
+            if (d := now.get(pid)) is not None and pid not in batch and d.get("dup_group") == g and d.get(field) == sig:
+                found[sig] = [(g, pid)]
+        # one moved lately, re-sent now or in flight: every straight copy of the signature read again, as it is now
+        ids = [d["id"] for d in self._straight_signed(field, sorted(first.keys() - found.keys()), "id")
+               if d["id"] not in sent] if len(found) < len(first) else []
+        for d in self.solr.get(ids, fl=fl) if ids else []:
             if d.get("dup_group") and d.get(field):
                 found.setdefault(d[field], []).append((d["dup_group"], d["id"]))
         out = {}
@@ -1673,6 +1687,12 @@ class Ingestor:
             if other is not None:
                 out[i] = other
         return out
+
+    def _straight_signed(self, field: str, sigs: Sequence[str], fl: str, *fq: str) -> list[dict[str, Any]]:
+        """Searchable postings indexed straight into Solr that it signed with one of `sigs` (smallest group, then id,
+        first; at most max_candidates), with further filters `fq`."""
+        return self.solr.query({"q": "*:*", "fq": [terms_query(field, sigs), _STRAIGHT, *fq], "fl": fl,
+                                "sort": "dup_group asc,id asc", "rows": self.max_candidates})["response"]["docs"]
 
     def _regroup(self, groups: set[str], skip: set[str]) -> dict[str, Outcome]:
         """The postings left in `groups`, whose canonical posting is no longer theirs (except `skip`: batch

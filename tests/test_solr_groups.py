@@ -338,7 +338,9 @@ def test_the_canonical_posting_of_a_big_straight_group_is_read_without_its_membe
     ing = Ingestor(solr, commit_within_ms=200)
     assert ing._canonical({sig}, [], True) == {sig: "c150"}
     assert solr.asked <= 40, solr.asked
+    solr.asked = 0
     (y1,) = ing.ingest([{**nurse("y1", 5), "description": NURSE.upper()}])
     assert (y1.dup_group, y1.duplicate_of, y1.why) == (sig, "c000", ["solr_signature"])  # the copy it matched
+    assert solr.asked <= 40, solr.asked  # the straight copy it joins: one per signature read, not all 300
     (y2,) = ing.ingest([{**nurse("y2", 6), "description": "Apply now! Apply now! " + NURSE}])  # signed otherwise
     assert (y2.dup_group, y2.duplicate_of, y2.matched) == (sig, "c150", "y1")
