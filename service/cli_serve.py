@@ -72,6 +72,8 @@ def register(app: typer.Typer) -> None:
         if token is None and not is_loopback(host):
             raise UserError(f"--host {host} listens beyond loopback: give a token (--token or env JOBDEDUP_TOKEN) "
                             "that clients send as 'Authorization: Bearer <token>'")
+        if max_text_chars is not None and max_text_chars < 1:
+            raise UserError("--max-text-chars must be >= 1")
         if max_body_bytes is not None and max_body_bytes < 1:
             raise UserError("--max-body-bytes must be >= 1")
         if cpu_workers is not None and cpu_workers < 0:

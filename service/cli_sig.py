@@ -32,8 +32,8 @@ def _stdin_text(encoding: str | None) -> str:
     try:
         return data.decode(encoding or "utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"stdin is not valid {encoding or 'UTF-8'} (byte {exc.start}); name its encoding with "
-                        "--encoding") from None
+        raise UserError(f"stdin is not valid {encoding or 'UTF-8'} (byte 0x{data[exc.start]:02x} at offset "
+                        f"{exc.start}); name its encoding with --encoding") from None
 
 
 def _jsonl_items(bad: io.BadLines | None, encoding: str | None) -> Iterator[tuple[int, object]]:

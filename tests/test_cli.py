@@ -43,6 +43,9 @@ def test_help_lists_commands() -> None:
         (("dedup", "-", "-q"), b'{"id": "1"}\n{"id": "caf\xe9"}\n', b"- line 2: the file is not UTF-8 (byte 0xe9"),
         (("sig", "--jsonl"), b'"caf\xe9"\n', b"stdin line 1: the file is not UTF-8 (byte 0xe9"),
         (("dedup", "x.jsonl", "--encoding", "klingon"), b"", b"unknown encoding 'klingon'"),
+        (("sig",), b"ok \xff\xfe bad", b"stdin is not valid UTF-8 (byte 0xff at offset 3)"),
+        (("serve", "--solr", "http://127.0.0.1:9/solr/postings", "--max-text-chars", "0"), b"",
+         b"--max-text-chars must be >= 1"),
     ],
 )
 def test_user_errors_are_one_line(args: tuple[str, ...], stdin: bytes, needle: bytes) -> None:
