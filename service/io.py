@@ -135,6 +135,10 @@ def parse_mapping(specs: list[str] | None) -> dict[str, str]:
     return mapping
 
 
+#: Largest seen_count (Solr int), as the API's model allows.
+MAX_SEEN_COUNT = 2**31 - 1
+
+
 def validate_posting(obj: Any, where: str, mapping: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Check one decoded posting against the contract and return it as a dict (id as a string).
 
@@ -152,6 +156,13 @@ def validate_posting(obj: Any, where: str, mapping: Mapping[str, str] | None = N
         raise UserError(f"{where}: field 'id' must be a string or integer, got {type(pid).__name__}")
     if not isinstance(pid, str):
         obj["id"] = str(pid)
+    seen = obj.get("seen_count")
+    if seen is not None:  # a crawl log's sighting count; a CSV cell is text
+        count = int(seen) if isinstance(seen, str) and seen.strip().isdigit() and seen.strip().isascii() else seen
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_SEEN_COUNT:
+            raise UserError(f"{where}: field 'seen_count' must be a whole number from 1 to {MAX_SEEN_COUNT}, "
+                            f"got {str(seen)[:40]!r}")
+        obj["seen_count"] = count
     for name in TEXT_FIELDS:
         value = obj.get(name)
         if value is not None and not isinstance(value, str):

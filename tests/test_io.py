@@ -66,6 +66,17 @@ def test_a_mapped_field_wins_over_one_of_the_same_name_in_any_order(tmp_path: Pa
     assert [p for _, p in io.read_postings(path, mapping=mapping)] == [{"id": "J1", "title": "Dev"}]
 
 
+def test_seen_count_is_read_as_a_number_or_refused(tmp_path: Path) -> None:
+    # a crawl log's sighting count: a CSV cell is text ("5" was kept as a string, and index stored 1 instead); a value
+    # that is no count stops the run naming it, as a wrong type does, instead of silently counting 1
+    path = write(tmp_path, "s.csv", "id,title,seen_count\n1,Dev,5\n2,QA,\n")
+    assert [p for _, p in io.read_postings(path)] == [{"id": "1", "title": "Dev", "seen_count": 5}, {"id": "2", "title": "QA"}]
+    for bad in ('"abc"', "0", "-2", "1.5", "true", "2147483648", '"٣"'):
+        path = write(tmp_path, "s.jsonl", f'{{"id": "1", "title": "Dev", "seen_count": {bad}}}\n')
+        with pytest.raises(UserError, match="line 1: field 'seen_count' must be a whole number from 1 to 2147483647"):
+            list(io.read_postings(path))
+
+
 def test_a_csv_header_naming_a_column_twice_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "t.csv", "id,title,description,title\n1,Dev,text,QA\n")
     with pytest.raises(UserError, match=r"line 1: the header names column 'title' twice \(columns 2, 4\)"):
