@@ -147,8 +147,8 @@ def validate_posting(obj: Any, where: str, mapping: Mapping[str, str] | None = N
     if not isinstance(obj, dict):
         raise UserError(f"{where}: expected a JSON object (a posting), got {type(obj).__name__}")
     if mapping:  # a mapped field wins over one of the same name (id=job_id on {"job_id": .., "id": ..}), in any order
-        renamed = {mapping[k]: v for k, v in obj.items() if k in mapping}
-        obj = {**{k: v for k, v in obj.items() if k not in mapping}, **renamed}
+        shadowed = {mapping[k] for k in obj if k in mapping}
+        obj = {mapping.get(k, k): v for k, v in obj.items() if k in mapping or k not in shadowed}
     pid = obj.get("id")
     if pid is None or pid == "":
         raise UserError(f"{where}: field 'id' is missing (every posting needs an id; map a column with --map id=COLUMN)")
