@@ -15,10 +15,10 @@ k/n, groups, candidate/compared pairs and the run time (best of --repeat runs).
 `--cv K` is the honest estimate of what a held-out run measures: the training-side pairs of
 benchmarks/labels/{lang}-pairs.jsonl and {lang}-dev-pairs.jsonl (split `train` only; nothing of the locked
 split is read) in K employer-grouped folds (service.train.group_folds); per fold the shipped model's recipe
-(service.train.model_recipe: learner, features, vetoes, generated-pair weight) is trained on the other folds
-(threshold by grouped CV inside them), each language file is deduplicated with that model in the default
-mode, and the fold's pairs are read off the groups (`--cut-rule`, `--per-language`: how each fold model's cut
-is chosen; the cuts are printed). Per language and label file: F1 / P / R and PARTIAL
+(service.train.model_recipe: learner, features, vetoes, generated-pair weight, how its cut is read) is trained on
+the other folds (threshold by grouped CV inside them, read as the recipe reads it), each language file is
+deduplicated with that model in the default mode, and the fold's pairs are read off the groups (`--cut-rule`,
+`--cut-splits`, `--per-language`: how each fold model's cut is chosen otherwise; the cuts are printed). Per language and label file: F1 / P / R and PARTIAL
 merged off the out-of-fold groups, the same fold models pair by pair, and every out-of-fold false merge by
 how it came about: `direct` (the pair itself accepted), `chain-rejected` (the verifier scored it below the
 threshold; joined through other postings) or `chain-unscored` (never scored; joined through others).
@@ -131,14 +131,18 @@ def parse_cuts(text: str, model: Any = None) -> dict[str, float]:
     return out
 
 
-def fold_model(ts: Any, recipe: Any, rows: np.ndarray, k: int, rule: str = "min",
-               per_language: bool | None = None, fixed: Mapping[str, float] | None = None) -> Any:
+def fold_model(ts: Any, recipe: Any, rows: np.ndarray, k: int, rule: str | None = None,
+               per_language: bool | None = None, fixed: Mapping[str, float] | None = None,
+               splits: int | None = None) -> Any:
     """The recipe's model trained on the labeled `rows` (plus the generated pairs), its threshold chosen by
-    grouped k-fold CV inside those rows, read off the cost curve by `rule` (service.train.choose_cut); per
-    language when `per_language` (default: when the recipe has per-language thresholds). `fixed` (parse_cuts)
+    grouped k-fold CV inside those rows, read off the cost curve by `rule` (service.train.choose_cut) pooled over
+    `splits` group-to-fold splits (service.train.pooled_cut; both default to the recipe's own); per language
+    when `per_language` (default: when the recipe has per-language thresholds; one split). `fixed` (parse_cuts)
     overrides the chosen cuts: a shipped model's cut measured out of fold. Nothing of the other rows is seen."""
     from service import train as recipe_mod
 
+    rule = recipe.cut_rule if rule is None else rule
+    splits = recipe.cut_splits if splits is None else splits
     sub = recipe_mod.TrainingSet(ts.X[rows], [ts.labels[i] for i in rows], ts.groups[rows], ts.X_gen,
                                  ts.gen_labels, recipe.gen_weight,
                                  None if ts.langs is None else ts.langs[rows])
@@ -148,7 +152,7 @@ def fold_model(ts: Any, recipe: Any, rows: np.ndarray, k: int, rule: str = "min"
         per_language = bool(recipe.thresholds)
     per = recipe_mod.language_thresholds(oof, truth, sub.langs, rule=rule, groups=sub.groups) \
         if per_language and sub.langs is not None else None
-    threshold = recipe_mod.cv_cost(oof, truth, rule=rule, groups=sub.groups)[1]
+    threshold = recipe_mod.recipe_cut(sub, dataclasses.replace(recipe, oof=oof, cut_rule=rule, cut_splits=splits), k)
     if fixed:
         threshold = fixed.get("", threshold)
         per = {**(per or {}), **{x: v for x, v in fixed.items() if x}}
@@ -192,10 +196,10 @@ def how_joined(pairs: Sequence[tuple[int, int]], n: int, trace: Mapping[str, Any
 
 
 def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, seed: int | None = None,
-               rule: str = "min", per_language: bool = False, fixed: Mapping[str, float] | None = None
-               ) -> list[dict[str, Any]]:
+               rule: str | None = None, per_language: bool = False, fixed: Mapping[str, float] | None = None,
+               splits: int | None = None) -> list[dict[str, Any]]:
     """Group-level grouped CV (see the module docstring): one result per language and label file, each with
-    the fold models' cuts (`rule`, `per_language`, `fixed`: as `fold_model`)."""
+    the fold models' cuts (`rule`, `per_language`, `fixed`, `splits`: as `fold_model`)."""
     from service import train as recipe_mod
     from service.eval import load_label_sets, read_postings, train_rows_of, training_set
     from signatures.decide import load_model
@@ -216,7 +220,7 @@ def grouped_cv(root: Path, langs: Sequence[str], k: int, workers: int | None, se
     detail: list[tuple[str, str, str, str, str, float | None, float]] = []
     cuts: list[dict[str, float]] = []
     for f in range(k):
-        model = fold_model(ts, recipe, np.flatnonzero(folds != f), k, rule, per_language, fixed)
+        model = fold_model(ts, recipe, np.flatnonzero(folds != f), k, rule, per_language, fixed, splits)
         cuts.append({"all": round(model.threshold, 3), **{x: round(v, 3) for x, v in (model.thresholds or {}).items()}})
         test = np.flatnonzero(folds == f)
         pairwise[test] = model.final_scores(ts.X[test]) >= model.thresholds_for(
@@ -291,9 +295,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="group-level grouped K-fold CV of the shipped recipe on the training side (default mode)")
     ap.add_argument("--cv-seed", type=int, default=None, metavar="S",
                     help="with --cv: groups to folds in a seeded random order (service.train.group_folds)")
-    ap.add_argument("--cut-rule", default="min", metavar="RULE",
+    ap.add_argument("--cut-rule", default=None, metavar="RULE",
                     help="with --cv: how each fold model's cut is read off its inner CV cost curve "
-                         "(service.train.choose_cut: min, smooth:W, plateau:X, bagged:B; default min)")
+                         "(service.train.choose_cut: min, smooth:W, plateau:X, bagged:B; default: the shipped "
+                         "model's recipe's, meta cut_rule, else min)")
+    ap.add_argument("--cut-splits", type=int, default=None, metavar="N",
+                    help="with --cv: each fold model's cut read off its inner CV cost pooled over N group-to-fold "
+                         "splits (service.train.pooled_cut; default: the recipe's, meta cut_splits, else 1)")
     ap.add_argument("--per-language", action="store_true",
                     help="with --cv: each fold model also gets a cut per language with enough duplicates "
                          "(service.train.language_thresholds, read by --cut-rule)")
@@ -307,14 +315,17 @@ def main(argv: list[str] | None = None) -> int:
         try:
             from service.train import parse_cut_rule
 
-            parse_cut_rule(args.cut_rule)
+            if args.cut_rule is not None:
+                parse_cut_rule(args.cut_rule)
+            if args.cut_splits is not None and args.cut_splits < 1:
+                raise ValueError("--cut-splits: at least 1")
             from signatures.decide import load_model
 
             fixed = parse_cuts(args.cut, load_model())
         except ValueError as e:
             ap.error(str(e))
         results = grouped_cv(root, args.lang or ["en", "zh", "ja"], args.cv, args.workers, args.cv_seed,
-                             args.cut_rule, args.per_language, fixed)
+                             args.cut_rule, args.per_language, fixed, args.cut_splits)
         if results and not args.json:
             print("fold cuts: " + "; ".join(", ".join(f"{x} {v:.3f}" for x, v in c.items())
                                             for c in results[0]["fold_cuts"]))

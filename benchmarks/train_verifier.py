@@ -103,9 +103,10 @@ def main() -> None:
                     help="the generated-pair weight(s) to pick from (default: service.train.GENERATED_WEIGHTS)")
     ap.add_argument("--cut-rule", default="min", metavar="RULE",
                     help="how the threshold is read off the grouped-CV cost curve (service.train.choose_cut: min, "
-                         "plateau:X, smooth:W, bagged:B)")
+                         "plateau:X, smooth:W, bagged:B); every cost the recipe compares is read at that cut")
     ap.add_argument("--cut-splits", type=int, default=1, metavar="N",
-                    help="read the threshold off the cost pooled over N group-to-fold splits (service.train.pooled_cut)")
+                    help="read the threshold and every cost the recipe compares (learner, weight, vetoes) off the cost "
+                         "pooled over N group-to-fold splits (service.train.split_cost, pooled_cut)")
     ap.add_argument("--why", action="append", default=[], metavar="TEXT",
                     help="a line for the model's meta choices: why this recipe (e.g. a pinned learner)")
     ap.add_argument("--reference", default=None, metavar="MODEL.json",
@@ -140,12 +141,7 @@ def main() -> None:
                                    exclude=[f for f in args.exclude.split(",") if f], unvetoed=args.unvetoed,
                                    veto_candidates=vetoes,
                                    candidates=[recipe_mod.parse_learner(x) for x in args.learner or ()],
-                                   gen_weights=args.generated_weight)
-        if args.cut_rule != "min" or args.cut_splits > 1:
-            one = recipe.threshold
-            recipe.threshold = recipe_mod.pooled_cut(ts, recipe, args.folds, args.cut_splits, args.cut_rule)
-            recipe.log.append(f"threshold re-read by {args.cut_rule} off the grouped-CV cost pooled over "
-                              f"{args.cut_splits} fold splits: {recipe.threshold:.3f} (one split's minimum: {one:.3f})")
+                                   gen_weights=args.generated_weight, cut_rule=args.cut_rule, cut_splits=args.cut_splits)
         recipe.log.extend(args.why)
     for line in recipe.log:
         print(line)
@@ -182,6 +178,9 @@ def main() -> None:
         "generated_weight": recipe.gen_weight,
         **({"excluded_features": list(recipe.exclude)} if recipe.exclude else {}),
         **({"unvetoed": True} if recipe.unvetoed else {}),
+        # how the threshold was read (the group CV's fold models read theirs the same way: eval_dedup_pairs.py --cv)
+        **({"cut_rule": recipe.cut_rule, "cut_splits": recipe.cut_splits}
+           if recipe.cut_rule != "min" or recipe.cut_splits > 1 else {}),
         "false_merge_cost": recipe_mod.FALSE_MERGE_COST,
         "choices": recipe.log,
         "cv_folds": args.folds,

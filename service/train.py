@@ -363,6 +363,8 @@ class Recipe:
     thresholds: dict[str, float] | None = None  # per language, when chosen (choose(per_language=True))
     exclude: tuple[str, ...] = ()  # features the model does not use (besides REPORT_ONLY and the vetoes)
     unvetoed: bool = False  # fitted on the pairs no veto rule rejects only (fit_learner)
+    cut_rule: str = "min"  # how the threshold is read off the grouped-CV cost (choose_cut) ...
+    cut_splits: int = 1  # ... pooled over this many group-to-fold splits (pooled_cut)
 
     def cuts(self, langs: Sequence[str]) -> np.ndarray:
         """The threshold of each pair by its language (the global one for a language without its own)."""
@@ -389,13 +391,16 @@ def language_thresholds(scores: np.ndarray, truth: np.ndarray, langs: Sequence[s
 def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool = False, logistic: bool = True,
            exclude: Sequence[str] = (), unvetoed: bool = False,
            veto_candidates: Sequence[tuple[str, float]] = VETO_CANDIDATES,
-           candidates: Sequence[tuple[str, Any]] | None = None, gen_weights: Sequence[float] | None = None) -> Recipe:
+           candidates: Sequence[tuple[str, Any]] | None = None, gen_weights: Sequence[float] | None = None,
+           cut_rule: str = "min", cut_splits: int = 1) -> Recipe:
     """The learner (logistic C or trees; `logistic=False`: trees only) and generated-pair weight by grouped CV
     (lowest cost at its best cut; ties: less generated weight, then the earlier candidate), then each candidate
     veto dropped if dropping it (its feature then weighed by the model) lowers the CV cost, then the threshold
     at the CV-best cut (and, with `per_language`, each language's own CV-best cut, `language_thresholds`).
     `exclude`, `unvetoed`: as `fit_learner`, for every model fitted; `candidates` / `gen_weights`: the learners and
-    generated-pair weights to pick from (default: `learners(trees, logistic)`, GENERATED_WEIGHTS)."""
+    generated-pair weights to pick from (default: `learners(trees, logistic)`, GENERATED_WEIGHTS). `cut_rule`,
+    `cut_splits`: every cost compared (learner, weight, vetoes) and the threshold read by that rule off the cost
+    pooled over that many group-to-fold splits (`split_cost`; default: one split's minimum)."""
     truth = is_dup(ts.labels)
     log = []
     all_v = tuple(veto_candidates)
@@ -410,7 +415,7 @@ def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool =
     costs = {}
     for i, g in grid:
         ts.gen_weight = g
-        costs[i, g] = cv_cost(oof_scores(ts, cands[i], all_v, k, None, exclude, unvetoed), truth)[0]
+        costs[i, g] = split_cost(ts, cands[i], all_v, k, exclude, unvetoed, cut_rule, cut_splits)
     best, ts.gen_weight = min(grid, key=lambda ig: (round(costs[ig], 6), ig[1], ig[0]))
     learner = cands[best]
     log.append("learner and generated-pair weight by grouped CV cost: "
@@ -420,41 +425,58 @@ def choose(ts: TrainingSet, k: int = 5, trees: bool = True, per_language: bool =
     base = costs[best, ts.gen_weight]
     for v in all_v:
         without = [x for x in vetoes if x != v]
-        c_without = cv_cost(oof_scores(ts, learner, without, k, None, exclude, unvetoed), truth)[0]
+        c_without = split_cost(ts, learner, without, k, exclude, unvetoed, cut_rule, cut_splits)
         keep = base <= c_without + 1e-9
         log.append(f"veto {v[0]}>={v[1]:g}: CV cost {base:.4f} with, {c_without:.4f} without -> "
                    + ("kept" if keep else "dropped"))
         if not keep:
             vetoes, base = without, c_without
     oof = oof_scores(ts, learner, vetoes, k, None, exclude, unvetoed)
-    _, threshold = cv_cost(oof, truth)
-    log.append(f"threshold at the grouped-CV cost optimum (false merge = {FALSE_MERGE_COST:g} misses): {threshold:.3f}")
     per = language_thresholds(oof, truth, ts.langs) if per_language and ts.langs is not None else None
+    recipe = Recipe(learner, ts.gen_weight, tuple(vetoes), 0.5, oof, log, per, exclude, unvetoed, cut_rule, cut_splits)
+    recipe.threshold = recipe_cut(ts, recipe, k)
+    log.append(f"threshold at the grouped-CV cost optimum (false merge = {FALSE_MERGE_COST:g} misses){_cut_note(recipe)}: "
+               f"{recipe.threshold:.3f}")
     if per:
         log.append("per-language thresholds at each language's grouped-CV cost optimum: "
                    + ", ".join(f"{x} {t:.3f}" for x, t in per.items()))
-    return Recipe(learner, ts.gen_weight, tuple(vetoes), threshold, oof, log, per, exclude, unvetoed)
+    return recipe
+
+
+def split_cost(ts: TrainingSet, learner: tuple[str, Any], vetoes: Sequence[tuple[str, float]], k: int,
+               exclude: Sequence[str] = (), unvetoed: bool = False, rule: str = "min", splits: int = 1) -> float:
+    """The grouped-CV cost per pair of a learner and vetoes at the cut `rule` reads off the out-of-fold scores of
+    `splits` group-to-fold splits pooled (the default split, then seeds 1, 2, ...): with one split and "min",
+    `cv_cost` of one split's scores at its minimum."""
+    truth = is_dup(ts.labels)
+    oofs = [oof_scores(ts, learner, vetoes, k, seed, exclude, unvetoed) for seed in [None, *range(1, splits)]]
+    return cv_cost(np.concatenate(oofs), np.tile(truth, len(oofs)), rule=rule,
+                   groups=np.tile(ts.groups, len(oofs)))[0]
 
 
 def repeated_cv(ts: TrainingSet, recipe: Recipe, k: int, seeds: Sequence[int]) -> list[tuple[np.ndarray, np.ndarray]]:
     """The recipe's learner and vetoes under other random group-to-fold splits: per seed, the out-of-fold
     scores and each pair's cut re-chosen on them as the recipe chooses (global, or per language when the
-    recipe has per-language thresholds). Figures on ~100 pairs move by one pair per 0.01-0.02; their spread
+    recipe has per-language thresholds; a recipe whose cut is pooled over several splits keeps its own: the
+    same procedure on the same pairs). Figures on ~100 pairs move by one pair per 0.01-0.02; their spread
     over splits tells a real change from a lucky split."""
     truth = is_dup(ts.labels)
     out = []
     for seed in seeds:
         oof = oof_scores(ts, recipe.learner, recipe.vetoes, k, seed, recipe.exclude, recipe.unvetoed)
         per = language_thresholds(oof, truth, ts.langs) if recipe.thresholds and ts.langs is not None else None
-        again = dataclasses.replace(recipe, threshold=cv_cost(oof, truth)[1], thresholds=per)
+        cut = recipe.threshold if recipe.cut_splits > 1 else cv_cost(oof, truth, rule=recipe.cut_rule, groups=ts.groups)[1]
+        again = dataclasses.replace(recipe, threshold=cut, thresholds=per)
         out.append((oof, again.cuts(ts.langs if ts.langs is not None else [""] * len(oof))))
     return out
 
 
-def pooled_cut(ts: TrainingSet, recipe: Recipe, k: int, splits: int, rule: str = "min") -> float:
+def pooled_cut(ts: TrainingSet, recipe: Recipe, k: int, splits: int | None = None, rule: str | None = None) -> float:
     """The cut `rule` (`choose_cut`) reads off the grouped-CV cost pooled over `splits` group-to-fold splits (the
     recipe's own out-of-fold scores, then seeds 1, 2, ...): one split's curve is flat over 0.6-0.9 and its minimum
-    jumps with the split, the pooled curve's broad shape does not."""
+    jumps with the split, the pooled curve's broad shape does not. `splits`, `rule`: the recipe's own by default."""
+    splits = recipe.cut_splits if splits is None else splits
+    rule = recipe.cut_rule if rule is None else rule
     truth = is_dup(ts.labels)
     oofs = [recipe.oof] + [oof_scores(ts, recipe.learner, recipe.vetoes, k, seed, recipe.exclude, recipe.unvetoed)
                            for seed in range(1, splits)]
@@ -472,8 +494,9 @@ def train(ts: TrainingSet, recipe: Recipe, meta: Mapping[str, Any] | None = None
 
 def model_recipe(ts: TrainingSet, model: Model, k: int = 5, per_language: bool = False) -> Recipe:
     """The recipe a trained model came from (its meta's learner and generated weight, its veto rules, its
-    features: every other one excluded) under grouped CV on `ts`, the threshold re-chosen there: the shipped
-    model's CV figures on today's features, comparable with a candidate recipe's (`choose`)."""
+    features: every other one excluded) under grouped CV on `ts`, the threshold re-chosen there as the meta's
+    `cut_rule` / `cut_splits` say (default: one split's minimum): the shipped model's CV figures on today's
+    features, comparable with a candidate recipe's (`choose`)."""
     meta = model.meta or {}
     vetoes = tuple(model.vetoes)
     exclude = tuple(f for f in model_features(vetoes) if f not in model.features)
@@ -481,10 +504,28 @@ def model_recipe(ts: TrainingSet, model: Model, k: int = 5, per_language: bool =
     unvetoed = bool(meta.get("unvetoed", False))
     ts.gen_weight = float(meta.get("generated_weight", ts.gen_weight))
     truth = is_dup(ts.labels)
+    rule, splits = str(meta.get("cut_rule", "min")), int(meta.get("cut_splits", 1))
     oof = oof_scores(ts, learner, vetoes, k, None, exclude, unvetoed)
-    _, threshold = cv_cost(oof, truth)
     per = language_thresholds(oof, truth, ts.langs) if per_language and ts.langs is not None else None
-    log = [f"recipe of the given model: {learner_name(learner)}, weight {ts.gen_weight:g}, vetoes "
-           + ", ".join(f"{f}>={v:g}" for f, v in vetoes) + "; features " + ", ".join(model.features)
-           + f"; CV threshold {threshold:.3f} (the model's own: {model.threshold:.3f})"]
-    return Recipe(learner, ts.gen_weight, vetoes, threshold, oof, log, per, exclude, unvetoed)
+    recipe = Recipe(learner, ts.gen_weight, vetoes, 0.5, oof, [], per, exclude, unvetoed, rule, splits)
+    recipe.threshold = recipe_cut(ts, recipe, k)
+    recipe.log.append(f"recipe of the given model: {learner_name(learner)}, weight {ts.gen_weight:g}, vetoes "
+                      + ", ".join(f"{f}>={v:g}" for f, v in vetoes) + "; features " + ", ".join(model.features)
+                      + f"; CV threshold {recipe.threshold:.3f}" + _cut_note(recipe)
+                      + f" (the model's own: {model.threshold:.3f})")
+    return recipe
+
+
+def recipe_cut(ts: TrainingSet, recipe: Recipe, k: int) -> float:
+    """The threshold the recipe's own procedure reads off its out-of-fold scores (`recipe.oof`): one split's cost
+    by `cut_rule`, or the cost pooled over `cut_splits` splits (`pooled_cut`)."""
+    if recipe.cut_splits > 1:
+        return pooled_cut(ts, recipe, k)
+    return cv_cost(recipe.oof, is_dup(ts.labels), rule=recipe.cut_rule, groups=ts.groups)[1]
+
+
+def _cut_note(recipe: Recipe) -> str:
+    """` (plateau:0.1 over 8 fold splits)`, or nothing for one split's minimum."""
+    if recipe.cut_rule == "min" and recipe.cut_splits <= 1:
+        return ""
+    return f" ({recipe.cut_rule} over {recipe.cut_splits} fold split{'s' if recipe.cut_splits > 1 else ''})"

@@ -193,3 +193,61 @@ def test_oof_contributions_add_up_to_each_fold_models_score() -> None:
             assert np.ptp(base[folds == f]) < 1e-6
     push = np.abs(contrib).mean((0, 1))
     assert push.argmax() == i and not push[FEATURES.index("salary_same")]
+
+
+def _noisy_set(seed: int, n: int = 300) -> TrainingSet:
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(0, 1, (n, len(FEATURES)))
+    i, v = FEATURES.index("spec_jaccard"), FEATURES.index("places_moved")
+    X[:, v] = (rng.random(n) < 0.15).astype(float)
+    labels = ["TEMPORAL" if x + rng.normal(0, 0.15) > 0.6 else "NON" for x in X[:, i]]
+    return TrainingSet(X, labels, np.arange(n) % 50, np.zeros((0, len(FEATURES))), [], langs=np.array(["en"] * n))
+
+
+def test_the_recipe_compares_vetoes_at_the_cut_it_ships_with() -> None:
+    """choose(cut_rule, cut_splits): every cost it compares (each veto kept or dropped) and the threshold are read
+    by the rule off the cost pooled over that many fold splits (split_cost), not one split's minimum; with one
+    split and "min" split_cost is cv_cost of the default split, as before."""
+    from service.train import choose, cv_cost, is_dup, oof_scores, pooled_cut, split_cost
+
+    ts = _noisy_set(12)
+    learner, veto = ("trees", TREE_PARAMS[0]), ("places_moved", 1.0)
+    truth = is_dup(ts.labels)
+    assert split_cost(ts, learner, (veto,), 3) == cv_cost(oof_scores(ts, learner, (veto,), 3), truth)[0]
+    both = np.concatenate([oof_scores(ts, learner, (), 3, seed) for seed in (None, 1)])
+    assert split_cost(ts, learner, (), 3, rule="plateau:0.1", splits=2) == \
+        cv_cost(both, np.tile(truth, 2), rule="plateau:0.1")[0]
+    recipe = choose(ts, k=3, candidates=[learner], gen_weights=[0.1], veto_candidates=(veto,),
+                    cut_rule="plateau:0.1", cut_splits=2)
+    with_v, without = split_cost(ts, learner, (veto,), 3, rule="plateau:0.1", splits=2), \
+        split_cost(ts, learner, (), 3, rule="plateau:0.1", splits=2)
+    assert any(f"{with_v:.4f} with, {without:.4f} without" in line for line in recipe.log)
+    assert (recipe.cut_rule, recipe.cut_splits) == ("plateau:0.1", 2)
+    assert recipe.threshold == pooled_cut(ts, recipe, 3, 2, "plateau:0.1")
+
+
+def test_a_models_recipe_and_the_group_cv_read_the_cut_as_the_model_was_cut() -> None:
+    """A model whose meta says how its cut was read (cut_rule, cut_splits: train_verifier.py --cut-rule / --cut-splits)
+    is re-run with that reading (model_recipe), and each group-CV fold model reads its cut the same way off its own
+    rows (eval_dedup_pairs.fold_model), unless told otherwise; a meta without them is one split's minimum."""
+    import dataclasses
+
+    from benchmarks.eval_dedup_pairs import fold_model
+    from service.train import fit_learner, is_dup, learner_name, model_recipe, oof_scores, pooled_cut
+
+    ts = _noisy_set(13)
+    learner = ("trees", TREE_PARAMS[0])
+    y = is_dup(ts.labels).astype(int)
+    meta = {"learner": learner_name(learner), "generated_weight": 0.1}
+    plain = model_recipe(ts, fit_learner(learner, ts.X, y, (), meta=meta), k=3)
+    assert (plain.cut_rule, plain.cut_splits) == ("min", 1) and plain.threshold == best_threshold(plain.oof, y > 0)
+    model = fit_learner(learner, ts.X, y, (), meta={**meta, "cut_rule": "plateau:0.1", "cut_splits": 3})
+    recipe = model_recipe(ts, model, k=3)
+    assert (recipe.cut_rule, recipe.cut_splits) == ("plateau:0.1", 3)
+    assert recipe.threshold == pooled_cut(ts, recipe, 3, 3, "plateau:0.1")
+    rows = np.flatnonzero(np.arange(len(ts.labels)) % 5 != 0)
+    sub = TrainingSet(ts.X[rows], [ts.labels[i] for i in rows], ts.groups[rows], ts.X_gen, ts.gen_labels, 0.1,
+                      ts.langs[rows])
+    own = dataclasses.replace(recipe, oof=oof_scores(sub, learner, (), 3))
+    assert fold_model(ts, recipe, rows, 3).threshold == pooled_cut(sub, own, 3, 3, "plateau:0.1")
+    assert fold_model(ts, recipe, rows, 3, "min", splits=1).threshold == best_threshold(own.oof, is_dup(sub.labels))
