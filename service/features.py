@@ -20,7 +20,7 @@ import xxhash
 from service import sketching
 from signatures.employer import employer_core
 from signatures.extract import line_cache
-from signatures.profile import posting_profile_signatures
+from signatures.profile import posting_profile_signatures, profile_evidence
 
 _TAG_RE = re.compile(r"<[^>]{0,2000}>")
 _NONWORD_RE = re.compile(r"[\W_]+", re.UNICODE)
@@ -105,8 +105,10 @@ class FeatureBatch:
     sketch_full: np.ndarray | None = None     # (n, K) uint64 sketches, when asked for
 
 
-def _u64(hexstr: str) -> int:
-    return int(hexstr[:16], 16) if hexstr else 0
+def profile_key(sig: str) -> int:
+    """The engine's key of a profile signature: its first 64 bits; 0 (no key) when equal signatures say
+    nothing (signatures.profile.profile_evidence: unsigned, or no token in title and description)."""
+    return int(sig[:16], 16) if profile_evidence(sig) else 0
 
 
 def compute_features(postings: Sequence[Mapping[str, Any]], with_keys: bool = False) -> FeatureBatch:
@@ -137,7 +139,7 @@ def compute_features(postings: Sequence[Mapping[str, Any]], with_keys: bool = Fa
     for i in range(n):
         ph = sigs.get(i, "")
         prof_hex.append(ph)
-        profile[i] = _u64(ph)
+        profile[i] = profile_key(ph)
     bands = sketching.band_hashes_batch(full)
     empty = sketching.is_empty(full)
     ntok[empty] = 0          # no shingles: never a MinHash match (see decision_glue)

@@ -61,7 +61,7 @@ import orjson
 
 from service import candidates, decision_glue, sketching
 from service.engine import CHAIN_NODES, Verify, date_key, find_groups
-from service.features import FeatureBatch, compute_features
+from service.features import FeatureBatch, compute_features, profile_key
 from service.graph import component_labels
 from service.regroup import Regroup, drop_old_copies, write_groups
 from service.settings import settings
@@ -234,9 +234,15 @@ def exact_keys(feats: Mapping[str, Any]) -> list[str]:
         out.append(f"c:{_hex(feats['content'])}")
     if feats["url"]:
         out.append(f"u:{_hex(feats['url'])}")
-    if feats["profile_sig"] and feats["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE:
+    if _profile_lookup(feats):
         out.append(f"p:{feats['profile_sig']}")
     return out
+
+
+def _profile_lookup(feats: Mapping[str, Any]) -> bool:
+    """Whether the posting's profile_sig is a lookup key: evidence (service.features.profile_key) on a text long
+    enough to decide by it (decision_glue.MIN_TOKENS_FOR_PROFILE)."""
+    return bool(profile_key(feats["profile_sig"])) and feats["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE
 
 
 def block_keys(feats: Mapping[str, Any], skip: frozenset[int] = frozenset()) -> list[str]:
@@ -253,7 +259,8 @@ def _row(r: _Rec) -> np.ndarray:
     """A record's `_TABLE_KEYS` as uint64 and its ntok: computed once (a window posting is a candidate of many
     batches; its feats never change)."""
     if r.row is None:
-        r.row = np.array([*(_key64(r.feats[k]) for k in _TABLE_KEYS), r.feats["ntok"]], np.uint64)
+        r.row = np.array([*(profile_key(r.feats[k]) if k == "profile_sig" else _key64(r.feats[k]) for k in _TABLE_KEYS),
+                          r.feats["ntok"]], np.uint64)
     return r.row
 
 
@@ -355,10 +362,16 @@ def _values(v: Any) -> list[Any]:
     return [] if v is None else list(v) if isinstance(v, list | tuple) else [v]
 
 
-def _signs_text(doc: Mapping[str, Any], fields: Sequence[str]) -> bool:
-    """Whether Solr's signature chain finds text to sign in `doc` (any of its signed `fields` not blank); a
-    posting without any is its own group."""
-    return any(str(v).strip() for f in fields for v in _values(doc.get(f)))
+def _signs_text(doc: Mapping[str, Any], sig: str | None, cfg: Mapping[str, Any]) -> bool:
+    """Whether `sig`, the signature Solr's chain (`cfg`: Solr.signing, with fields) gives `doc`, says anything of
+    its text: a signed field is not blank and, under TextProfileSignature, yields a token (else `sig` is that of
+    the field names alone, textprofile.tokenless_signatures). The chain's plugin makes a posting without any its
+    own group."""
+    fields = cfg["fields"]
+    if not any(str(v).strip() for f in fields for v in _values(doc.get(f))):
+        return False
+    return not (cfg["signatureClass"].endswith("TextProfileSignature") and
+                sig in textprofile.tokenless_signatures(tuple(fields), cfg["quantRate"], cfg["minTokenLen"]))
 
 
 def _key64(v: Any) -> int:
@@ -1029,8 +1042,7 @@ class Ingestor:
             "mh_bands": sorted({k for ks in keys for k in ks}),
             "content_key_s": sorted({_hex(f["content"]) for f in feats if f["content"]}),
             "url_key_s": sorted({_hex(f["url"]) for f in feats if f["url"]}),
-            "profile_sig": sorted({f["profile_sig"] for f in feats
-                                   if f["profile_sig"] and f["ntok"] >= decision_glue.MIN_TOKENS_FOR_PROFILE})}
+            "profile_sig": sorted({f["profile_sig"] for f in feats if _profile_lookup(f)})}
         if blocking:
             for c, name in enumerate(BLOCK_FIELDS):
                 values[name] = sorted({_hex(k) for f in feats if (k := int(f["blocks"][c])) and k not in skip})
@@ -1651,11 +1663,11 @@ class Ingestor:
         fields = cfg["fields"]
         written = {i: {k: v for k, v in _clean_doc(p, self.schema.derived).items() if v != []}  # as _write sends it
                    for i, p in postings.items()}
-        pos = [i for i, d in written.items() if _signs_text(d, fields)]
-        if not pos:
+        every = textprofile.solr_fields_signatures(list(written.values()), fields, cfg["quantRate"], cfg["minTokenLen"])
+        signed = [(i, s) for (i, d), s in zip(written.items(), every, strict=True) if _signs_text(d, s, cfg)]
+        if not signed:
             return {}
-        docs = [written[i] for i in pos]
-        sigs = textprofile.solr_fields_signatures(docs, fields, cfg["quantRate"], cfg["minTokenLen"])
+        pos, sigs = [i for i, _ in signed], [s for _, s in signed]
         field = cfg["signatureField"]
         # their group as it is now (real-time get): Solr's search shows a regroup's move (`_follow_signature`)
         # only after its next soft commit
@@ -1729,7 +1741,7 @@ class Ingestor:
         it) left in `groups`, decided again (`out`: its other postings' outcome): the new group of a posting Solr
         signed alike (the smallest, as the chain picks; why `solr_signature`), else the group the chain gives a
         posting sent alone -- the smallest group of the postings outside `groups` Solr signed alike, else its
-        signature, its id when it has no text to sign -- never its old group's name, which the head that left now
+        signature, its id when that says nothing of its text (`_signs_text`) -- never its old group's name, which the head that left now
         carries. A posting deleted meanwhile is left out."""
         cfg = self.solr.signing()
         field, signed = (cfg["signatureField"], cfg["fields"]) if cfg and cfg["fields"] else ("", [])
@@ -1743,7 +1755,7 @@ class Ingestor:
         for pid in pids:
             if (d := docs.get(pid)) is None:
                 continue
-            sig = d.get(field) if _signs_text(d, signed) else None
+            sig = d.get(field) if signed and _signs_text(d, d.get(field), cfg) else None
             if sig in alike:
                 g, matched = min(alike[sig])
                 got[pid] = (g, g, 1.0, ["solr_signature"], matched)

@@ -112,6 +112,7 @@ from signatures.textprofile import (
     solr_fields_signature,
     solr_text_signature,
     solr_tokens,
+    tokenless_signatures,
 )
 
 PROFILE_FIELDS = ("title", "description")
@@ -679,6 +680,13 @@ def profile_signature(text: str) -> str:
         return solr_text_signature(text)
     value = _value(text)
     return profile_digest([cjk_profile(_value_counts(value, _language([value])))])
+
+
+def profile_evidence(sig: str) -> bool:
+    """Whether postings sharing profile signature `sig` share job text: not when it is "" (not signed) or the
+    signature of a posting whose title and description yield no token ("-", "!!", "C"): that of the field
+    names alone (textprofile.tokenless_signatures), the same for every such posting."""
+    return bool(sig) and sig not in tokenless_signatures(PROFILE_FIELDS)
 
 
 def _field_values(posting: Mapping[str, object], name: str) -> list[str]:

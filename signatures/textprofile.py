@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence, Set
 from fractions import Fraction
 from functools import lru_cache
-from itertools import filterfalse
+from itertools import combinations, filterfalse
 
 import numpy as np
 
@@ -55,6 +55,7 @@ __all__ = [
     "solr_text_signature",
     "solr_text_signatures",
     "solr_tokens",
+    "tokenless_signatures",
 ]
 
 # --------------------------------------------------------------------------------------------------
@@ -858,6 +859,22 @@ def solr_fields_signatures(
         profiles = profile_bytes_batch(pieces, quant_rate, min_token_len, _profile_bytes, _quant)
     md5 = hashlib.md5
     return [md5(b"".join(profiles[b:e])).hexdigest() for b, e in spans]
+
+
+@lru_cache(maxsize=32)
+def tokenless_signatures(
+    fields: tuple[str, ...],
+    quant_rate: float = DEFAULT_QUANT_RATE,
+    min_token_len: int = DEFAULT_MIN_TOKEN_LEN,
+) -> frozenset[str]:
+    """The signatures solr_fields_signature gives a posting whose `fields` yield no token (no text,
+    punctuation, tokens of `min_token_len` characters or fewer): the profiles of the present fields' names
+    alone, one per subset of `fields` present. The same for all such postings, they are no evidence."""
+    out = set()
+    for r in range(len(fields) + 1):
+        for present in combinations(fields, r):
+            out.add(solr_fields_signature(dict.fromkeys(present, ""), fields, quant_rate, min_token_len))
+    return frozenset(out)
 
 
 def java_double_to_string(x: float) -> str:

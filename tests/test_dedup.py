@@ -76,6 +76,16 @@ def test_exact_content_and_canonical_url(tmp_path: Path) -> None:
     assert out["e"] == {**out["e"], "group": "e", "duplicate_of": None, "why": [], "score": None}
 
 
+def test_profiles_without_tokens_are_no_evidence(tmp_path: Path) -> None:
+    # title and description of two-letter words only (Solr's TextProfileSignature keeps tokens longer than 2): every
+    # such posting has the profile_sig of the field names alone, which must not group unrelated postings
+    pairs = ["".join(p) for p in itertools.product("abcdefghijklmnopqrstuvwxyz", repeat=2)]
+    postings = [{"id": f"p{i}", "title": "-", "company": f"Firm {i}",
+                 "description": " ".join(pairs[i * 40:(i + 1) * 40])} for i in range(3)]
+    out = run_dedup(tmp_path, postings)
+    assert {pid: r["group"] for pid, r in out.items()} == {"p0": "p0", "p1": "p1", "p2": "p2"}
+
+
 def test_crawl_log_folds_into_one_posting(tmp_path: Path) -> None:
     base = {"id": "j1", "title": "Driver", "description": LONG}
     postings = [

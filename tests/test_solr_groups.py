@@ -103,6 +103,19 @@ def test_postings_without_text_are_not_joined(solr: Solr) -> None:
     assert stored(solr) == {"e1": "e1", "e2": "e2"}
 
 
+def test_postings_without_tokens_are_not_joined(solr: Solr) -> None:
+    # punctuation or tokens TextProfileSignature drops (minTokenLen 2) sign like no text: one signature for all of
+    # them, the field names', which neither the chain's plugin nor the service takes for a duplicate
+    straight(solr, {"id": "t1", "title": "-", "description": "!!"}, {"id": "t2", "title": "C", "description": "*"})
+    assert stored(solr) == {"t1": "t1", "t2": "t2"}
+    (r,) = Ingestor(solr, commit_within_ms=200).ingest([{"id": "t3", "title": "QA", "description": "...",
+                                                          "company": "Firm"}])
+    assert r.dup_group == "t3"
+    assert stored(solr) == {"t1": "t1", "t2": "t2", "t3": "t3"}
+    assert len({d["signature"] for d in solr.get(["t1", "t2", "t3"], fl="signature")}) == 1  # Solr's, unchanged
+    assert len(rows(solr)) == 3
+
+
 def test_a_group_holding_straight_postings_is_not_decided_again(solr: Solr) -> None:
     # the engine cannot judge a posting indexed straight into Solr (no sketch, no sig_version): a contested
     # component's re-decision (Ingestor._redecide) would read the group without it and move the service's

@@ -26,6 +26,7 @@ import org.apache.solr.common.SolrInputDocument;
 import org.apache.solr.common.SolrInputField;
 import org.apache.solr.common.cloud.DocCollection;
 import org.apache.solr.common.params.ModifiableSolrParams;
+import org.apache.solr.common.params.SolrParams;
 import org.apache.solr.common.util.NamedList;
 import org.apache.solr.core.SolrCore;
 import org.apache.solr.core.SolrEventListener;
@@ -42,6 +43,7 @@ import org.apache.solr.update.DeleteUpdateCommand;
 import org.apache.solr.update.UpdateLog;
 import org.apache.solr.util.RefCounted;
 import org.apache.solr.update.processor.AtomicUpdateDocumentMerger;
+import org.apache.solr.update.processor.Signature;
 import org.apache.solr.update.processor.SignatureUpdateProcessorFactory;
 import org.apache.solr.update.processor.UpdateRequestProcessor;
 
@@ -67,9 +69,12 @@ import org.apache.solr.update.processor.UpdateRequestProcessor;
  *       last two searchers opened (so an uncommitted posting counts); in SolrCloud it is a
  *       distributed search over every shard (groups are routed by {@code dup_group}, so the match
  *       may live on any shard), which sees searchable postings (soft commit). A supplied {@code dup_group} (the service's
- *       decision) is kept as is and never gets a second value. A posting none of whose signed
- *       fields carries text is its own group ({@code dup_group} = its uniqueKey): otherwise every
- *       empty posting would share the signature of "nothing" and collapse into one.
+ *       decision) is kept as is and never gets a second value. A posting whose signed fields
+ *       carry no text, or only text the signature class drops (punctuation, tokens no longer than
+ *       TextProfileSignature's {@code minTokenLen}: "-", "!!", "C"), is its own group ({@code
+ *       dup_group} = its uniqueKey) and is never adopted into a group: its signature is that of its
+ *       signed fields' names alone, the same for every such posting, so unrelated postings would
+ *       otherwise collapse into one. The {@code signature} value itself stays Solr's.
  *   <li><b>In SolrCloud with {@code router.field=dup_group}, a group change by atomic update is
  *       refused.</b> The route of such an update is the value it carries, so {@code
  *       {"dup_group":{"set":"g2"}}} would be routed by the text "{set=g2}" and create a partial
@@ -93,6 +98,8 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
   private String uniqueKeyField;
   private final Recent recent = new Recent();
   private boolean adoptGroups = true;
+  private SolrParams signatureParams;
+  private SolrCore core;
 
   @Override
   public void init(NamedList<?> args) {
@@ -109,6 +116,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
           "PostingSignatureUpdateProcessorFactory: set overwriteDupes=false explicitly"
               + " (Solr's default, true, deletes every earlier duplicate)");
     }
+    signatureParams = args.toSolrParams(); // what the stock processor hands its Signature
     super.init(args);
     if (getOverwriteDupes()) {
       throw new SolrException(
@@ -136,6 +144,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     }
     SchemaField key = schema.getUniqueKeyField();
     uniqueKeyField = key == null ? null : key.getName();
+    this.core = core;
     core.registerNewSearcherListener(recent);
   }
 
@@ -296,18 +305,38 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
     return value == null || value.toString().isBlank();
   }
 
-  /** True when the signed fields are known and none of them carries any non-blank text. */
-  private boolean noSourceText(SolrInputDocument doc) {
+  /**
+   * True when the signed fields are known and {@code signature} (Solr's, of {@code doc}) says nothing
+   * of its text: none of them carries non-blank text, or the signature equals the one of the same
+   * fields with every value empty (TextProfileSignature found no token: punctuation, short tokens).
+   * Signed as the stock processor signs (sorted field names; per present field its name, then each
+   * value), so it holds for any signature class and its parameters.
+   */
+  private boolean signsNothing(SolrInputDocument doc, Object signature) {
     List<String> fields = getSigFields();
     if (fields == null || fields.isEmpty()) return false;
+    boolean text = false;
+    Signature empty = core.getResourceLoader().newInstance(getSignatureClass(), Signature.class);
+    empty.init(signatureParams);
     for (String name : fields) {
       SolrInputField f = doc.getField(name);
       if (f == null) continue;
+      empty.add(name);
       for (Object v : f.getValues()) {
-        if (!blank(v)) return false;
+        if (!blank(v)) text = true;
+        empty.add("");
       }
     }
-    return true;
+    return !text || (signature != null && signature.toString().equals(hex(empty.getSignature())));
+  }
+
+  /** Lowercase hex, as the stock processor writes a signature. */
+  private static String hex(byte[] bytes) {
+    StringBuilder out = new StringBuilder(bytes.length * 2);
+    for (byte b : bytes) {
+      out.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+    }
+    return out.toString();
   }
 
   /** Front of the pair: partial updates bypass the stock signing step. */
@@ -366,7 +395,7 @@ public class PostingSignatureUpdateProcessorFactory extends SignatureUpdateProce
       }
       SolrInputField group = doc.getField(groupField);
       boolean supplied = group != null && !blank(group.getFirstValue());
-      boolean text = uniqueKeyField == null || !noSourceText(doc);
+      boolean text = uniqueKeyField == null || !signsNothing(doc, signature);
       if (!supplied) {
         Object fallback = signature;
         if (!text) {

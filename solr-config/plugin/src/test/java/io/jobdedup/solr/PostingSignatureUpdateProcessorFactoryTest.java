@@ -194,6 +194,29 @@ public class PostingSignatureUpdateProcessorFactoryTest extends SolrTestCaseJ4 {
     assertNotNull(stored("x1", "signature"));
   }
 
+  /** Text without a token TextProfileSignature keeps (punctuation, tokens of minTokenLen or fewer
+   * characters) signs like no text: the signature of the field names alone, no evidence of anything. */
+  @Test
+  public void postingWithoutTokensIsItsOwnGroup() throws Exception {
+    assertU(adoc("id", "s1", "title", "-", "description", "!!", "dup_group", "s1")); // the service's
+    assertU(commit());
+    assertU(adoc("id", "t1", "title", "C", "description", "*"));
+    assertU(adoc("id", "t2", "title", "!!", "description", "- -"));
+    assertU(adoc("id", "t3", "title", "QA", "description", "..."));
+    assertU(commit());
+    String sig = stored("s1", "signature");
+    for (String id : new String[] {"t1", "t2", "t3"}) {
+      assertEquals(sig, stored(id, "signature")); // Solr's value, untouched
+      assertEquals(id, stored(id, "dup_group"));
+    }
+    // one token is enough to sign text: those are grouped as before
+    assertU(adoc("id", "w1", "title", "C Dev", "description", "-"));
+    assertU(adoc("id", "w2", "title", "c dev!", "description", "*"));
+    assertU(commit());
+    assertEquals(stored("w1", "dup_group"), stored("w2", "dup_group"));
+    assertEquals(stored("w1", "signature"), stored("w1", "dup_group"));
+  }
+
   @Test
   public void refusesOverwriteDupes() {
     for (Boolean overwrite : new Boolean[] {null, Boolean.TRUE}) {
