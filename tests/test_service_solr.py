@@ -85,6 +85,23 @@ def test_ingest_then_collapse_shows_one_posting_per_job(clean_solr: str) -> None
     assert health["schema"] == "jobdedup-postings"
 
 
+def test_duplicates_says_when_it_cut_the_list(clean_solr: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GET .../duplicates lists at most `MAX_MEMBERS` other postings (the first by id) and says how many there are
+    and whether it cut the list (before: the first 1,000, silently)."""
+    from service import app as app_module
+
+    client = TestClient(create_app(f"{clean_solr}/postings", commit_within_ms=200))
+    assert client.post("/v1/postings", json={"postings": reposts()}).status_code == 200
+    Solr(f"{clean_solr}/postings").commit()
+    whole = client.get("/v1/postings/j1-c/duplicates").json()
+    assert (whole["duplicates_total"], whole["truncated"], len(whole["duplicates"])) == (2, False, 2)
+    monkeypatch.setattr(app_module, "MAX_MEMBERS", 1)
+    for pid, listed in (("j1-c", ["j1-a"]), ("j1-a", ["j1-b"])):  # itself on the page or not
+        cut = client.get(f"/v1/postings/{pid}/duplicates").json()
+        assert (cut["duplicates_total"], cut["truncated"]) == (2, True)
+        assert [d["id"] for d in cut["duplicates"]] == listed
+
+
 def test_resend_is_idempotent_and_bumps_last_seen_once(clean_solr: str) -> None:
     ing = Ingestor(Solr(f"{clean_solr}/postings"), commit_within_ms=200)
     batch = reposts()
