@@ -61,9 +61,10 @@ class PostingIn(BaseModel):
     location: StrictStr | None = None
     description: StrictStr | None = Field(None, description="Plain text, markdown or HTML.")
     url: StrictStr | None = None
-    posted_at: StrictStr | None = None
+    posted_at: StrictStr | None = Field(None, description="Kept as the source wrote it (any format); an ISO-8601 "
+                                        "date or date-time stands in for a missing first_seen.")
     first_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
-    last_seen: StrictStr | None = None
+    last_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
     seen_count: StrictInt | None = Field(None, ge=1, le=2**31 - 1, description="Solr int: at most 2147483647.")
     lang: StrictStr | None = None
     source: StrictStr | None = None

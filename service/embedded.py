@@ -20,7 +20,7 @@ from typing import IO, Any
 import numpy as np
 
 from service import candidates, decision_glue, io
-from service.engine import Phases, date_key, find_groups, imap_ordered, worker_pool
+from service.engine import Phases, date_key, find_groups, imap_ordered, iso_date, worker_pool
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
 from service.gctune import long_lived_heap
@@ -71,8 +71,8 @@ def _rows(postings: list[dict[str, Any]], nbytes: int) -> _Rows:
     feats.profile_hex = []  # not needed by the embedded run; keep the pickles small
     return _Rows(
         [p["id"] for p in postings],
-        [p.get("first_seen") or p.get("posted_at") or p.get("last_seen") for p in postings],
-        [p.get("last_seen") or p.get("first_seen") or p.get("posted_at") for p in postings],
+        [p.get("first_seen") or iso_date(p.get("posted_at")) or p.get("last_seen") for p in postings],
+        [p.get("last_seen") or p.get("first_seen") or iso_date(p.get("posted_at")) for p in postings],
         [_seen_count(p) for p in postings],
         feats,
         nbytes,

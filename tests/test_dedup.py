@@ -142,6 +142,19 @@ def test_resighting_with_other_content_keeps_the_latest(tmp_path: Path, monkeypa
     assert (out["x"]["first_seen"], out["x"]["seen_count"]) == ("2026-03-01", 2)
 
 
+def test_posted_at_in_any_format_is_kept_and_dated_only_when_iso(tmp_path: Path) -> None:
+    """posted_at is kept as the source wrote it; only an ISO-8601 one stands in for a missing first_seen, as in
+    `index` (before, dedup reported the text as first_seen and sorted by its digit, while `index` refused it)."""
+    from service.ingest import reject_reason
+
+    words = {"id": "w", "title": "Nurse", "description": LONG, "posted_at": "posted 3 days ago"}
+    dated = {"id": "d", "title": "Nurse", "description": LONG, "posted_at": "2026-01-05"}
+    out = run_dedup(tmp_path, [words, dated])
+    assert out["w"]["group"] == "d" and out["w"]["first_seen"] is None and out["d"]["first_seen"] == "2026-01-05"
+    assert reject_reason(words) is None
+    assert "first_seen" in (reject_reason({**words, "first_seen": "yesterday"}) or "")
+
+
 def test_workers_give_identical_output(tmp_path: Path) -> None:
     postings = list(generate(2500, seed=5))
     one = run_dedup(tmp_path, postings, workers=1)

@@ -102,6 +102,21 @@ def test_duplicates_says_when_it_cut_the_list(clean_solr: str, monkeypatch: pyte
         assert [d["id"] for d in cut["duplicates"]] == listed
 
 
+def test_posted_at_is_kept_as_the_source_wrote_it(clean_solr: str) -> None:
+    """A posted_at in the source's own format is stored as written (the schema's string field) and the posting
+    indexed, first_seen taken from the clock; an ISO-8601 posted_at still stands in for a missing first_seen
+    (before: any other posted_at was rejected)."""
+    ing = Ingestor(Solr(f"{clean_solr}/postings"), commit_within_ms=200)
+    base = reposts()[0]
+    words, iso = ({**base, "id": "w", "posted_at": "vor 3 Tagen"},
+                  {**base, "id": "i", "url": None, "posted_at": "2026-01-05T08:00:00+01:00"})
+    res = ing.ingest([words, iso])  # the dated copy is the earlier sighting: it heads the group
+    assert [(r.status, r.dup_group) for r in res] == [("duplicate", "i"), ("new", "i")]
+    got = {d["id"]: d for d in Solr(f"{clean_solr}/postings").get(["w", "i"])}
+    assert got["w"]["posted_at"] == "vor 3 Tagen" and got["w"]["first_seen"] > "2026-01-06"
+    assert got["i"]["posted_at"] == iso["posted_at"] and got["i"]["first_seen"] == "2026-01-05T07:00:00Z"
+
+
 def test_resend_is_idempotent_and_bumps_last_seen_once(clean_solr: str) -> None:
     ing = Ingestor(Solr(f"{clean_solr}/postings"), commit_within_ms=200)
     batch = reposts()
