@@ -39,6 +39,7 @@ from service.state import BoilerplateState
 from signatures import SIG_VERSION
 
 MAX_BATCH = 1000
+MAX_MEMBERS = 1000  # group members GET .../duplicates lists (the first by id; `truncated` says when there are more)
 RETRY_AFTER_S = 5
 #: Threads that POST /v1/postings may occupy at once (its Solr reads, extraction and the locked decide + write);
 #: more batches wait for one without holding a thread: a slow Solr with many writers waiting on the ingest lock
@@ -60,9 +61,10 @@ class PostingIn(BaseModel):
     location: StrictStr | None = None
     description: StrictStr | None = Field(None, description="Plain text, markdown or HTML.")
     url: StrictStr | None = None
-    posted_at: StrictStr | None = None
+    posted_at: StrictStr | None = Field(None, description="Kept as the source wrote it (any format); an ISO-8601 "
+                                        "date or date-time stands in for a missing first_seen.")
     first_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
-    last_seen: StrictStr | None = None
+    last_seen: StrictStr | None = Field(None, description="ISO-8601 date or date-time (UTC if no zone).")
     seen_count: StrictInt | None = Field(None, ge=1, le=2**31 - 1, description="Solr int: at most 2147483647.")
     lang: StrictStr | None = None
     source: StrictStr | None = None
@@ -91,6 +93,33 @@ class PostingResult(BaseModel):
 
 class PostingsOut(BaseModel):
     results: list[PostingResult]
+
+
+class GroupMember(BaseModel):
+    """Another posting of the group, with why it is there."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    duplicate_of: str | None = None
+    score: float | None = None
+    why: list[str] = Field(default_factory=list)
+    matched: str | None = None
+
+
+class DuplicatesOut(BaseModel):
+    """A posting's group: why the posting is in it and the other postings in it."""
+
+    id: str
+    dup_group: str
+    duplicate_of: str | None = None
+    score: float | None = None
+    why: list[str] = Field(default_factory=list)
+    matched: str | None = None
+    duplicates: list[GroupMember] = Field(description=f"The other postings of the group, by id: the first {MAX_MEMBERS:,}.")
+    duplicates_total: int = Field(description="How many other postings the group has (all of them).")
+    truncated: bool = Field(description="True when `duplicates` lists fewer than `duplicates_total` (a group over "
+                            f"{MAX_MEMBERS:,} postings); query Solr with fq=dup_group:<group> for all of them.")
 
 
 class SignaturesIn(BaseModel):
@@ -228,22 +257,31 @@ def create_app(solr_url: str, commit_within_ms: int = 1000, timeout: float = 10.
         return {"results": [r.as_dict() for r in results]}
 
     # `:path`: an id may hold "/" (sent as %2F); every other character arrives percent-decoded
-    @app.get("/v1/postings/{posting_id:path}/duplicates", summary="The group of a posting", responses={
+    @app.get("/v1/postings/{posting_id:path}/duplicates", summary="The group of a posting",
+             response_model=DuplicatesOut, responses={
         **_SOLR_ERRORS, 404: {"model": ErrorOut, "description": "No posting with this id"}})
     def duplicates(posting_id: str = Path(min_length=1, max_length=512)) -> JSONResponse:
         """The posting's group (dup_group), why it is there (score, why, matched) and the other postings
-        in it, each with its own score, why and matched."""
+        in it, each with its own score, why and matched: the first 1,000 by id, with `duplicates_total` (all of
+        them) and `truncated`."""
         docs = solr.get([posting_id], fl=STATE_FL)
         if not docs:
             return JSONResponse({"detail": f"no posting with id {posting_id!r}"}, status_code=404)
         doc = docs[0]
         group = doc.get("dup_group") or doc["id"]
-        res = solr.query({"q": "*:*", "fq": "{!term f=dup_group v=$dg}", "dg": group, "rows": 1000, "sort": "id asc",
+        # one row more than listed: the posting itself is among them (unless Solr holds it without dup_group)
+        res = solr.query({"q": "*:*", "fq": "{!term f=dup_group v=$dg}", "dg": group, "rows": MAX_MEMBERS + 1,
+                          "sort": "id asc",
                           "fl": "id,title,company,duplicate_of,dup_score,dup_why_ss,dup_match_s,first_seen,last_seen"})
-        members = [_why_fields(d) for d in res["response"]["docs"] if d["id"] != posting_id]
+        found = res["response"]["docs"]
+        members = [_why_fields(d) for d in found if d["id"] != posting_id][:MAX_MEMBERS]
+        n = res["response"]["numFound"]
+        listed = any(d["id"] == posting_id for d in found)
+        total = n - (listed or (len(found) < n and doc.get("dup_group") == group))  # not on the page: in when it holds the group
         return JSONResponse({"id": posting_id, "dup_group": group, "duplicate_of": doc.get("duplicate_of"),
                              "score": doc.get("dup_score"), "why": doc.get("dup_why_ss") or [],
-                             "matched": doc.get("dup_match_s"), "duplicates": members})
+                             "matched": doc.get("dup_match_s"), "duplicates": members,
+                             "duplicates_total": total, "truncated": len(members) < total})
 
     @app.post("/v1/signatures", summary="Compute signatures only (no Solr)")
     async def post_signatures(body: SignaturesIn) -> dict[str, Any]:

@@ -38,7 +38,8 @@ def register(app: typer.Typer) -> None:
 
         Evidence: same normalized content, same canonical URL, same profile signature, or a MinHash
         near-duplicate confirmed by the Verifier (its reasons appear in `why`; --fast: by the placeholder rule). Re-sightings of one id (crawl logs) fold into one
-        posting with the earliest first_seen, latest last_seen and seen_count.
+        posting with the earliest first_seen, latest last_seen and seen_count; one whose content changed is
+        grouped by its latest content, as `index` keeps it.
         """
         from service import io
         from service.embedded import dedup_file

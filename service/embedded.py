@@ -1,14 +1,15 @@
 """Embedded dedup (no Solr): stream postings, compute features in worker processes, group with arrays.
 
 Pipeline: read chunks of lines -> workers parse, validate and compute features (exact keys, profile
-signature, MinHash sketch, LSH band keys) -> the main process folds crawl-log re-sightings (same id)
-and appends rows to compact arrays -> candidate pairs from equal exact keys and equal band keys
+signature, MinHash sketch, LSH band keys) -> the main process folds crawl-log re-sightings (same id; a
+re-sighting with other content replaces the row's features, as Solr keeps the last version) and appends rows to compact arrays -> candidate pairs from equal exact keys and equal band keys
 (sorted-neighbourhood per band, so a huge bucket costs linear time) -> vectorized decision -> connected
 components -> one canonical posting per group (earliest first_seen, then input order).
 """
 
 from __future__ import annotations
 
+import bisect
 import os
 import sys
 import time
@@ -19,7 +20,7 @@ from typing import IO, Any
 import numpy as np
 
 from service import candidates, decision_glue, io
-from service.engine import Phases, date_key, find_groups, imap_ordered, worker_pool
+from service.engine import Phases, date_key, find_groups, imap_ordered, iso_date, worker_pool
 from service.errors import UserError
 from service.features import FeatureBatch, compute_features
 from service.gctune import long_lived_heap
@@ -27,6 +28,7 @@ from service.settings import settings
 from service.verify_stage import LineSpans, PairVerifier, file_postings
 
 CHUNK_LINES = 1000    # lines per worker task
+_KEY_COLUMNS = ("content", "url", "profile", "company", "title", "location", "ntok")  # a re-sighting changed if one differs
 
 
 @dataclass
@@ -69,8 +71,8 @@ def _rows(postings: list[dict[str, Any]], nbytes: int) -> _Rows:
     feats.profile_hex = []  # not needed by the embedded run; keep the pickles small
     return _Rows(
         [p["id"] for p in postings],
-        [p.get("first_seen") or p.get("posted_at") or p.get("last_seen") for p in postings],
-        [p.get("last_seen") or p.get("first_seen") or p.get("posted_at") for p in postings],
+        [p.get("first_seen") or iso_date(p.get("posted_at")) or p.get("last_seen") for p in postings],
+        [p.get("last_seen") or p.get("first_seen") or iso_date(p.get("posted_at")) for p in postings],
         [_seen_count(p) for p in postings],
         feats,
         nbytes,
@@ -107,7 +109,9 @@ class Summary:
 
 
 class _Store:
-    """Growing column store for unique postings (first occurrence of each id)."""
+    """Growing column store for unique postings: one row per id, holding its latest content (a re-sighting whose
+    content differs takes the row's features, as `index` and `recompute` keep the last version), the earliest
+    first_seen, the latest last_seen and the summed seen_count."""
 
     def __init__(self) -> None:
         self.index: dict[str, int] = {}
@@ -116,12 +120,15 @@ class _Store:
         self.last: list[str | None] = []
         self.seen: list[int] = []
         self.parts: list[FeatureBatch] = []
+        self.starts: list[int] = []  # first row of each part
         self.blocks: list[np.ndarray] = []
         self.spans: list[np.ndarray] | None = []
+        self.latest: set[int] = set()  # rows whose content came from a later sighting than the first
 
     def add(self, rows: _Rows) -> int:
         keep: list[int] = []
         resight = 0
+        base = len(self.ids)
         for k, pid in enumerate(rows.ids):
             j = self.index.get(pid)
             fs, ls = rows.first_seen[k], rows.last_seen[k]
@@ -139,6 +146,7 @@ class _Store:
                 self.first[j] = fs
             if ls and (self.last[j] is None or ls > self.last[j]):
                 self.last[j] = ls
+            self._take_if_changed(j, rows, k, keep[j - base] if j >= base else -1)
         f = rows.feats
         if len(keep) != len(rows.ids):
             sel = np.asarray(keep, np.intp)
@@ -150,8 +158,31 @@ class _Store:
             self.spans = None
         else:
             self.spans.append(rows.spans[np.asarray(keep, np.intp)])
+        self.starts.append(base)
         self.parts.append(f)
         return resight
+
+    def _take_if_changed(self, j: int, rows: _Rows, k: int, here: int) -> None:
+        """Row j re-sighted as posting k of `rows` (`here`: j's place in `rows` when first seen in it, else -1):
+        when its content differs, the row takes posting k's features, blocking keys and place in the file. An
+        unchanged re-sighting costs a comparison of a few numbers."""
+        if here >= 0:
+            f, blocks, spans, at = rows.feats, rows.blocks, rows.spans, here
+        else:
+            p = bisect.bisect_right(self.starts, j) - 1
+            f, blocks, at = self.parts[p], self.blocks[p] if self.blocks else None, j - self.starts[p]
+            spans = self.spans[p] if self.spans is not None else None
+        new = rows.feats
+        if (all(getattr(f, name)[at] == getattr(new, name)[k] for name in _KEY_COLUMNS)
+                and (blocks is None or rows.blocks is None or np.array_equal(blocks[at], rows.blocks[k]))):
+            return
+        for name in (*_KEY_COLUMNS, "sketch", "bands"):
+            getattr(f, name)[at] = getattr(new, name)[k]
+        if blocks is not None and rows.blocks is not None:
+            blocks[at] = rows.blocks[k]
+        if spans is not None and rows.spans is not None:
+            spans[at] = rows.spans[k]
+        self.latest.add(j)
 
     def columns(self) -> FeatureBatch:
         parts, self.parts = self.parts, []
@@ -245,7 +276,7 @@ def dedup_file(path: str, output: IO[bytes], fmt: str | None = None, mapping: Ma
         feats = store.columns()
         first_key = date_key(store.first)
         source = (LineSpans(path, mapping, np.concatenate(store.spans), store.ids) if store.spans
-                  else file_postings(path, kind, mapping, store.ids))
+                  else file_postings(path, kind, mapping, store.ids, store.latest))
         store.spans = None
         verifier = PairVerifier(source, len(store.ids), pool, workers, phases, phases.timings) if verify else None
         store.index.clear()  # folding re-sightings is done; the id -> row map is not needed any more

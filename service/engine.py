@@ -14,6 +14,7 @@ the Verifier scored clearly apart); a group's canonical posting is its earliest 
 
 from __future__ import annotations
 
+import datetime as dt
 import multiprocessing as mp
 import signal
 import sys
@@ -460,6 +461,22 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     res["pairs"] = np.array([n_pairs, n_candidates, res.pop("accepted")])
     res["chain_pairs"] = len(ci)
     return res
+
+
+def iso_date(value: str | None) -> str | None:
+    """`value` when it reads as an ISO-8601 date or date-time within years 1..9999 in UTC, else None: sources
+    write `posted_at` in any format (it is kept as written), and only such a one stands in for a missing
+    first_seen."""
+    if not isinstance(value, str):
+        return None
+    v = value.strip()
+    try:
+        d = dt.datetime.fromisoformat(v[:-1] + "+00:00" if v.endswith("Z") else v)
+        if d.tzinfo is not None:
+            d.astimezone(dt.UTC)
+    except (ValueError, OverflowError):
+        return None
+    return value
 
 
 def date_key(values: list[str | None]) -> np.ndarray:

@@ -60,7 +60,7 @@ import numpy as np
 import orjson
 
 from service import candidates, decision_glue, sketching
-from service.engine import CHAIN_NODES, Verify, date_key, find_groups
+from service.engine import CHAIN_NODES, Verify, date_key, find_groups, iso_date
 from service.features import FeatureBatch, compute_features, profile_key
 from service.graph import component_labels
 from service.regroup import Regroup, drop_old_copies, write_groups
@@ -578,7 +578,7 @@ def reject_reason(p: Mapping[str, Any], max_text_chars: int = MAX_TEXT_CHARS) ->
     for name, v in p.items():
         if isinstance(v, int | float | list) and (reason := _number_reason(name, v)):
             return reason
-    for name in ("first_seen", "last_seen", "posted_at"):
+    for name in ("first_seen", "last_seen"):  # posted_at is kept as the source wrote it (any format)
         v = p.get(name)
         if v is not None:
             try:
@@ -1181,13 +1181,14 @@ class Ingestor:
 
     def _dates(self, p: Mapping[str, Any], old: Mapping[str, Any] | None, now: str) -> tuple[str, str, int]:
         """first_seen, last_seen and seen_count of a posting as it will be stored (a re-sighting moves them)."""
-        fs = iso_instant(p.get("first_seen") or p.get("posted_at"), "first_seen") or now
+        posted = iso_date(p.get("posted_at"))  # stands in for a missing first_seen when it is a date
+        fs = iso_instant(p.get("first_seen") or posted, "first_seen") or now
         ls = iso_instant(p.get("last_seen"), "last_seen") or fs
         seen = p.get("seen_count") if isinstance(p.get("seen_count"), int) and p.get("seen_count") > 0 else 1
         if old is not None:
             ofs, ols = old.get("first_seen"), old.get("last_seen")
             oseen = int(old.get("seen_count") or 1)
-            dated = any(p.get(k) for k in ("first_seen", "last_seen", "posted_at"))
+            dated = bool(p.get("first_seen") or p.get("last_seen") or posted)
             if not dated:  # a plain re-send (e.g. a retried batch) is not a new sighting
                 fs, ls = ofs or fs, ols or ls
             seen = oseen + 1 if (dated and ols and ls > ols) else oseen

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -34,19 +34,27 @@ UNIT_ROWS = 500        # postings prepared together by one worker task (small: t
 EXTRACT_CHUNK = 200    # postings per extraction task
 DECIDE_BATCH = 5000    # pairs per decide_many call
 
-def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: Sequence[str]
-                  ) -> Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]]:
+def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: Sequence[str],
+                  latest: Collection[int] = ()) -> Callable[[set[int]], Iterator[tuple[int, dict[str, Any]]]]:
     """A postings source for `PairVerifier`: reads the file again and yields (row, posting) for the wanted
-    rows, row = position of the posting's id in `ids` (a re-sighted id: its first occurrence)."""
+    rows, row = position of the posting's id in `ids` (a re-sighted id: its first occurrence; for the rows in
+    `latest`, whose content a later sighting replaced, its last one)."""
 
     def wanted(rows: set[int]) -> Iterator[tuple[int, dict[str, Any]]]:
         from service import io
 
-        want = {ids[r]: r for r in rows}
+        want = {ids[r]: r for r in rows if r not in latest}
+        last = {ids[r]: r for r in rows if r in latest}
+        found: dict[str, dict[str, Any]] = {}
         for _, p in io.read_postings(path, kind, mapping):
+            if p["id"] in last:
+                found[p["id"]] = p
+                continue
             r = want.pop(p["id"], None)
             if r is not None:
                 yield r, p
+        for pid, p in found.items():
+            yield last[pid], p
 
     return wanted
 
@@ -54,7 +62,7 @@ def file_postings(path: str, kind: str, mapping: Mapping[str, str] | None, ids: 
 @dataclass(frozen=True)
 class LineSpans:
     """A postings source for `PairVerifier` that the workers read themselves: where each row's posting lies
-    in a JSON Lines file (its first occurrence): byte offset, length and line number per row (`spans`,
+    in a JSON Lines file (its first occurrence, or the one whose content the row holds): byte offset, length and line number per row (`spans`,
     (n, 3)), and the id it must have. The main process then parses nothing, and postings can be extracted
     in any order -- unit by unit, so the lines near-duplicates share are still in the per-line caches."""
 

@@ -99,6 +99,72 @@ def test_crawl_log_folds_into_one_posting(tmp_path: Path) -> None:
     assert (out["j1"]["first_seen"], out["j1"]["last_seen"], out["j1"]["seen_count"]) == ("2026-03-01", "2026-03-10", 3)
 
 
+OTHER = (
+    "Our restaurant in the harbour district is looking for a chef de partie who loves seasonal cooking. "
+    "You prepare fish and vegetable dishes, order produce from local farms and train two apprentices. "
+    "Shifts are Tuesday to Saturday evenings; we close in January. Pay above the collective agreement, "
+    "meals on duty and a yearly trip to a wine region for the whole kitchen brigade are part of the deal."
+)
+
+
+def resent_as_another_job() -> list[dict]:
+    """Id x first sent as a copy of b (a chef), then re-sent as a reworded copy of a (an engineer): the latest
+    sighting is the posting as it is now, so x groups with a (through the verifier, which must read x's last
+    text) and b stands alone -- as `jobdedup index` and `recompute` keep it (Solr overwrites the document)."""
+    return [
+        {"id": "a", "title": "Software engineer", "company": "Clinic Soft", "description": LONG},
+        {"id": "b", "title": "Chef de partie", "company": "Harbour Kitchen", "description": OTHER},
+        {"id": "x", "title": "Chef de partie", "company": "Harbour Kitchen", "description": OTHER,
+         "first_seen": "2026-03-01"},
+        {"id": "c", "title": "Gardener", "description": "mowing lawns and trimming hedges in the city parks all summer"},
+        {"id": "x", "title": "Software engineer", "company": "Clinic Soft", "first_seen": "2026-03-04",
+         "description": LONG.replace("German is a plus", "French is welcome").replace("thirty", "twenty-eight")},
+        {"id": "c", "title": "Gardener", "description": "mowing lawns and trimming hedges in the city parks all summer"},
+    ]
+
+
+@pytest.mark.parametrize("chunk", [2, 1000], ids=["resent-in-a-later-chunk", "same-chunk"])
+@pytest.mark.parametrize("kind", ["jsonl", "csv"])
+def test_resighting_with_other_content_keeps_the_latest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        chunk: int, kind: str) -> None:
+    """A re-sighted id whose content changed is grouped by its last content (before: by its first, so x
+    joined b by exact content while `index` put it with a); first_seen / seen_count still fold."""
+    import csv
+
+    from service import embedded
+
+    monkeypatch.setattr(embedded, "CHUNK_LINES", chunk)
+    postings = resent_as_another_job()
+    path = tmp_path / f"in.{kind}"
+    if kind == "csv":
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, ["id", "title", "company", "description", "first_seen"])
+            w.writeheader()
+            w.writerows(postings)
+    else:
+        path.write_bytes(b"".join(orjson.dumps(p) + b"\n" for p in postings))
+    buf = _io.BytesIO()
+    summary = dedup_file(str(path), buf, workers=1, quiet=True)
+    out = {r["id"]: r for r in map(orjson.loads, buf.getvalue().splitlines())}
+    assert summary.resightings == 2
+    assert out["x"]["group"] == out["a"]["group"] and "verifier" in out["x"]["why"]
+    assert out["b"]["group"] == "b" and out["c"]["group"] == "c"
+    assert (out["x"]["first_seen"], out["x"]["seen_count"]) == ("2026-03-01", 2)
+
+
+def test_posted_at_in_any_format_is_kept_and_dated_only_when_iso(tmp_path: Path) -> None:
+    """posted_at is kept as the source wrote it; only an ISO-8601 one stands in for a missing first_seen, as in
+    `index` (before, dedup reported the text as first_seen and sorted by its digit, while `index` refused it)."""
+    from service.ingest import reject_reason
+
+    words = {"id": "w", "title": "Nurse", "description": LONG, "posted_at": "posted 3 days ago"}
+    dated = {"id": "d", "title": "Nurse", "description": LONG, "posted_at": "2026-01-05"}
+    out = run_dedup(tmp_path, [words, dated])
+    assert out["w"]["group"] == "d" and out["w"]["first_seen"] is None and out["d"]["first_seen"] == "2026-01-05"
+    assert reject_reason(words) is None
+    assert "first_seen" in (reject_reason({**words, "first_seen": "yesterday"}) or "")
+
+
 def test_workers_give_identical_output(tmp_path: Path) -> None:
     postings = list(generate(2500, seed=5))
     one = run_dedup(tmp_path, postings, workers=1)

@@ -92,7 +92,10 @@ def test_openapi_documents_the_error_answers(client: TestClient) -> None:
     post = paths["/v1/postings"]["post"]["responses"]
     assert {"200", "422", "502", "503"} <= set(post)
     assert "Retry-After" in post["503"]["description"]
-    assert {"200", "404", "422", "503"} <= set(paths["/v1/postings/{posting_id}/duplicates"]["get"]["responses"])
+    dups = paths["/v1/postings/{posting_id}/duplicates"]["get"]["responses"]
+    assert {"200", "404", "422", "503"} <= set(dups)
+    group = client.get("/openapi.json").json()["components"]["schemas"]["DuplicatesOut"]
+    assert {"duplicates", "duplicates_total", "truncated"} <= set(group["required"])  # a cut list says so
     assert "503" in paths["/health"]["get"]["responses"]
     assert "rejected" in paths["/v1/postings"]["post"]["description"]  # a posting over the cap: 200 + rejected
     res = client.post("/v1/postings", json={"postings": [{"id": "a"}]})

@@ -85,6 +85,38 @@ def test_ingest_then_collapse_shows_one_posting_per_job(clean_solr: str) -> None
     assert health["schema"] == "jobdedup-postings"
 
 
+def test_duplicates_says_when_it_cut_the_list(clean_solr: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GET .../duplicates lists at most `MAX_MEMBERS` other postings (the first by id) and says how many there are
+    and whether it cut the list (before: the first 1,000, silently)."""
+    from service import app as app_module
+
+    client = TestClient(create_app(f"{clean_solr}/postings", commit_within_ms=200))
+    assert client.post("/v1/postings", json={"postings": reposts()}).status_code == 200
+    Solr(f"{clean_solr}/postings").commit()
+    whole = client.get("/v1/postings/j1-c/duplicates").json()
+    assert (whole["duplicates_total"], whole["truncated"], len(whole["duplicates"])) == (2, False, 2)
+    monkeypatch.setattr(app_module, "MAX_MEMBERS", 1)
+    for pid, listed in (("j1-c", ["j1-a"]), ("j1-a", ["j1-b"])):  # itself on the page or not
+        cut = client.get(f"/v1/postings/{pid}/duplicates").json()
+        assert (cut["duplicates_total"], cut["truncated"]) == (2, True)
+        assert [d["id"] for d in cut["duplicates"]] == listed
+
+
+def test_posted_at_is_kept_as_the_source_wrote_it(clean_solr: str) -> None:
+    """A posted_at in the source's own format is stored as written (the schema's string field) and the posting
+    indexed, first_seen taken from the clock; an ISO-8601 posted_at still stands in for a missing first_seen
+    (before: any other posted_at was rejected)."""
+    ing = Ingestor(Solr(f"{clean_solr}/postings"), commit_within_ms=200)
+    base = reposts()[0]
+    words, iso = ({**base, "id": "w", "posted_at": "vor 3 Tagen"},
+                  {**base, "id": "i", "url": None, "posted_at": "2026-01-05T08:00:00+01:00"})
+    res = ing.ingest([words, iso])  # the dated copy is the earlier sighting: it heads the group
+    assert [(r.status, r.dup_group) for r in res] == [("duplicate", "i"), ("new", "i")]
+    got = {d["id"]: d for d in Solr(f"{clean_solr}/postings").get(["w", "i"])}
+    assert got["w"]["posted_at"] == "vor 3 Tagen" and got["w"]["first_seen"] > "2026-01-06"
+    assert got["i"]["posted_at"] == iso["posted_at"] and got["i"]["first_seen"] == "2026-01-05T07:00:00Z"
+
+
 def test_resend_is_idempotent_and_bumps_last_seen_once(clean_solr: str) -> None:
     ing = Ingestor(Solr(f"{clean_solr}/postings"), commit_within_ms=200)
     batch = reposts()

@@ -80,6 +80,37 @@ def test_dedup_index_and_recompute_group_alike(clean_solr: str, tmp_path: Path, 
     assert partition(stored_groups(solr)) == want
 
 
+def test_id_resent_as_another_job_groups_alike(clean_solr: str, tmp_path: Path) -> None:
+    """An id re-sent with another job's content is that job now: Solr keeps the last version, and dedup (before:
+    the first version, so x stayed in its old group) groups it by its last content too -- a generated posting
+    re-sent as an exact copy of another job, and one re-sent as a reworded copy (decided by the verifier on the
+    last text)."""
+    from tests.test_dedup import resent_as_another_job
+
+    postings = list(generate(N, seed=7, agency_rate=0.3, resight_rate=0.05))
+    by_job: dict[str, list[dict]] = {}
+    for p in postings:
+        by_job.setdefault(p["synthetic_job"], []).append(p)
+    big = sorted((ps for ps in by_job.values() if len({p["id"] for p in ps}) > 2), key=lambda ps: ps[0]["id"])
+    x, other = big[0][0], big[1][0]  # the head of one job's group, re-sent as the other job
+    postings += [{**other, "id": x["id"], "first_seen": other.get("first_seen")}, *resent_as_another_job()]
+    path = tmp_path / "postings.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(p) + b"\n" for p in postings))
+    out = _io.BytesIO()
+    dedup_file(str(path), out, workers=1, quiet=True)
+    dedup = {r["id"]: r["group"] for r in map(orjson.loads, out.getvalue().splitlines())}
+    assert dedup[x["id"]] == dedup[other["id"]] and dedup["x"] == dedup["a"]
+
+    solr = Solr(f"{clean_solr}/postings")
+    ing = Ingestor(solr, commit_within_ms=300)
+    for s in range(0, len(postings), BATCH):
+        ing.ingest(postings[s:s + BATCH])
+    indexed = stored_groups(solr)
+    assert partition(indexed) == partition(dedup)
+    recompute(solr.url, str(tmp_path / "ck"), rows=100, quiet=True)
+    assert partition(stored_groups(solr)) == partition(dedup)
+
+
 def test_index_file_with_a_worker_groups_like_dedup(clean_solr: str, tmp_path: Path) -> None:
     """`jobdedup index -j 1` (a worker process extracts the batches ahead of the writer and sends them back
     without the postings, which the writer has) groups like dedup."""
