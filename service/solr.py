@@ -180,8 +180,9 @@ class Solr:
         """Real-time get: the latest version of each id, searchable or not (in SolrCloud, where a posting
         moving to another group's shard is briefly stored twice, the copy written last: the highest REV, a
         count no shard clock stamps; `_version_` only between copies of one REV, written concurrently).
-        `fresh=False`: without forcing a fresh realtime searcher (`fresh_route`), so a posting written a moment
-        before may come back missing or older -- only for reads whose stale answer cannot change a decision."""
+        `fresh=False`: one plain read (no check against a second, no fresh realtime searcher: `_settled`), so a
+        posting written a moment before may come back missing or older -- only for reads whose stale answer
+        cannot change a decision."""
         if not ids:
             return []
         if not self.is_cloud():
