@@ -464,7 +464,8 @@ class RecentWindow:
         rec.dup_group = self._group_of[pid] = group
         _put(self.groups, group, pid)
 
-    def candidates(self, keys: Sequence[str]) -> list[_Rec]:
+    def candidates(self, keys: Iterable[str]) -> list[_Rec]:
+        """The window's postings filed under any of `keys`."""
         ids: set[str] = set()
         for k in keys:
             got = self.index.get(k)
@@ -1401,11 +1402,12 @@ class Ingestor:
         skip = self._big_blocks([feats[i] for i in fresh]) if fresh and blocking else frozenset()
         pool: dict[str, _Rec] = {r.id: r for r in self._solr_candidates(
             [feats[i] for i in fresh], [keys[i] for i in fresh], skip, blocking, self.window.recs)} if fresh else {}
-        # postings written by this process but possibly not searchable yet: newer than Solr's view
-        for i in fresh:
-            lookup = keys[i] + exact_keys(feats[i]) + (block_keys(feats[i], skip) if blocking else [])
-            for r in self.window.candidates(lookup):
-                pool[r.id] = r
+        # postings written by this process but possibly not searchable yet: newer than Solr's view (the batch's
+        # keys looked up once each: a band or block key is often shared by many of a batch's postings)
+        lookup = {k for i in fresh
+                  for k in (*keys[i], *exact_keys(feats[i]), *(block_keys(feats[i], skip) if blocking else ()))}
+        for r in self.window.candidates(lookup):
+            pool[r.id] = r
         if fresh and blocking:  # the other members of the small stored groups the batch may join (chain pairs)
             for r in self._group_members(pool, set(ids)):
                 pool[r.id] = r

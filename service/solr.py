@@ -11,9 +11,10 @@ are `pysolr.Solr.add` (JSON, `commitWithin`), commits and delete-all are `commit
     pysolr's `search` cannot send -- it form-encodes, character by character in Python, ~150 KB of terms
     per candidate query;
   * real-time get (`/get`): pysolr has no real-time get; ids are sent as one `id=` parameter each
-    (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found), with a
-    `_route_` that makes Solr read them from a fresh realtime searcher (`fresh_route`) unless the caller's
-    read cannot be misled by a stale answer (`fresh=False`);
+    (`ids=` is split on commas and unescapes backslashes, so ids holding them would not be found); several
+    ids are read as of every acknowledged write (two plain reads that agree, else with a `_route_` that makes
+    Solr read them from a fresh realtime searcher: `Solr._settled`, `fresh_route`) unless the caller's read
+    cannot be misled by a stale answer (`fresh=False`);
   * versioned deletes routed by `_route_`, many in one request (SolrCloud moves): pysolr's `delete` writes
     XML without `_version_` / `_route_`;
   * the Schema API, `/admin/info/system`, CLUSTERSTATUS and core STATUS: not in pysolr's API (its
@@ -179,8 +180,9 @@ class Solr:
         """Real-time get: the latest version of each id, searchable or not (in SolrCloud, where a posting
         moving to another group's shard is briefly stored twice, the copy written last: the highest REV, a
         count no shard clock stamps; `_version_` only between copies of one REV, written concurrently).
-        `fresh=False`: without forcing a fresh realtime searcher (`fresh_route`), so a posting written a moment
-        before may come back missing or older -- only for reads whose stale answer cannot change a decision."""
+        `fresh=False`: one plain read (no check against a second, no fresh realtime searcher: `_settled`), so a
+        posting written a moment before may come back missing or older -- only for reads whose stale answer
+        cannot change a decision."""
         if not ids:
             return []
         if not self.is_cloud():
@@ -200,14 +202,37 @@ class Solr:
         return self._get(ids, "id,dup_group,_version_") if ids else []
 
     def _get(self, ids: Sequence[str], fl: str, fresh: bool = True) -> list[dict[str, Any]]:
-        """/get of `ids` on every shard: each stored copy (one per id, except in SolrCloud mid-move); `fresh`:
-        from a fresh realtime searcher when there are several ids (one id is read from the searcher taken at
-        its update-log miss, which holds it: see `fresh_route`)."""
+        """/get of `ids` on every shard: each stored copy (one per id, except in SolrCloud mid-move); `fresh`: as of
+        every write Solr acknowledged before it (one id: always; several, standalone: `_settled`; SolrCloud: from
+        a fresh realtime searcher, `fresh_route`)."""
+        if fresh and len(ids) > 1 and not self.is_cloud():
+            return self._settled(ids, fl)
+        return self._read(ids, fl, fresh and len(ids) > 1)
+
+    def _settled(self, ids: Sequence[str], fl: str) -> list[dict[str, Any]]:
+        """A standalone /get of several ids that sees every write acknowledged before it, without forcing a fresh
+        realtime searcher when it can: two plain reads, the second once the first is answered, that agree on
+        every id's presence and `_version_`. A plain read is stale only when a soft commit empties the update log
+        mid-request (`fresh_route`); a write it so missed is in every realtime searcher from then on, so the
+        second read returns a newer version of that id, never the same. When they differ: read with
+        `fresh_route`. (A forced reopen flushes Solr's indexing buffer into a segment of its own: one per batch
+        of `jobdedup index`, ~3 CPU-s of Solr's flushes and merges a run.)"""
+        asked = set(fl.split(","))
+        extra = set() if "*" in asked else {"id", "_version_"} - asked  # compared, not asked for
+        compared = ",".join([fl, *sorted(extra)])
+        first = self._read(ids, compared, False)
+        second = self._read(ids, compared, False)
+        if _versions(first) != _versions(second):
+            return self._read(ids, fl, True)
+        return [{k: v for k, v in d.items() if k not in extra} for d in second] if extra else second
+
+    def _read(self, ids: Sequence[str], fl: str, route: bool) -> list[dict[str, Any]]:
+        """One /get of `ids` (every shard in SolrCloud); `route`: from a fresh realtime searcher (`fresh_route`)."""
         # one `id` parameter per id: `ids=` is split on commas and unescapes backslashes; an empty `ids`
         # (no id) keeps the answer a list even for one id, which Solr would otherwise answer with one
         # {"doc": ...} -- a single copy, whichever shard answered first
         body: dict[str, Any] = {"id": list(ids), "ids": "", "fl": fl, "wt": "json"}
-        if fresh and len(ids) > 1:
+        if route:
             body["_route_"] = fresh_route(ids)
         if self.is_cloud():
             # router.field=dup_group: a get routed by id would ask the id's shard, not the group's; naming
@@ -218,9 +243,9 @@ class Solr:
         except SolrUnavailable as exc:
             # Solr 9.10's plain /get of several ids can fail (500, ArrayIndexOutOfBoundsException in
             # DocValuesIteratorCache) when a soft commit lands mid-request: asked again from a fresh searcher
-            if fresh or len(ids) < 2 or exc.status != 500:
+            if route or len(ids) < 2 or exc.status != 500:
                 raise
-            return self._get(ids, fl)
+            return self._read(ids, fl, True)
         return res.get("response", {}).get("docs", [])
 
     def shard_names(self) -> list[str]:
@@ -368,8 +393,15 @@ def fresh_route(ids: Sequence[str]) -> str:
     (Solr 9.10, RealTimeGetComponent.process; a re-sent group head read as a member left its group headless).
     A `_route_` other than the first id makes Solr open a new realtime searcher before the first id (its
     child-document path, SOLR-15064), which holds every acknowledged write; later writes are in the update
-    log or a newer searcher. (SolrCloud: a get naming its `shards` is not routed by `_route_`.)"""
+    log or a newer searcher. (SolrCloud: a get naming its `shards` is not routed by `_route_`.) The reopen
+    flushes Solr's indexing buffer into a segment: standalone, it is asked for only when two plain reads
+    disagree (`Solr._settled`)."""
     return f"{ids[0]}~fresh"
+
+
+def _versions(docs: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Each id read and its `_version_` (standalone: one copy per id)."""
+    return {d["id"]: d["_version_"] for d in docs}
 
 
 def _written(copy: Mapping[str, Any]) -> tuple[int, int]:

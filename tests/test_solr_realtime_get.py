@@ -6,7 +6,7 @@ still always answers. Real Solr, standalone and SolrCloud."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from cut_proxy import CutProxy
@@ -85,3 +85,43 @@ def test_a_plain_get_that_solr_fails_is_asked_again_fresh(solr_url: str) -> None
         assert proxy.plain_gets == 1 and sorted(d["id"] for d in got) == ["p0", "p1", "p2"]
         assert [d["id"] for d in solr.get(["p1"], fl="id", fresh=False)] == ["p1"]  # one id: no retry needed
         assert proxy.plain_gets == 1
+
+
+class GetLog(CutProxy):
+    """Passes every request on, noting each /get (whether it forces a fresh searcher: `_route_`); `before_get`:
+    run just before the /get of that number (0-based) is passed on."""
+
+    def __init__(self, upstream: str, before_get: dict[int, Callable[[], None]] | None = None) -> None:
+        super().__init__(upstream)
+        self.gets: list[bool] = []  # per /get: routed (a forced fresh realtime searcher)
+        self.before_get = before_get or {}
+
+    def _answer(self, head: bytes, body: bytes) -> bytes | None:
+        if b"/get" in head.split(b"\r\n", 1)[0]:
+            n = len(self.gets)
+            self.gets.append(b"_route_=" in body)
+            if n in self.before_get:
+                self.before_get[n]()
+        return None
+
+
+def test_a_fresh_get_of_several_ids_forces_no_new_searcher_when_two_plain_reads_agree(solr_url: str) -> None:
+    # a forced reopen flushes Solr's indexing buffer into a segment of its own (one per `index` batch)
+    clear_core(solr_url)
+    Solr(f"{solr_url}/postings").update([{"id": f"p{i}", "dup_group": "g", "title": "t"} for i in range(3)])
+    with GetLog(solr_url) as proxy:
+        got = Solr(proxy.url("/postings")).get(["p0", "p1", "p2", "p9"], fl="dup_group")
+    assert proxy.gets == [False, False]
+    assert got == [{"dup_group": "g"}] * 3  # uncommitted, from the update log; only the fields asked for
+
+
+def test_a_fresh_get_whose_plain_reads_differ_is_read_from_a_fresh_searcher(solr_url: str) -> None:
+    clear_core(solr_url)
+    direct = Solr(f"{solr_url}/postings")
+    direct.update([{"id": f"p{i}", "dup_group": "g", "title": "t"} for i in range(3)], commit=True)
+    # acknowledged between the two plain reads: they disagree on p1's version
+    move = {1: lambda: direct.update([{"id": "p1", "dup_group": "h", "title": "t"}])}
+    with GetLog(solr_url, before_get=move) as proxy:
+        got = {d["id"]: d["dup_group"] for d in Solr(proxy.url("/postings")).get(["p0", "p1", "p2"], fl="id,dup_group")}
+    assert proxy.gets == [False, False, True]
+    assert got == {"p0": "g", "p1": "h", "p2": "g"}
