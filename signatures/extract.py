@@ -12,6 +12,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial, update_wrapper
 from itertools import accumulate, chain, compress, islice
 from operator import itemgetter
@@ -1515,6 +1516,25 @@ def _str(v: Any) -> str:
     return str(v)
 
 
+
+def _iso(value: object) -> bool:
+    """True when `value` reads as an ISO-8601 date or date-time (as the pair features parse it)."""
+    try:
+        datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def posting_date(posting: Mapping[str, Any]) -> str | None:
+    """The date a posting's pair features read: `posted_at` when it is ISO-8601, else `first_seen` (sources write
+    posted_at in any format and it is kept as written; a "3 days ago" must not hide the crawl date), else whatever
+    posted_at holds."""
+    posted, first = posting.get("posted_at"), posting.get("first_seen")
+    value = posted if posted and _iso(posted) else first or posted or None
+    return str(value) if value else None
+
+
 def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     """Main text, sections and job fields of one posting (JSON object per DESIGN.md). `families=False`
     leaves `families` empty: the Verifier's features never read it (they use `role_families` of the
@@ -1602,7 +1622,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))
         site = m.group(1).lower() if m else ""
-    posted = posting.get("posted_at") or posting.get("first_seen") or None
+    posted = posting_date(posting)
     return Extracted(
         id=str(posting["id"]),
         lang=lang,
@@ -1619,7 +1639,7 @@ def extract(posting: Mapping[str, Any], families: bool = True) -> Extracted:
         mentions=_mentions(title + "\n" + "\n".join(context), lang),
         salaries=_salaries(tup_lines + ((title,) if title else ())),
         families=_families_in("\n".join([title, *context])) if families else (),
-        posted_at=str(posted) if posted else None,
+        posted_at=posted,
         site=site,
         fields_found=tuple(found),
     )

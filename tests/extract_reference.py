@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
@@ -695,7 +696,12 @@ def extract(posting: Mapping[str, Any]) -> Extracted:
     if not site:
         m = _SITE_RE.match(_str(posting.get("url")))
         site = m.group(1).lower() if m else ""
-    posted = posting.get("posted_at") or posting.get("first_seen") or None
+    posted = posting.get("posted_at")
+    try:  # an ISO posted_at, else first_seen (posted_at is kept as the source wrote it)
+        datetime.fromisoformat(str(posted).replace("Z", "+00:00"))
+    except ValueError:
+        posted = posting.get("first_seen") or posted
+    posted = posted or posting.get("first_seen") or None
     return Extracted(
         id=str(posting["id"]),
         lang=lang,

@@ -619,3 +619,24 @@ def test_line_caches_are_safe_across_threads(monkeypatch) -> None:
         sys.setswitchinterval(interval)
     assert not errors, errors[:3]
     assert one.cache_info().currsize <= 16 + 4 and two.cache_info().currsize <= 16 + 4
+
+
+@pytest.mark.parametrize(("posted_at", "first_seen", "expected"), [
+    ("2024-03-01", "2024-05-01T10:00:00Z", "2024-03-01"),  # an ISO posted_at is the posting's date
+    ("3 days ago", "2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z"),  # kept as written, but no date: the crawl's
+    ("01/03/2024", None, "01/03/2024"),  # nothing better: kept (the features read it as no date)
+    (None, "2024-05-01", "2024-05-01"),
+    (None, None, None),
+])
+def test_the_posting_date_is_an_iso_posted_at_else_first_seen(posted_at: str | None, first_seen: str | None,
+                                                               expected: str | None) -> None:
+    """posted_at is stored as the source wrote it; a non-ISO one must not hide the crawl date from the verifier's
+    date features."""
+    from signatures.features import prepare
+
+    posting = {"id": "p", "title": "Backend engineer", "description": "Build APIs in Go.",
+               "posted_at": posted_at, "first_seen": first_seen}
+    ex = extract(posting)
+    assert ex.posted_at == expected
+    day = prepare(ex).day
+    assert (day == day) is (expected is not None and expected[:1].isdigit() and "/" not in expected)
