@@ -463,18 +463,31 @@ def find_groups(f: FeatureBatch, first_key: np.ndarray, verify: Verify | None = 
     return res
 
 
-def iso_date(value: str | None) -> str | None:
-    """`value` when it reads as an ISO-8601 date or date-time within years 1..9999 in UTC, else None: sources
-    write `posted_at` in any format (it is kept as written), and only such a one stands in for a missing
-    first_seen."""
-    if not isinstance(value, str):
+def iso_instant(value: str | None, where: str) -> str | None:
+    """Normalize a date or date-time to Solr's instant form (UTC, seconds): 2026-01-02T00:00:00Z."""
+    if value is None:
         return None
     v = value.strip()
     try:
-        d = dt.datetime.fromisoformat(v[:-1] + "+00:00" if v.endswith("Z") else v)
+        d = dt.datetime.fromisoformat(v.replace("Z", "+00:00") if v.endswith("Z") else v)
         if d.tzinfo is not None:
-            d.astimezone(dt.UTC)
-    except (ValueError, OverflowError):
+            d = d.astimezone(dt.UTC).replace(tzinfo=None)
+    except ValueError:
+        raise ValueError(f"field {where!r} must be an ISO-8601 date or date-time, got {value[:40]!r}") from None
+    except OverflowError:  # 0001-01-01T00:00+01:00, 9999-12-31T23:00-05:00: the UTC instant leaves years 1..9999
+        raise ValueError(f"field {where!r} is outside years 1..9999 in UTC, got {value[:40]!r}") from None
+    return d.isoformat(timespec="seconds") + "Z"  # four-digit years (strftime gives "1-01-01" for year 1)
+
+
+def iso_date(value: str | None) -> str | None:
+    """`value` when it reads as an ISO-8601 date or date-time within years 1..9999 in UTC (`iso_instant`), else None:
+    sources write `posted_at` in any format (it is kept as written), and only such a one stands in for a missing
+    first_seen."""
+    if not isinstance(value, str):
+        return None
+    try:
+        iso_instant(value, "posted_at")
+    except ValueError:
         return None
     return value
 

@@ -44,7 +44,6 @@ extraction; only last_seen / seen_count move.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import re
 import threading
@@ -60,7 +59,7 @@ import numpy as np
 import orjson
 
 from service import candidates, decision_glue, sketching
-from service.engine import CHAIN_NODES, Verify, date_key, find_groups, iso_date
+from service.engine import CHAIN_NODES, Verify, date_key, find_groups, iso_date, iso_instant
 from service.features import FeatureBatch, compute_features, profile_key
 from service.graph import component_labels
 from service.regroup import Regroup, drop_old_copies, write_groups
@@ -108,22 +107,6 @@ VERIFY_FIELDS = ("id", "title", "company", "location", "description", "url", "po
 def encode_sketch(sketch: np.ndarray) -> str:
     """A sketch as base64 text for the stored `mh_sketch` field (signatures.minhash's encoding)."""
     return minhash.encode_sketch(sketch)
-
-
-def iso_instant(value: str | None, where: str) -> str | None:
-    """Normalize a date or date-time to Solr's instant form (UTC, seconds): 2026-01-02T00:00:00Z."""
-    if value is None:
-        return None
-    v = value.strip()
-    try:
-        d = dt.datetime.fromisoformat(v.replace("Z", "+00:00") if v.endswith("Z") else v)
-        if d.tzinfo is not None:
-            d = d.astimezone(dt.UTC).replace(tzinfo=None)
-    except ValueError:
-        raise ValueError(f"field {where!r} must be an ISO-8601 date or date-time, got {value[:40]!r}") from None
-    except OverflowError:  # 0001-01-01T00:00+01:00, 9999-12-31T23:00-05:00: the UTC instant leaves years 1..9999
-        raise ValueError(f"field {where!r} is outside years 1..9999 in UTC, got {value[:40]!r}") from None
-    return d.isoformat(timespec="seconds") + "Z"  # four-digit years (strftime gives "1-01-01" for year 1)
 
 
 def _hex(v: int) -> str:
