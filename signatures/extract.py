@@ -1516,14 +1516,13 @@ def _str(v: Any) -> str:
     return str(v)
 
 
-
-def _iso(value: object) -> bool:
-    """True when `value` reads as an ISO-8601 date or date-time (as the pair features parse it)."""
+def iso_datetime(value: object) -> datetime | None:
+    """`value` read as an ISO-8601 date or date-time ("Z" for UTC), else None: the one parse of a posting's date
+    (`posting_date`, the pair features' day)."""
     try:
-        datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def posting_date(posting: Mapping[str, Any]) -> str | None:
@@ -1531,7 +1530,7 @@ def posting_date(posting: Mapping[str, Any]) -> str | None:
     posted_at in any format and it is kept as written; a "3 days ago" must not hide the crawl date), else whatever
     posted_at holds."""
     posted, first = posting.get("posted_at"), posting.get("first_seen")
-    value = posted if posted and _iso(posted) else first or posted or None
+    value = posted if posted and iso_datetime(posted) is not None else first or posted or None
     return str(value) if value else None
 
 

@@ -12,7 +12,6 @@ import unicodedata
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain
 from typing import Any
@@ -35,6 +34,7 @@ from signatures.extract import (
     _sub_spans,
     _unopened,
     extract,
+    iso_datetime,
     line_cache,
     normalize_line,
     role_families,
@@ -304,11 +304,10 @@ def _jac(a: frozenset[str], b: frozenset[str]) -> float:
 
 def _parse_date(v: str | None) -> float:
     """Days since the epoch, NaN when missing or unparsable."""
-    if not v:
-        return math.nan
+    d = iso_datetime(v) if v else None
     try:
-        return datetime.fromisoformat(str(v).replace("Z", "+00:00")).timestamp() / 86400.0
-    except ValueError:
+        return d.timestamp() / 86400.0 if d is not None else math.nan
+    except ValueError:  # year 1 in local time: "year 0 is out of range"
         return math.nan
 
 
