@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
@@ -187,14 +187,12 @@ class Solr:
             return []
         if not self.is_cloud():
             return self._get(ids, fl, fresh)
-        asked = set(fl.split(","))
-        extra = set() if "*" in asked else {"id", "_version_", REV} - asked  # needed to pick, not asked for
+        wide, extra = _asking(fl, {"id", "_version_", REV})  # needed to pick, not asked for
         newest: dict[str, dict[str, Any]] = {}
-        for d in self._get(ids, ",".join([fl, *sorted(extra)]), fresh):
+        for d in self._get(ids, wide, fresh):
             if d["id"] not in newest or _written(d) > _written(newest[d["id"]]):
                 newest[d["id"]] = d
-        return [{k: v for k, v in d.items() if k not in extra} for d in newest.values()] if extra else \
-            list(newest.values())
+        return _dropping(newest.values(), extra)
 
     def copies(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """Every stored copy of each id (id, dup_group, _version_), searchable or not: in SolrCloud a
@@ -217,14 +215,12 @@ class Solr:
         second read returns a newer version of that id, never the same. When they differ: read with
         `fresh_route`. (A forced reopen flushes Solr's indexing buffer into a segment of its own: one per batch
         of `jobdedup index`, ~3 CPU-s of Solr's flushes and merges a run.)"""
-        asked = set(fl.split(","))
-        extra = set() if "*" in asked else {"id", "_version_"} - asked  # compared, not asked for
-        compared = ",".join([fl, *sorted(extra)])
+        compared, extra = _asking(fl, {"id", "_version_"})  # compared, not asked for
         first = self._read(ids, compared, False)
         second = self._read(ids, compared, False)
         if _versions(first) != _versions(second):
             return self._read(ids, fl, True)
-        return [{k: v for k, v in d.items() if k not in extra} for d in second] if extra else second
+        return _dropping(second, extra)
 
     def _read(self, ids: Sequence[str], fl: str, route: bool) -> list[dict[str, Any]]:
         """One /get of `ids` (every shard in SolrCloud); `route`: from a fresh realtime searcher (`fresh_route`)."""
@@ -397,6 +393,18 @@ def fresh_route(ids: Sequence[str]) -> str:
     flushes Solr's indexing buffer into a segment: standalone, it is asked for only when two plain reads
     disagree (`Solr._settled`)."""
     return f"{ids[0]}~fresh"
+
+
+def _asking(fl: str, need: set[str]) -> tuple[str, set[str]]:
+    """`fl` with the fields of `need` it does not ask for (none when it asks for every field: `*`), and those."""
+    asked = set(fl.split(","))
+    extra = set() if "*" in asked else need - asked
+    return ",".join([fl, *sorted(extra)]), extra
+
+
+def _dropping(docs: Iterable[dict[str, Any]], extra: set[str]) -> list[dict[str, Any]]:
+    """`docs` without the fields `_asking` added to what the caller asked for."""
+    return [{k: v for k, v in d.items() if k not in extra} for d in docs] if extra else list(docs)
 
 
 def _versions(docs: Sequence[Mapping[str, Any]]) -> dict[str, int]:
